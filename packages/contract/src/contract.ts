@@ -1,0 +1,33 @@
+import { initContract } from '@ts-rest/core';
+import { categoriesRouter } from './routers/categories';
+import { ordersRouter } from './routers/orders';
+import { petsRouter } from './routers/pets';
+import { ZError } from './schemas/error';
+
+const c = initContract();
+
+export const API_VERSION = '1.0.0';
+export const API_PATH_PREFIX = '/v1';
+
+/**
+ * The v1 interface. Every operation needs a bearer API key and is rate limited, so every one can
+ * answer 401, 429 and 500 (and 503 while the database is unreachable).
+ */
+export const contract = c.router(
+  {
+    pets: petsRouter,
+    orders: ordersRouter,
+    categories: categoriesRouter,
+  },
+  {
+    pathPrefix: API_PATH_PREFIX,
+    strictStatusCodes: true,
+    commonResponses: {
+      401: ZError,
+      429: ZError,
+      500: ZError,
+      503: ZError,
+    },
+  },
+);
+export type TContract = typeof contract;

@@ -1,0 +1,56 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+
+/** Largest id the API hands out or accepts: IDs are int64 on the wire but stay JSON-safe. */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+
+/**
+ * A positive int64 identifier, restricted to JavaScript's safe range so that every JSON
+ * parser reads it exactly.
+ */
+export const ZId = z.number().int().min(1).max(MAX_ID);
+
+/** ZId documented as an int64 field (zod's `.describe()` would drop the OpenAPI format). */
+export const idField = (description: string) =>
+  extendApi(z.number().int().min(1).max(MAX_ID), { format: 'int64', description });
+
+const DECIMAL_INTEGER = /^-?\d+$/;
+
+/**
+ * Query strings and path segments arrive as text. Only a plain decimal integer becomes a number;
+ * anything else ("1.5", "1e3", "0x10", " 7", "") is passed on unchanged so the number schema rejects
+ * it with a clear message instead of guessing.
+ */
+const toIntegerIfDecimal = (value: unknown): unknown =>
+  typeof value === 'string' && DECIMAL_INTEGER.test(value) ? Number(value) : value;
+
+/**
+ * An integer read from a query string or a path segment. Callers of the typed client pass a
+ * number; the server also accepts its decimal text form.
+ */
+export const integerFromText = <T extends z.ZodNumber>(schema: T) =>
+  z.preprocess(toIntegerIfDecimal, schema) as unknown as z.ZodEffects<T, number, number>;
+
+export const ZLimitQuery = extendApi(
+  integerFromText(
+    z
+      .number({ invalid_type_error: 'limit must be an integer' })
+      .int('limit must be an integer')
+      .min(PAGE_SIZE.min, `limit must be at least ${PAGE_SIZE.min}`)
+      .max(PAGE_SIZE.max, `limit must be at most ${PAGE_SIZE.max}`),
+  ).default(PAGE_SIZE.default),
+  {
+    description: `Maximum number of items to return, from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`,
+  },
+);
+
+export const ZCursorQuery = extendApi(
+  z.string().min(1, 'cursor must not be empty').max(200, 'cursor is too long').optional(),
+  {
+    description:
+      'Opaque cursor from the `rel="next"` link of a previous page. Pass it unchanged, together ' +
+      'with the same filters, to get the items after that page.',
+  },
+);

@@ -1,0 +1,65 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+
+/**
+ * The closed set of machine-readable error codes. Clients may switch on these; adding a code is a
+ * versioned change, documented in docs/errors.md.
+ */
+export const ZErrorCode = z.enum([
+  'invalid_request',
+  'unauthorized',
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'api_key_banned',
+  'internal_error',
+  'service_unavailable',
+]);
+export type TErrorCode = z.infer<typeof ZErrorCode>;
+export const ErrorCode = ZErrorCode.enum;
+
+/** The HTTP status every code is sent with: the `status` field of the body always equals it. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  api_key_banned: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<TErrorCode, number>;
+
+export const ZErrorDetail = z.object({
+  field: z
+    .string()
+    .describe('Dotted path of the offending input, such as `name` or `query.limit`.'),
+  message: z.string(),
+});
+export type TErrorDetail = z.infer<typeof ZErrorDetail>;
+
+export const ZError = extendApi(
+  z.object({
+    code: ZErrorCode.describe('Machine-readable error code (see docs/errors.md).'),
+    message: z.string().describe('Human-readable description, safe to show to a developer.'),
+    status: z.number().int().describe('The HTTP status code of the response.'),
+    details: z
+      .array(ZErrorDetail)
+      .optional()
+      .describe('For `invalid_request`: one entry per invalid field.'),
+  }),
+  {
+    title: 'Error',
+    example: {
+      code: 'invalid_request',
+      message: 'name: must not be empty',
+      status: 400,
+      details: [{ field: 'name', message: 'must not be empty' }],
+    },
+  },
+);
+export type TError = z.infer<typeof ZError>;

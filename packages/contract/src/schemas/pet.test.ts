@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_ID, PAGE_SIZE } from './common';
+import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPetStatus } from './pet';
+
+const query = (input: Record<string, unknown>) => ZListPetsQuery.safeParse(input);
+
+describe('ZListPetsQuery.limit', () => {
+  it('defaults to 20 when omitted', () => {
+    expect(query({})).toMatchObject({ success: true, data: { limit: 20 } });
+    expect(PAGE_SIZE.default).toBe(20);
+  });
+
+  it.each([
+    ['1', 1],
+    ['100', 100],
+    ['42', 42],
+    [1, 1],
+    [100, 100],
+  ])('accepts %j', (limit, expected) => {
+    expect(query({ limit })).toMatchObject({ success: true, data: { limit: expected } });
+  });
+
+  it.each([
+    '0',
+    '101',
+    '-1',
+    0,
+    101,
+    '1.5',
+    1.5,
+    '1e1',
+    '0x10',
+    ' 5',
+    '5 ',
+    '',
+    'abc',
+    'NaN',
+    ['1', '2'],
+    true,
+  ])('rejects %j', (limit) => {
+    expect(query({ limit }).success).toBe(false);
+  });
+
+  it('names the bound that was broken', () => {
+    const tooBig = query({ limit: '101' });
+    expect(tooBig.success).toBe(false);
+    expect(tooBig.error?.issues[0]?.message).toBe('limit must be at most 100');
+    expect(query({ limit: '0' }).error?.issues[0]?.message).toBe('limit must be at least 1');
+    expect(query({ limit: '2.5' }).error?.issues[0]?.message).toBe('limit must be an integer');
+  });
+});
+
+describe('ZListPetsQuery.status', () => {
+  it.each(['available', 'pending', 'sold'])('accepts %s', (status) => {
+    expect(query({ status })).toMatchObject({ success: true, data: { status } });
+  });
+
+  it('is absent when not given: no filtering', () => {
+    expect(query({}).data?.status).toBeUndefined();
+  });
+
+  it.each(['adopted', 'AVAILABLE', '', 'available,sold'])('rejects unknown status %j', (status) => {
+    expect(query({ status }).success).toBe(false);
+  });
+});
+
+describe('ZPetIdParams', () => {
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    [String(MAX_ID), MAX_ID],
+  ])('accepts %s', (petId, expected) => {
+    expect(ZPetIdParams.safeParse({ petId })).toMatchObject({
+      success: true,
+      data: { petId: expected },
+    });
+  });
+
+  it.each([
+    '0',
+    '-1',
+    String(MAX_ID + 1),
+    '9223372036854775807',
+    '9223372036854775808',
+    '1.0',
+    'abc',
+    '12abc',
+    '',
+  ])('rejects %j', (petId) => {
+    expect(ZPetIdParams.safeParse({ petId }).success).toBe(false);
+  });
+});
+
+describe('ZNewPet', () => {
+  it('defaults status to available', () => {
+    expect(ZNewPet.parse({ name: 'Biscuit', categoryId: 1 })).toEqual({
+      name: 'Biscuit',
+      categoryId: 1,
+      status: 'available',
+    });
+  });
+
+  it('keeps an explicit status', () => {
+    expect(ZNewPet.parse({ name: 'Rex', categoryId: 2, status: 'sold' }).status).toBe('sold');
+  });
+
+  it('trims the name', () => {
+    expect(ZNewPet.parse({ name: '  Biscuit ', categoryId: 1 }).name).toBe('Biscuit');
+  });
+
+  it.each([
+    ['missing name', { categoryId: 1 }, 'name'],
+    ['empty name', { name: '', categoryId: 1 }, 'name'],
+    ['blank name', { name: '   ', categoryId: 1 }, 'name'],
+    ['name too long', { name: 'x'.repeat(101), categoryId: 1 }, 'name'],
+    ['numeric name', { name: 7, categoryId: 1 }, 'name'],
+    ['missing categoryId', { name: 'Rex' }, 'categoryId'],
+    ['string categoryId', { name: 'Rex', categoryId: '1' }, 'categoryId'],
+    ['fractional categoryId', { name: 'Rex', categoryId: 1.5 }, 'categoryId'],
+    ['zero categoryId', { name: 'Rex', categoryId: 0 }, 'categoryId'],
+    ['unsafe categoryId', { name: 'Rex', categoryId: 2 ** 63 }, 'categoryId'],
+    ['unknown status', { name: 'Rex', categoryId: 1, status: 'adopted' }, 'status'],
+    ['null status', { name: 'Rex', categoryId: 1, status: null }, 'status'],
+  ])('rejects %s', (_label, input, field) => {
+    const result = ZNewPet.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toContain(field);
+  });
+
+  it('rejects unknown fields, such as a client-chosen id', () => {
+    expect(ZNewPet.safeParse({ id: 5, name: 'Rex', categoryId: 1 }).success).toBe(false);
+  });
+
+  it.each([null, undefined, [], 'Rex', 42])('rejects a body that is not an object: %j', (body) => {
+    expect(ZNewPet.safeParse(body).success).toBe(false);
+  });
+});
+
+describe('ZPet', () => {
+  it('requires every field of NewPet plus id', () => {
+    expect(ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1, status: 'available' }).success).toBe(
+      true,
+    );
+    expect(ZPet.safeParse({ name: 'Rex', categoryId: 1, status: 'available' }).success).toBe(false);
+    expect(ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1 }).success).toBe(false);
+  });
+
+  it('keeps ids inside the safe integer range', () => {
+    expect(
+      ZPet.safeParse({ id: MAX_ID + 1, name: 'Rex', categoryId: 1, status: 'sold' }).success,
+    ).toBe(false);
+  });
+
+  it('has exactly the three statuses of the spec', () => {
+    expect(ZPetStatus.options).toEqual(['available', 'pending', 'sold']);
+  });
+});
