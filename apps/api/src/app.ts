@@ -54,7 +54,6 @@ export const createApp = async (
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestId,
-    disableRequestLogging: true,
     return503OnClosing: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
