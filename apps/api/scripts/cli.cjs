@@ -14,7 +14,7 @@ const {
   utimesSync,
   writeFileSync,
 } = require('node:fs');
-const { join } = require('node:path');
+const { delimiter, join } = require('node:path');
 
 const appRoot = join(__dirname, '..');
 const repoRoot = join(appRoot, '..', '..');
@@ -43,7 +43,17 @@ const isUpToDate = () => {
 };
 
 const run = (args) =>
-  execFileSync(process.execPath, args, { cwd: appRoot, stdio: ['ignore', 2, 2] });
+  execFileSync(process.execPath, args, {
+    cwd: appRoot,
+    stdio: ['ignore', 2, 2],
+    // prisma-generate.cjs runs the `prisma` binary of the workspace.
+    env: {
+      ...process.env,
+      PATH: [join(appRoot, 'node_modules', '.bin'), join(repoRoot, 'node_modules', '.bin')]
+        .concat(process.env.PATH ?? '')
+        .join(delimiter),
+    },
+  });
 
 const build = () => {
   if (mtime(generatedClient) < mtime(schema)) {
