@@ -80,7 +80,11 @@ export const createApp = async (
     genReqId: requestId,
     return503OnClosing: true,
   });
-  const rateLimitSettings = { ...DEFAULT_RATE_LIMIT_SETTINGS, ...dependencies.rateLimitSettings };
+  const rateLimitSettings = {
+    ...DEFAULT_RATE_LIMIT_SETTINGS,
+    redisKeyPrefix: dependencies.config.REDIS_KEY_PREFIX,
+    ...dependencies.rateLimitSettings,
+  };
   const rateLimitStore = await createRateLimitStore(
     dependencies.config,
     rateLimitSettings,

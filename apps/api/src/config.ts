@@ -28,6 +28,8 @@ const ZEnvironment = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   /** Redis for rate limits shared by every API instance. Unset: per-process, in memory. */
   REDIS_URL: ZUrl(['redis', 'rediss']).optional(),
+  /** Prefix of the rate limiter's Redis keys, so deployments sharing one Redis keep apart. */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:rl:'),
   /** Which environment this deployment is: keys of the other environment are refused. */
   APP_ENV: z.enum(['production', 'staging']).default('production'),
   PUBLIC_BASE_URL_PRODUCTION: ZBaseUrl.default('https://api.pet-adoption.dev/v1'),
