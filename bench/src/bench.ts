@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { API_ENTRY } from './api-dist';
+import {
+  createBenchDatabase,
+  createBenchKey,
+  deepCursor,
+  explain,
+  fillPets,
+  firstCategoryId,
+  type TBenchDatabase,
+  type TPlan,
+} from './data';
+import type { TLoadResult, TLoadSpec } from './load';
+import { freePort, runNodeJson, startRssSampler, startServer, type TServer } from './processes';
+import {
+  evaluateTargets,
+  ratio,
+  type TMeasured,
+  type TReport,
+  type TRunResult,
+  type TScenarioId,
+  toMb,
+} from './report';
+import { cursorId, listPetsSql } from './sql';
+
+export type TBenchOptions = {
+  kind: TReport['kind'];
+  sizes: number[];
+  scenarios: TScenarioId[];
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  /** Write V8 CPU profiles of the API and the floor (node --cpu-prof) into this directory. */
+  profileDir: string | null;
+  /** Where the servers' logs go. */
+  workDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  log: (line: string) => void;
+};
+
+type TScenario = {
+  id: TScenarioId;
+  request: string;
+  spec: Pick<TLoadSpec, 'method' | 'body'> & { path: string };
+  plan: { sql: string; params: unknown[] } | null;
+};
+
+const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
+  {
+    id: 'list',
+    request: 'GET /v1/pets?limit=20',
+    spec: { method: 'GET', path: '/v1/pets?limit=20' },
+    plan: { sql: listPetsSql({ hasStatus: false, hasCursor: false }), params: [21] },
+  },
+  {
+    id: 'status',
+    request: 'GET /v1/pets?status=sold&limit=100',
+    spec: { method: 'GET', path: '/v1/pets?status=sold&limit=100' },
+    plan: { sql: listPetsSql({ hasStatus: true, hasCursor: false }), params: ['sold', 101] },
+  },
+  {
+    id: 'deep',
+    request: 'GET /v1/pets?limit=20&cursor=<deep>',
+    spec: { method: 'GET', path: `/v1/pets?limit=20&cursor=${cursor}` },
+    plan: {
+      sql: listPetsSql({ hasStatus: false, hasCursor: true }),
+      params: [cursorId(cursor), 21],
+    },
+  },
+  {
+    id: 'create',
+    request: 'POST /v1/pets',
+    spec: {
+      method: 'POST',
+      path: '/v1/pets',
+      body: JSON.stringify({ name: 'Benchmark', categoryId: Number(categoryId) }),
+    },
+    plan: null,
+  },
+];
+
+/** One request to both servers before any load: both must succeed and, for lists, agree. */
+const checkScenario = async (
+  scenario: TScenario,
+  servers: TServer[],
+  headers: Record<string, string>,
+) => {
+  const answers = await Promise.all(
+    servers.map(async (server) => {
+      const response = await fetch(`${server.baseUrl}${scenario.spec.path}`, {
+        method: scenario.spec.method,
+        headers,
+        body: scenario.spec.body ?? null,
+      });
+      const body = await response.text();
+      const expected = scenario.spec.method === 'POST' ? 201 : 200;
+      if (response.status !== expected) {
+        throw new Error(
+          `${server.name} answered ${scenario.request} with ${response.status}: ${body.slice(0, 300)}`,
+        );
+      }
+      return { body, link: response.headers.get('link') };
+    }),
+  );
+  const [ours, floor] = answers;
+  if (
+    scenario.spec.method === 'GET' &&
+    (ours?.body !== floor?.body || ours?.link !== floor?.link)
+  ) {
+    throw new Error(
+      `the API and the floor disagree on ${scenario.request}:\n${ours?.link} ${ours?.body.slice(0, 200)}\n${floor?.link} ${floor?.body.slice(0, 200)}`,
+    );
+  }
+  const items = JSON.parse(ours?.body ?? '[]') as unknown[];
+  if (scenario.spec.method === 'GET' && (items.length === 0 || !ours?.link)) {
+    throw new Error(`${scenario.request} returned an empty or last page: the data is not there`);
+  }
+};
+
+const LOAD_SCRIPT = join(__dirname, 'load.js');
+const FLOOR_SCRIPT = join(__dirname, 'floor.js');
+
+const measure = async (
+  server: TServer,
+  scenario: TScenario,
+  headers: Record<string, string>,
+  options: TBenchOptions,
+): Promise<TMeasured> => {
+  const sampler = startRssSampler(server.pid);
+  let result: TLoadResult;
+  let peakRssBytes = 0;
+  try {
+    result = await runNodeJson<TLoadResult>(LOAD_SCRIPT, {
+      url: `${server.baseUrl}${scenario.spec.path}`,
+      method: scenario.spec.method,
+      headers,
+      body: scenario.spec.body,
+      connections: options.connections,
+      durationSec: options.durationSec,
+      warmupSec: options.warmupSec,
+    } satisfies TLoadSpec);
+  } finally {
+    peakRssBytes = sampler.stop();
+  }
+  const peakRssMb = toMb(peakRssBytes);
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0 || result.requests === 0) {
+    throw new Error(
+      `${server.name} failed ${failed} of ${result.requests} requests of ${scenario.request} (status codes ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, timeouts ${result.timeouts}); see ${server.logFile}`,
+    );
+  }
+  return { ...result, peakRssMb };
+};
+
+/** The API's environment: the production build with its production defaults, pointed at ours. */
+const apiEnvironment = (
+  database: TBenchDatabase,
+  port: number,
+  options: TBenchOptions,
+  redisKeyPrefix: string,
+): Record<string, string> => {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (entry): entry is [string, string] =>
+        entry[1] !== undefined &&
+        !['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'PORT', 'HOST', 'LOG_LEVEL'].includes(entry[0]),
+    ),
+  );
+  return {
+    ...inherited,
+    NODE_ENV: 'production',
+    APP_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    ...database.apiEnv,
+    ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
+  };
+};
+
+const deleteRedisKeys = async (url: string, prefix: string): Promise<number> => {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) {
+        deleted += await redis.unlink(...keys);
+      }
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+};
+
+/** Runs the whole benchmark and returns its report. Cleans up after itself, even on failure. */
+export const runBench = async (options: TBenchOptions): Promise<TReport> => {
+  const { log } = options;
+  const startedAt = new Date();
+  const loadAverageAtStart = Number((loadavg()[0] ?? 0).toFixed(2));
+  await mkdir(options.workDir, { recursive: true });
+  if (options.profileDir) {
+    await mkdir(options.profileDir, { recursive: true });
+  }
+  const profileArgs = (name: string) =>
+    options.profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+      : [];
+
+  const database = await createBenchDatabase(options.databaseUrl);
+  log(`Database: ${database.label}`);
+  const redisKeyPrefix = `pets:bench:${randomBytes(4).toString('hex')}:`;
+  const rateLimits = options.redisUrl
+    ? `Redis at ${options.redisUrl.replace(/\/\/[^@]*@/, '//***@')} (key prefix ${redisKeyPrefix}, deleted afterwards)`
+    : "the API's memory (REDIS_URL unset)";
+  log(`Rate limits: ${rateLimits}`);
+
+  const servers: TServer[] = [];
+  const cleanup = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database.drop();
+    if (options.redisUrl) {
+      await deleteRedisKeys(options.redisUrl, redisKeyPrefix);
+    }
+  };
+  const onSignal = () => {
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const results: TRunResult[] = [];
+  const peakRssMb: TReport['peakRssMb'] = [];
+  try {
+    const apiPort = await freePort();
+    const api = await startServer({
+      name: 'API',
+      nodeArgs: [...profileArgs('api'), API_ENTRY],
+      env: apiEnvironment(database, apiPort, options, redisKeyPrefix),
+      port: apiPort,
+      logFile: join(options.workDir, 'api.log'),
+    });
+    servers.push(api);
+    log(`API (production build, ${API_ENTRY}) serving at ${api.baseUrl}, pid ${api.pid}`);
+
+    const url = await database.resolveUrl();
+    const key = await createBenchKey(url);
+    const floorPort = await freePort();
+    const floor = await startServer({
+      name: 'floor',
+      nodeArgs: [...profileArgs('floor'), FLOOR_SCRIPT],
+      env: { DATABASE_URL: url, PORT: String(floorPort), DATABASE_POOL_SIZE: '10' },
+      port: floorPort,
+      logFile: join(options.workDir, 'floor.log'),
+    });
+    servers.push(floor);
+    log(`Floor (Fastify + pg) serving at ${floor.baseUrl}, pid ${floor.pid}`);
+
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    for (const size of options.sizes) {
+      const filledAt = Date.now();
+      const count = await fillPets(url, size);
+      log(
+        `\n${count.toLocaleString('en-US')} pets (filled in ${((Date.now() - filledAt) / 1000).toFixed(1)} s)`,
+      );
+      const cursor = await deepCursor(url);
+      const categoryId = await firstCategoryId(url);
+      const scenarios = scenariosFor(cursor, categoryId).filter((each) =>
+        options.scenarios.includes(each.id),
+      );
+      const sizePeak = { size, ours: 0, floor: 0 };
+      for (const scenario of scenarios) {
+        await checkScenario(scenario, [api, floor], headers);
+        const plan: TPlan | null = scenario.plan
+          ? await explain(url, scenario.plan.sql, scenario.plan.params)
+          : null;
+        const ours = await measure(api, scenario, headers, options);
+        const floorResult = await measure(floor, scenario, headers, options);
+        const result: TRunResult = {
+          size,
+          scenario: scenario.id,
+          request: scenario.request,
+          ours,
+          floor: floorResult,
+          throughputRatio: ratio(ours.requestsPerSec, floorResult.requestsPerSec),
+          p99Ratio: ratio(ours.latencyMs.p99, floorResult.latencyMs.p99),
+          plan,
+        };
+        results.push(result);
+        sizePeak.ours = Math.max(sizePeak.ours, ours.peakRssMb);
+        sizePeak.floor = Math.max(sizePeak.floor, floorResult.peakRssMb);
+        log(
+          `  ${scenario.request.padEnd(38)} ours ${Math.round(ours.requestsPerSec)} req/s p99 ${ours.latencyMs.p99} ms | floor ${Math.round(floorResult.requestsPerSec)} req/s p99 ${floorResult.latencyMs.p99} ms | ${Math.round(result.throughputRatio * 100)}% | API RSS ${ours.peakRssMb} MB`,
+        );
+      }
+      peakRssMb.push(sizePeak);
+    }
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await cleanup();
+  }
+
+  return {
+    kind: options.kind,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cores: availableParallelism(),
+      cpu: cpus()[0]?.model.trim() ?? 'unknown CPU',
+      memoryGb: Math.round(totalmem() / 1024 ** 3),
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      loadAverageAtStart,
+      loadAverageAtEnd: Number((loadavg()[0] ?? 0).toFixed(2)),
+    },
+    database: database.label,
+    rateLimits,
+    settings: {
+      connections: options.connections,
+      durationSec: options.durationSec,
+      warmupSec: options.warmupSec,
+      sizes: options.sizes,
+      tool: 'autocannon 9',
+    },
+    results,
+    peakRssMb,
+    targets: evaluateTargets(results, peakRssMb, options.sizes),
+  };
+};

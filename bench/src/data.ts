@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { apiDist } from './api-dist';
+
+/**
+ * The benchmark's database: a new database on DATABASE_URL's server, or (DATABASE_URL unset) a new
+ * embedded database in a temporary DATA_DIR. Either way it is the benchmark's own and goes away
+ * afterwards.
+ */
+export type TBenchDatabase = {
+  mode: 'postgresql' | 'embedded';
+  /** For people: no password. */
+  label: string;
+  /** What the API needs in its environment to use this database. */
+  apiEnv: Record<string, string>;
+  /** The database's URL; for the embedded one, known once the API (its owner) serves it. */
+  resolveUrl: () => Promise<string>;
+  /** Drops the database (PostgreSQL) or deletes its directory (embedded; stop the API first). */
+  drop: () => Promise<void>;
+};
+
+const withClient = async <T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> => {
+  const client = new pg.Client({ connectionString: url, application_name: 'pets-bench' });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+};
+
+const redact = (url: string): string => {
+  const parsed = new URL(url);
+  if (parsed.password) {
+    parsed.password = '***';
+  }
+  return parsed.toString();
+};
+
+export const createBenchDatabase = async (
+  databaseUrl: string | undefined,
+): Promise<TBenchDatabase> => {
+  if (!databaseUrl) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'pets-bench-'));
+    let url: string | undefined;
+    return {
+      mode: 'embedded',
+      label: `embedded PostgreSQL (PGlite) in ${dataDir}, owned by the API process`,
+      apiEnv: { DATA_DIR: dataDir },
+      resolveUrl: async () => {
+        url ??= (
+          await apiDist().openDatabase({ DATABASE_URL: undefined, dataDir }, { role: 'tool' })
+        ).url;
+        return url;
+      },
+      drop: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `pets_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await withClient(databaseUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const drop = () =>
+    withClient(databaseUrl, async (client) => {
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    });
+  try {
+    await apiDist().migrate(url.toString());
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  const version = await withClient(url.toString(), async (client) => {
+    const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]?.server_version ?? '?';
+  });
+  return {
+    mode: 'postgresql',
+    label: `PostgreSQL ${version.split(' ')[0]} at ${redact(url.toString())} (created for this run)`,
+    apiEnv: { DATABASE_URL: url.toString() },
+    resolveUrl: async () => url.toString(),
+    drop,
+  };
+};
+
+const CATEGORIES = ['Dogs', 'Cats', 'Rabbits', 'Birds', 'Guinea pigs', 'Hamsters', 'Reptiles'];
+const NAMES = [
+  'Luna',
+  'Milo',
+  'Bella',
+  'Oliver',
+  'Daisy',
+  'Charlie',
+  'Coco',
+  'Max',
+  'Nala',
+  'Biscuit',
+  'Pepper',
+  'Ziggy',
+  'Willow',
+  'Rocky',
+  'Maple',
+  'Olive',
+];
+const CHUNK = 200_000;
+
+/** Pets rows: mostly `sold` (60%), then `available` (20%) and `pending` (20%), as an old store's. */
+const INSERT_PETS = `
+WITH c AS (SELECT array_agg(id ORDER BY id) AS ids FROM categories)
+INSERT INTO pets (name, category_id, status)
+SELECT (ARRAY[${NAMES.map((name) => `'${name}'`).join(', ')}])[1 + g % ${NAMES.length}] || ' ' || g,
+       c.ids[1 + g % cardinality(c.ids)],
+       (CASE WHEN g % 10 < 6 THEN 'sold' WHEN g % 10 < 8 THEN 'available' ELSE 'pending' END)::pet_status
+FROM c, generate_series($1::int, $2::int) AS g`;
+
+/**
+ * Brings the pets table to `size` rows with SQL (INSERT ... SELECT generate_series, which the
+ * embedded database supports, unlike COPY FROM STDIN), then refreshes the planner's statistics.
+ */
+export const fillPets = async (url: string, size: number): Promise<number> => {
+  return withClient(url, async (client) => {
+    const values = CATEGORIES.map((_, index) => `($${index + 1})`).join(', ');
+    await client.query(
+      `INSERT INTO categories (name) VALUES ${values} ON CONFLICT (name) DO NOTHING`,
+      CATEGORIES,
+    );
+    const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM pets');
+    let count = Number(rows[0]?.count ?? 0);
+    while (count < size) {
+      const upTo = Math.min(size, count + CHUNK);
+      await client.query(INSERT_PETS, [count + 1, upTo]);
+      count = upTo;
+    }
+    await client.query('VACUUM (ANALYZE) pets');
+    return count;
+  });
+};
+
+/** An enterprise key whose limits the run can never reach: the limiter does its full work. */
+export const createBenchKey = async (url: string): Promise<string> => {
+  const { key, hash, start } = apiDist().generateApiKey('production');
+  await withClient(url, (client) =>
+    client.query(
+      `INSERT INTO api_keys (name, environment, plan, hash, start, rate_limit_per_minute, rate_limit_per_day)
+       VALUES ('benchmark', 'production', 'enterprise', $1, $2, 2147483647, 2147483647)`,
+      [hash, start],
+    ),
+  );
+  return key;
+};
+
+export const firstCategoryId = (url: string): Promise<string> =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{ id: string }>('SELECT min(id) AS id FROM categories');
+    return rows[0]?.id ?? '1';
+  });
+
+/** The cursor of a page 90% of the way down the newest-first list: a deep page. */
+export const deepCursor = async (url: string): Promise<string> =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM pets ORDER BY id OFFSET (SELECT count(*) / 10 FROM pets) LIMIT 1',
+    );
+    const id = rows[0]?.id;
+    if (!id) {
+      throw new Error('no pets to page through');
+    }
+    // The API's cursor format (apps/api/src/http/pagination.ts); checked against the API's
+    // answer before any load is sent.
+    return Buffer.from(`v1:${id}`).toString('base64url');
+  });
+
+export type TPlan = {
+  /** Node types, outermost first, e.g. Limit > Index Scan (pets_pkey). */
+  summary: string;
+  /** No Seq Scan, no Sort, no aggregate: one index scan that stops after the page. */
+  isIndexOnly: boolean;
+};
+
+type TPlanNode = {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  Plans?: TPlanNode[];
+};
+
+const flatten = (node: TPlanNode): TPlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+/** EXPLAIN of a statement with its parameters. */
+export const explain = (url: string, sql: string, params: unknown[]): Promise<TPlan> =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) ${sql}`,
+      params,
+    );
+    const root = rows[0]?.['QUERY PLAN'][0].Plan;
+    const nodes = root ? flatten(root) : [];
+    return {
+      summary: nodes
+        .map(
+          (node) => `${node['Node Type']}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`,
+        )
+        .join(' > '),
+      isIndexOnly:
+        nodes.some((node) => node['Node Type'].startsWith('Index')) &&
+        !nodes.some((node) => /Seq Scan|Sort|Aggregate|Bitmap/.test(node['Node Type'])),
+    };
+  });

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+/**
+ * Summarises a V8 CPU profile (node --cpu-prof, as written by `pnpm bench --profile`): where the
+ * busy time goes, by package and by function, self and inclusive. Idle time is left out of the
+ * shares, so the numbers say what a request costs, not how loaded the machine was.
+ *
+ *   node bench/dist/profile.js <file.cpuprofile> [--top 25] [--match <regex>]
+ */
+
+type TCallFrame = { functionName: string; url: string; lineNumber: number };
+type TNode = { id: number; callFrame: TCallFrame; children?: number[] };
+type TProfile = { nodes: TNode[]; samples: number[]; timeDeltas: number[] };
+
+/** The package a script belongs to: the last node_modules segment, node:internals, or ours. */
+export const packageOf = ({ url, functionName }: TCallFrame): string => {
+  if (url === '') {
+    return functionName.startsWith('(') ? functionName : '(native)';
+  }
+  const modules = url.split('/node_modules/');
+  if (modules.length > 1) {
+    const rest = (modules[modules.length - 1] ?? '').split('/');
+    return rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1]}` : (rest[0] ?? url);
+  }
+  if (url.startsWith('node:')) {
+    return `node:${url.slice(5).split('/')[0]}`;
+  }
+  const app = /\/(apps|packages|bench)\/([^/]+)\/(dist|src)\//.exec(url);
+  return app ? `ours:${app[2]}` : url;
+};
+
+const label = (frame: TCallFrame): string => {
+  const file = frame.url
+    .split('/node_modules/')
+    .pop()
+    ?.replace(/^.*\/(apps|packages|bench)\//, '');
+  return `${frame.functionName || '(anonymous)'} ${file ? `${file}:${frame.lineNumber + 1}` : ''}`.trim();
+};
+
+export type TProfileSummary = {
+  busyMs: number;
+  idleMs: number;
+  byPackage: { name: string; selfMs: number; share: number }[];
+  bySelf: { name: string; selfMs: number; share: number }[];
+  byInclusive: { name: string; totalMs: number; share: number }[];
+};
+
+export const summarise = (profile: TProfile, match?: RegExp): TProfileSummary => {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) {
+      parent.set(child, node.id);
+    }
+  }
+  const packages = new Map<string, number>();
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let idleMs = 0;
+  let busyMs = 0;
+  profile.samples.forEach((id, index) => {
+    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+    const node = byId.get(id);
+    if (!node) {
+      return;
+    }
+    if (node.callFrame.functionName === '(idle)') {
+      idleMs += ms;
+      return;
+    }
+    busyMs += ms;
+    const pkg = packageOf(node.callFrame);
+    packages.set(pkg, (packages.get(pkg) ?? 0) + ms);
+    const name = label(node.callFrame);
+    self.set(name, (self.get(name) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)?.callFrame;
+      if (frame && (!match || match.test(label(frame)))) {
+        seen.add(label(frame));
+      }
+    }
+    for (const each of seen) {
+      inclusive.set(each, (inclusive.get(each) ?? 0) + ms);
+    }
+  });
+  const share = (ms: number) => (busyMs === 0 ? 0 : Number(((ms / busyMs) * 100).toFixed(1)));
+  const ranked = (map: Map<string, number>) =>
+    [...map.entries()].sort((a, b) => b[1] - a[1]).map(([name, ms]) => ({ name, ms }));
+  return {
+    busyMs: Math.round(busyMs),
+    idleMs: Math.round(idleMs),
+    byPackage: ranked(packages).map(({ name, ms }) => ({
+      name,
+      selfMs: Math.round(ms),
+      share: share(ms),
+    })),
+    bySelf: ranked(self).map(({ name, ms }) => ({
+      name,
+      selfMs: Math.round(ms),
+      share: share(ms),
+    })),
+    byInclusive: ranked(inclusive).map(({ name, ms }) => ({
+      name,
+      totalMs: Math.round(ms),
+      share: share(ms),
+    })),
+  };
+};
+
+const main = () => {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { top: { type: 'string', default: '25' }, match: { type: 'string' } },
+  });
+  const file = positionals[0];
+  if (!file) {
+    process.stderr.write(
+      'usage: node bench/dist/profile.js <file.cpuprofile> [--top N] [--match regex]\n',
+    );
+    process.exit(2);
+  }
+  const top = Number(values.top);
+  const summary = summarise(
+    JSON.parse(readFileSync(file, 'utf8')) as TProfile,
+    values.match ? new RegExp(values.match) : undefined,
+  );
+  const out: string[] = [
+    `${file}: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (shares are of busy time)`,
+    '',
+    'Self time by package:',
+    ...summary.byPackage
+      .slice(0, top)
+      .map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
+    '',
+    'Self time by function:',
+    ...summary.bySelf
+      .slice(0, top)
+      .map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
+    '',
+    `Inclusive time by function${values.match ? ` matching /${values.match}/` : ''}:`,
+    ...summary.byInclusive
+      .slice(0, top)
+      .map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+};
+
+if (require.main === module) {
+  main();
+}

@@ -1,0 +1,169 @@
+import type { TPlan } from './data';
+import type { TLoadResult } from './load';
+
+export type TScenarioId = 'list' | 'status' | 'deep' | 'create';
+
+export type TMeasured = TLoadResult & {
+  /** Largest RSS of the server process sampled during this run's warm-up and measurement. */
+  peakRssMb: number;
+};
+
+export type TRunResult = {
+  size: number;
+  scenario: TScenarioId;
+  request: string;
+  ours: TMeasured;
+  floor: TMeasured;
+  /** Ours ÷ floor requests per second. */
+  throughputRatio: number;
+  /** Ours ÷ floor p99 latency. */
+  p99Ratio: number;
+  plan: TPlan | null;
+};
+
+export type TTarget = { name: string; target: string; measured: string; isMet: boolean };
+
+export type TReport = {
+  kind: 'full' | 'partial' | 'smoke';
+  startedAt: string;
+  finishedAt: string;
+  machine: {
+    cores: number;
+    cpu: string;
+    memoryGb: number;
+    node: string;
+    platform: string;
+    loadAverageAtStart: number;
+    loadAverageAtEnd: number;
+  };
+  database: string;
+  rateLimits: string;
+  settings: {
+    connections: number;
+    durationSec: number;
+    warmupSec: number;
+    sizes: number[];
+    tool: string;
+  };
+  results: TRunResult[];
+  /** Largest RSS of each process over all runs at a size. */
+  peakRssMb: { size: number; ours: number; floor: number }[];
+  targets: TTarget[];
+};
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+const count = (value: number) => value.toLocaleString('en-US');
+
+export const ratio = (a: number, b: number) => (b === 0 ? 0 : round(a / b, 3));
+
+/** The issue's targets, checked against the measurements. */
+export const evaluateTargets = (
+  results: TRunResult[],
+  peakRss: TReport['peakRssMb'],
+  sizes: number[],
+): TTarget[] => {
+  const targets: TTarget[] = [];
+  const of = (scenario: TScenarioId) => results.filter((each) => each.scenario === scenario);
+  for (const each of of('list')) {
+    targets.push({
+      name: `GET /v1/pets?limit=20 throughput, ${count(each.size)} pets`,
+      target: '≥ 60% of the floor',
+      measured: percent(each.throughputRatio),
+      isMet: each.throughputRatio >= 0.6,
+    });
+    targets.push({
+      name: `GET /v1/pets?limit=20 p99 latency, ${count(each.size)} pets`,
+      target: '≤ 1.5× the floor',
+      measured: `${times(each.p99Ratio)} (${each.ours.latencyMs.p99} vs ${each.floor.latencyMs.p99} ms)`,
+      isMet: each.p99Ratio <= 1.5,
+    });
+  }
+  for (const each of of('create')) {
+    targets.push({
+      name: `POST /v1/pets throughput, ${count(each.size)} pets`,
+      target: '≥ 50% of the floor',
+      measured: percent(each.throughputRatio),
+      isMet: each.throughputRatio >= 0.5,
+    });
+  }
+  const smallest = Math.min(...sizes);
+  const largest = Math.max(...sizes);
+  if (largest > smallest) {
+    for (const scenario of ['deep', 'status'] as const) {
+      const small = of(scenario).find((each) => each.size === smallest);
+      const large = of(scenario).find((each) => each.size === largest);
+      if (!small || !large) {
+        continue;
+      }
+      const slowdown = ratio(small.ours.requestsPerSec, large.ours.requestsPerSec);
+      const p99Growth = ratio(large.ours.latencyMs.p99, small.ours.latencyMs.p99);
+      targets.push({
+        name: `${large.request} at ${count(largest)} vs ${count(smallest)} pets`,
+        target: 'within 1.5× (req/s and p99)',
+        measured: `req/s ÷ ${times(slowdown)}, p99 × ${times(p99Growth)}`,
+        isMet: slowdown <= 1.5 && p99Growth <= 1.5,
+      });
+    }
+  }
+  const worstRss = Math.max(...peakRss.map((each) => each.ours));
+  targets.push({
+    name: 'API peak memory (RSS) under load',
+    target: '< 300 MB',
+    measured: `${worstRss} MB`,
+    isMet: worstRss < 300,
+  });
+  const plans = results.filter((each) => each.plan !== null);
+  if (plans.length > 0) {
+    const bad = plans.filter((each) => !each.plan?.isIndexOnly);
+    targets.push({
+      name: 'Query plans of the lists',
+      target: 'one index scan: no Seq Scan, Sort, COUNT or OFFSET',
+      measured:
+        bad.length === 0
+          ? 'all index scans'
+          : bad.map((each) => `${each.request}: ${each.plan?.summary}`).join('; '),
+      isMet: bad.length === 0,
+    });
+  }
+  return targets;
+};
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+export const toMb = mb;
+
+/** The results as Markdown: the table of runs, the targets, the query plans. */
+export const toMarkdown = (report: TReport): string => {
+  const { machine, settings } = report;
+  const lines = [
+    `Measured ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}.`,
+    `Database: ${report.database}. Rate limits: ${report.rateLimits}.`,
+    `Load: ${settings.tool}, from its own process, ${settings.connections} connections, ${settings.durationSec} s per run after ${settings.warmupSec} s of warm-up. Load average (1 min) ${machine.loadAverageAtStart} at the start, ${machine.loadAverageAtEnd} at the end.`,
+    '',
+    '| Pets | Request | Ours req/s | Floor req/s | Ours ÷ floor | Ours p50 / p99 (ms) | Floor p50 / p99 (ms) | p99 ours ÷ floor |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
+    ...report.results.map(
+      (each) =>
+        `| ${count(each.size)} | \`${each.request}\` | ${count(Math.round(each.ours.requestsPerSec))} | ${count(Math.round(each.floor.requestsPerSec))} | ${percent(each.throughputRatio)} | ${each.ours.latencyMs.p50} / ${each.ours.latencyMs.p99} | ${each.floor.latencyMs.p50} / ${each.floor.latencyMs.p99} | ${times(each.p99Ratio)} |`,
+    ),
+    '',
+    `Peak RSS under load (sampled every 100 ms): ${report.peakRssMb
+      .map((each) => `${count(each.size)} pets: API ${each.ours} MB, floor ${each.floor} MB`)
+      .join('; ')}.`,
+    '',
+    '| Target | Goal | Measured | Met |',
+    '|---|---|---|:---:|',
+    ...report.targets.map(
+      (each) =>
+        `| ${each.name} | ${each.target} | ${each.measured} | ${each.isMet ? 'yes' : '**no**'} |`,
+    ),
+    '',
+    '| Pets | Request | Plan (EXPLAIN) |',
+    '|---:|---|---|',
+    ...report.results
+      .filter((each) => each.plan !== null)
+      .map((each) => `| ${count(each.size)} | \`${each.request}\` | ${each.plan?.summary} |`),
+  ];
+  return `${lines.join('\n')}\n`;
+};

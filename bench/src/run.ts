@@ -1,0 +1,124 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBench, type TBenchOptions } from './bench';
+import { type TReport, type TScenarioId, toMarkdown } from './report';
+
+const USAGE = `pnpm bench [options]
+
+Starts the API's production build and the floor (bench/src/floor.ts) on a database of its own,
+loads both from a second process and writes the comparison to bench/results/.
+
+  DATABASE_URL   PostgreSQL server to create the benchmark's database on (dropped afterwards);
+                 unset: an embedded database (PGlite) in a temporary directory
+  REDIS_URL      Redis for the rate limiter (own key prefix, deleted afterwards);
+                 unset: the API keeps its limits in memory
+
+  --smoke              a few seconds on small data: proves the harness works, measures nothing
+  --sizes 10000,1000000
+  --only list,status,deep,create
+  --duration 10        seconds measured per run
+  --warmup 3           seconds of discarded load before each run
+  --connections 32
+  --profile            CPU profiles of the API and the floor (node --cpu-prof) in the output folder
+  --out <dir>          default bench/results
+`;
+
+const SCENARIOS: TScenarioId[] = ['list', 'status', 'deep', 'create'];
+const FULL = { sizes: [10_000, 1_000_000], durationSec: 10, warmupSec: 3, connections: 32 };
+const SMOKE = { sizes: [500, 2_000], durationSec: 0.5, warmupSec: 0, connections: 32 };
+
+const numbers = (text: string): number[] =>
+  text.split(',').map((each) => {
+    const value = Number(each.replaceAll('_', ''));
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(`not a positive whole number: ${each}`);
+    }
+    return value;
+  });
+
+const main = async () => {
+  const { values } = parseArgs({
+    options: {
+      smoke: { type: 'boolean', default: process.env.BENCH_SMOKE === '1' },
+      sizes: { type: 'string' },
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const base = values.smoke ? SMOKE : FULL;
+  const scenarios = values.only ? (values.only.split(',') as TScenarioId[]) : SCENARIOS;
+  const unknown = scenarios.filter((each) => !SCENARIOS.includes(each));
+  if (unknown.length > 0) {
+    throw new Error(`unknown scenario ${unknown.join(', ')}: use ${SCENARIOS.join(', ')}`);
+  }
+  const sizes = values.sizes ? numbers(values.sizes) : base.sizes;
+  const durationSec = values.duration ? Number(values.duration) : base.durationSec;
+  const warmupSec = values.warmup ? Number(values.warmup) : base.warmupSec;
+  const connections = values.connections ? Number(values.connections) : base.connections;
+  const isFull =
+    !values.smoke &&
+    !values.profile &&
+    scenarios.length === SCENARIOS.length &&
+    sizes.join() === FULL.sizes.join() &&
+    durationSec === FULL.durationSec &&
+    warmupSec === FULL.warmupSec &&
+    connections === FULL.connections;
+  const kind: TReport['kind'] = values.smoke ? 'smoke' : isFull ? 'full' : 'partial';
+  const outDir = resolve(values.out ?? join(__dirname, '..', 'results'));
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  const runDir = join(outDir, 'runs', `${stamp}-${kind}`);
+  await mkdir(runDir, { recursive: true });
+
+  const options: TBenchOptions = {
+    kind,
+    sizes,
+    scenarios,
+    connections,
+    durationSec,
+    warmupSec,
+    profileDir: values.profile ? join(runDir, 'profiles') : null,
+    workDir: runDir,
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    redisUrl: process.env.REDIS_URL || undefined,
+    log: (line) => process.stdout.write(`${line}\n`),
+  };
+  options.log(
+    `Benchmark (${kind}): ${sizes.map((each) => each.toLocaleString('en-US')).join(' then ')} pets, ${connections} connections, ${durationSec} s per run after ${warmupSec} s of warm-up.`,
+  );
+  const report = await runBench(options);
+  const markdown = toMarkdown(report);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  await writeFile(join(runDir, 'results.json'), json);
+  await writeFile(join(runDir, 'results.md'), markdown);
+  await writeFile(join(outDir, `latest-${kind}.json`), json);
+  await writeFile(join(outDir, `latest-${kind}.md`), markdown);
+  if (kind === 'full') {
+    await writeFile(
+      join(outDir, 'README.md'),
+      `# Latest full benchmark run\n\nWritten by \`pnpm bench\` (see [../README.md](../README.md) for how to run it and how to read this). Ratios are ours ÷ the floor's.\n\n${markdown}`,
+    );
+  }
+  process.stdout.write(`\n${markdown}\nWritten to ${runDir}\n`);
+  if (options.profileDir) {
+    process.stdout.write(
+      `CPU profiles in ${options.profileDir}: node bench/dist/profile.js ${join(options.profileDir, 'api.cpuprofile')}\n`,
+    );
+  }
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `pnpm bench failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

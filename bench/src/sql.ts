@@ -1,0 +1,33 @@
+/**
+ * The SQL of listPets and createPet as the floor sends it, and as the benchmark EXPLAINs it: one
+ * index scan that stops after `limit + 1` rows (the primary key without a filter, pets_status_id_idx
+ * with one), keyset pagination below the cursor's id, no OFFSET, no COUNT(*).
+ */
+export const listPetsSql = ({
+  hasStatus,
+  hasCursor,
+}: {
+  hasStatus: boolean;
+  hasCursor: boolean;
+}): string => {
+  const where: string[] = [];
+  let parameter = 0;
+  if (hasStatus) {
+    parameter += 1;
+    where.push(`status = $${parameter}::pet_status`);
+  }
+  if (hasCursor) {
+    parameter += 1;
+    where.push(`id < $${parameter}`);
+  }
+  const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+  const order = hasStatus ? 'status, id DESC' : 'id DESC';
+  return `SELECT id, name, category_id, status FROM pets${filter} ORDER BY ${order} LIMIT $${parameter + 1}`;
+};
+
+export const CREATE_PET_SQL =
+  'INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3::pet_status) RETURNING id, name, category_id, status';
+
+/** The id a cursor points below (the API's format: base64url of `v1:<id>`), or null. */
+export const cursorId = (cursor: string): string | null =>
+  /^v1:(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))?.[1] ?? null;
