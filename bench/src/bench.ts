@@ -3,7 +3,6 @@ import { mkdir } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { API_ENTRY } from './api-dist';
 import {
   createBenchDatabase,
   createBenchKey,
@@ -15,7 +14,14 @@ import {
   type TPlan,
 } from './data';
 import type { TLoadResult, TLoadSpec } from './load';
-import { freePort, runNodeJson, startRssSampler, startServer, type TServer } from './processes';
+import {
+  cpuTimeMs,
+  freePort,
+  runNodeJson,
+  startRssSampler,
+  startServer,
+  type TServer,
+} from './processes';
 import {
   evaluateTargets,
   ratio,
@@ -40,6 +46,8 @@ export type TBenchOptions = {
   workDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** The API's entry point: its production build. */
+  apiEntry: string;
   log: (line: string) => void;
 };
 
@@ -130,31 +138,43 @@ const measure = async (
   scenario: TScenario,
   headers: Record<string, string>,
   options: TBenchOptions,
+  warmupSec: number,
 ): Promise<TMeasured> => {
   const sampler = startRssSampler(server.pid);
-  let result: TLoadResult;
-  let peakRssBytes = 0;
-  try {
-    result = await runNodeJson<TLoadResult>(LOAD_SCRIPT, {
+  const load = (durationSec: number) =>
+    runNodeJson<TLoadResult>(LOAD_SCRIPT, {
       url: `${server.baseUrl}${scenario.spec.path}`,
       method: scenario.spec.method,
       headers,
       body: scenario.spec.body,
       connections: options.connections,
-      durationSec: options.durationSec,
-      warmupSec: options.warmupSec,
+      durationSec,
     } satisfies TLoadSpec);
+  let result: TLoadResult;
+  let peakRssBytes = 0;
+  let cpuMs: number | null = null;
+  try {
+    if (warmupSec > 0) {
+      await load(warmupSec);
+    }
+    const cpuBefore = cpuTimeMs(server.pid);
+    result = await load(options.durationSec);
+    const cpuAfter = cpuTimeMs(server.pid);
+    cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
   } finally {
     peakRssBytes = sampler.stop();
   }
-  const peakRssMb = toMb(peakRssBytes);
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0 || result.requests === 0) {
     throw new Error(
       `${server.name} failed ${failed} of ${result.requests} requests of ${scenario.request} (status codes ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, timeouts ${result.timeouts}); see ${server.logFile}`,
     );
   }
-  return { ...result, peakRssMb };
+  return {
+    ...result,
+    peakRssMb: toMb(peakRssBytes),
+    cpuUsPerRequest: cpuMs === null ? null : Math.round((cpuMs * 1000) / result.requests),
+  };
 };
 
 /** The API's environment: the production build with its production defaults, pointed at ours. */
@@ -244,13 +264,13 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     const apiPort = await freePort();
     const api = await startServer({
       name: 'API',
-      nodeArgs: [...profileArgs('api'), API_ENTRY],
+      nodeArgs: [...profileArgs('api'), options.apiEntry],
       env: apiEnvironment(database, apiPort, options, redisKeyPrefix),
       port: apiPort,
       logFile: join(options.workDir, 'api.log'),
     });
     servers.push(api);
-    log(`API (production build, ${API_ENTRY}) serving at ${api.baseUrl}, pid ${api.pid}`);
+    log(`API (production build, ${options.apiEntry}) serving at ${api.baseUrl}, pid ${api.pid}`);
 
     const url = await database.resolveUrl();
     const key = await createBenchKey(url);
@@ -283,8 +303,11 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         const plan: TPlan | null = scenario.plan
           ? await explain(url, scenario.plan.sql, scenario.plan.params)
           : null;
-        const ours = await measure(api, scenario, headers, options);
-        const floorResult = await measure(floor, scenario, headers, options);
+        // A fresh process's first seconds (JIT, pools, lazy initialisation) are not its steady
+        // state: the first run of each server warms up three times as long.
+        const warmupSec = results.length === 0 ? options.warmupSec * 3 : options.warmupSec;
+        const ours = await measure(api, scenario, headers, options, warmupSec);
+        const floorResult = await measure(floor, scenario, headers, options, warmupSec);
         const result: TRunResult = {
           size,
           scenario: scenario.id,
@@ -299,7 +322,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         sizePeak.ours = Math.max(sizePeak.ours, ours.peakRssMb);
         sizePeak.floor = Math.max(sizePeak.floor, floorResult.peakRssMb);
         log(
-          `  ${scenario.request.padEnd(38)} ours ${Math.round(ours.requestsPerSec)} req/s p99 ${ours.latencyMs.p99} ms | floor ${Math.round(floorResult.requestsPerSec)} req/s p99 ${floorResult.latencyMs.p99} ms | ${Math.round(result.throughputRatio * 100)}% | API RSS ${ours.peakRssMb} MB`,
+          `  ${scenario.request.padEnd(38)} ours ${Math.round(ours.requestsPerSec)} req/s p99 ${ours.latencyMs.p99} ms | floor ${Math.round(floorResult.requestsPerSec)} req/s p99 ${floorResult.latencyMs.p99} ms | ${Math.round(result.throughputRatio * 100)}% | CPU/req ours ${ours.cpuUsPerRequest} µs, floor ${floorResult.cpuUsPerRequest} µs | API RSS ${ours.peakRssMb} MB`,
         );
       }
       peakRssMb.push(sizePeak);

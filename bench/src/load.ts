@@ -5,7 +5,6 @@ import autocannon from 'autocannon';
  * profile) with the server it measures. Input: one JSON argument (TLoadSpec). Output: one JSON
  * line (TLoadResult) on standard output.
  *
- * A warm-up run (discarded) lets the server's JIT, pools and caches settle; then the measured run.
  * Latencies are recorded from autocannon's own per-response timer at full precision (its summary
  * histogram rounds them down to whole milliseconds).
  */
@@ -17,7 +16,6 @@ export type TLoadSpec = {
   body?: string;
   connections: number;
   durationSec: number;
-  warmupSec: number;
 };
 
 export type TLoadResult = {
@@ -38,7 +36,7 @@ const percentile = (sorted: Float64Array, p: number): number =>
 
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
 
-const run = (spec: TLoadSpec, durationSec: number, record: boolean) =>
+const run = (spec: TLoadSpec, durationSec: number) =>
   new Promise<{ result: autocannon.Result; latencies: number[] }>((resolve, reject) => {
     const latencies: number[] = [];
     const instance = autocannon(
@@ -52,19 +50,14 @@ const run = (spec: TLoadSpec, durationSec: number, record: boolean) =>
       },
       (error, result) => (error ? reject(error) : resolve({ result, latencies })),
     );
-    if (record) {
-      instance.on('response', (_client, _statusCode, _bytes, responseTime) => {
-        latencies.push(responseTime);
-      });
-    }
+    instance.on('response', (_client, _statusCode, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
   });
 
 const main = async () => {
   const spec = JSON.parse(process.argv[2] ?? '{}') as TLoadSpec;
-  if (spec.warmupSec > 0) {
-    await run(spec, spec.warmupSec, false);
-  }
-  const { result, latencies } = await run(spec, spec.durationSec, true);
+  const { result, latencies } = await run(spec, spec.durationSec);
   const sorted = Float64Array.from(latencies).sort();
   const sum = latencies.reduce((total, each) => total + each, 0);
   const statusCodes = Object.fromEntries(

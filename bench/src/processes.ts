@@ -32,6 +32,21 @@ export const rssBytes = (pid: number): number | null => {
   }
 };
 
+let clockTicks: number | undefined;
+
+/** CPU time (user + system) a process has used so far, in ms; null where /proc is missing. */
+export const cpuTimeMs = (pid: number): number | null => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return null;
+  }
+};
+
 /** Samples a process's RSS every `everyMs` until stopped; returns the largest sample. */
 export const startRssSampler = (pid: number, everyMs = 100) => {
   let peak = rssBytes(pid) ?? 0;

@@ -6,6 +6,8 @@ export type TScenarioId = 'list' | 'status' | 'deep' | 'create';
 export type TMeasured = TLoadResult & {
   /** Largest RSS of the server process sampled during this run's warm-up and measurement. */
   peakRssMb: number;
+  /** CPU time (user + system) of the server process per request of the measured run. */
+  cpuUsPerRequest: number | null;
 };
 
 export type TRunResult = {
@@ -141,11 +143,11 @@ export const toMarkdown = (report: TReport): string => {
     `Database: ${report.database}. Rate limits: ${report.rateLimits}.`,
     `Load: ${settings.tool}, from its own process, ${settings.connections} connections, ${settings.durationSec} s per run after ${settings.warmupSec} s of warm-up. Load average (1 min) ${machine.loadAverageAtStart} at the start, ${machine.loadAverageAtEnd} at the end.`,
     '',
-    '| Pets | Request | Ours req/s | Floor req/s | Ours ÷ floor | Ours p50 / p99 (ms) | Floor p50 / p99 (ms) | p99 ours ÷ floor |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|',
+    '| Pets | Request | Ours req/s | Floor req/s | Ours ÷ floor | Ours p50 / p99 (ms) | Floor p50 / p99 (ms) | p99 ours ÷ floor | CPU per request, ours / floor (µs) |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
     ...report.results.map(
       (each) =>
-        `| ${count(each.size)} | \`${each.request}\` | ${count(Math.round(each.ours.requestsPerSec))} | ${count(Math.round(each.floor.requestsPerSec))} | ${percent(each.throughputRatio)} | ${each.ours.latencyMs.p50} / ${each.ours.latencyMs.p99} | ${each.floor.latencyMs.p50} / ${each.floor.latencyMs.p99} | ${times(each.p99Ratio)} |`,
+        `| ${count(each.size)} | \`${each.request}\` | ${count(Math.round(each.ours.requestsPerSec))} | ${count(Math.round(each.floor.requestsPerSec))} | ${percent(each.throughputRatio)} | ${each.ours.latencyMs.p50} / ${each.ours.latencyMs.p99} | ${each.floor.latencyMs.p50} / ${each.floor.latencyMs.p99} | ${times(each.p99Ratio)} | ${each.ours.cpuUsPerRequest ?? '?'} / ${each.floor.cpuUsPerRequest ?? '?'} |`,
     ),
     '',
     `Peak RSS under load (sampled every 100 ms): ${report.peakRssMb

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { API_ENTRY } from './api-dist';
 import { runBench, type TBenchOptions } from './bench';
 import { type TReport, type TScenarioId, toMarkdown } from './report';
 
@@ -22,6 +23,7 @@ loads both from a second process and writes the comparison to bench/results/.
   --connections 32
   --profile            CPU profiles of the API and the floor (node --cpu-prof) in the output folder
   --out <dir>          default bench/results
+  --api <main.js>      another build of the API (e.g. a copy of apps/api/dist), to compare builds
 `;
 
 const SCENARIOS: TScenarioId[] = ['list', 'status', 'deep', 'create'];
@@ -48,6 +50,7 @@ const main = async () => {
       connections: { type: 'string' },
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
+      api: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -68,6 +71,7 @@ const main = async () => {
   const isFull =
     !values.smoke &&
     !values.profile &&
+    !values.api &&
     scenarios.length === SCENARIOS.length &&
     sizes.join() === FULL.sizes.join() &&
     durationSec === FULL.durationSec &&
@@ -90,6 +94,7 @@ const main = async () => {
     workDir: runDir,
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
+    apiEntry: values.api ? resolve(values.api) : API_ENTRY,
     log: (line) => process.stdout.write(`${line}\n`),
   };
   options.log(
