@@ -6,11 +6,12 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { AuthenticationGuard, RequireApiKeyGuard } from './api-keys/authentication.guard';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from './api-keys/caller';
-import { CONFIG, PRISMA } from './app.tokens';
+import { CONFIG, PG_POOL, PRISMA } from './app.tokens';
 import type { TConfig } from './config';
 import type { PrismaClient } from './generated/prisma/client';
 import { BodyInterceptor } from './http/body.interceptor';
@@ -31,6 +32,8 @@ import {
 export type TAppDependencies = {
   config: TConfig;
   prisma: PrismaClient;
+  /** The pool Prisma runs on (createPrismaClient(pool)): hot paths query it directly. */
+  pool: Pool;
   logger: Logger;
   apiKeyLookup: TApiKeyLookup;
   /** Tests only: shorter windows and bans, a Redis key prefix of their own. */
@@ -68,6 +71,7 @@ export class AppModule {
       providers: [
         { provide: CONFIG, useValue: dependencies.config },
         { provide: PRISMA, useValue: dependencies.prisma },
+        { provide: PG_POOL, useValue: dependencies.pool },
         { provide: LOGGER, useValue: dependencies.logger },
         { provide: API_KEY_LOOKUP, useValue: dependencies.apiKeyLookup },
         ApiKeysService,
@@ -80,7 +84,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [CONFIG, PRISMA, LOGGER, ApiKeysService],
+      exports: [CONFIG, PRISMA, PG_POOL, LOGGER, ApiKeysService],
     };
   }
 }

@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
 import { openDatabase } from './database/database';
 import { migrate } from './database/migrate';
-import { createPrismaClient } from './database/prisma';
+import { createPool, createPrismaClient } from './database/prisma';
 import { ensureDemoKey, seedDatabase } from './database/seed';
 import { createLogger } from './logging/logger';
 
@@ -51,7 +51,8 @@ const main = async () => {
     const { applied } = await migrate(database.url);
     logger.info({ applied }, 'migrations applied');
   }
-  const prisma = createPrismaClient(database.url, config.DATABASE_POOL_SIZE);
+  const pool = createPool(database.url, config.DATABASE_POOL_SIZE);
+  const prisma = createPrismaClient(pool);
 
   // The embedded default is a developer's database: give it animals to browse and a key to try.
   let demoKey: string | null = null;
@@ -66,6 +67,7 @@ const main = async () => {
   const app = await createApp({
     config,
     prisma,
+    pool,
     logger,
     apiKeyLookup: (hash) => findKeyByHash(prisma, hash),
   });
@@ -86,6 +88,7 @@ const main = async () => {
     try {
       await app.close();
       await prisma.$disconnect();
+      await pool.end();
       await database.close();
       logger.info('stopped');
       process.exit(0);

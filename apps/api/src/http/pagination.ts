@@ -7,7 +7,7 @@ import { invalidRequest } from './app-error';
  */
 const CURSOR_PATTERN = /^v1:(\d{1,16})$/;
 
-export const encodeCursor = (lastId: bigint): string =>
+export const encodeCursor = (lastId: bigint | string): string =>
   Buffer.from(`v1:${lastId}`).toString('base64url');
 
 /** The id a cursor points below, or a 400 naming the cursor. */
@@ -26,7 +26,7 @@ export const decodeCursor = (cursor: string): bigint => {
 export type TPage<T> = { items: T[]; nextCursor: string | null };
 
 /** Splits the `limit + 1` rows fetched for a page into the page and the cursor of the next one. */
-export const toPage = <T extends { id: bigint }>(rows: T[], limit: number): TPage<T> => {
+export const toPage = <T extends { id: bigint | string }>(rows: T[], limit: number): TPage<T> => {
   if (rows.length <= limit) {
     return { items: rows, nextCursor: null };
   }

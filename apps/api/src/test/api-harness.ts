@@ -4,7 +4,7 @@ import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/a
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
 import { loadConfig, type TConfig } from '../config';
-import { createPrismaClient } from '../database/prisma';
+import { createPool, createPrismaClient } from '../database/prisma';
 import type { PrismaClient } from '../generated/prisma/client';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
@@ -47,8 +47,15 @@ export const startTestApi = async ({
 } = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
-  const prisma = createPrismaClient(database.url, 5);
-  const appPrisma = appDatabaseUrl ? createPrismaClient(appDatabaseUrl, 2) : prisma;
+  const pool = createPool(database.url, 5);
+  const prisma = createPrismaClient(pool);
+  const appPool = appDatabaseUrl ? createPool(appDatabaseUrl, 2) : pool;
+  const appPrisma = appDatabaseUrl ? createPrismaClient(appPool) : prisma;
+  const disconnect = async () => {
+    await appPrisma.$disconnect();
+    await prisma.$disconnect();
+    await Promise.all([...new Set([pool, appPool])].map((each) => each.end()));
+  };
   const chunks: string[] = [];
   const logger = createLogger(
     config.LOG_LEVEL,
@@ -69,13 +76,14 @@ export const startTestApi = async ({
     app = await createApp({
       config,
       prisma: appPrisma,
+      pool: appPool,
       logger,
       apiKeyLookup,
       rateLimitSettings: rateLimit,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
-    await prisma.$disconnect();
+    await disconnect();
     if (!sharedDatabase) {
       await database.drop();
     }
@@ -126,8 +134,7 @@ export const startTestApi = async ({
     },
     close: async () => {
       await app.close();
-      await appPrisma.$disconnect();
-      await prisma.$disconnect();
+      await disconnect();
       if (!sharedDatabase) {
         await database.drop();
       }
