@@ -13,7 +13,7 @@ import {
   type TBenchDatabase,
   type TPlan,
 } from './data';
-import type { TLoadResult, TLoadSpec } from './load';
+import type { TLoadOutput, TLoadSpec } from './load';
 import {
   cpuTimeMs,
   freePort,
@@ -133,48 +133,72 @@ const checkScenario = async (
 const LOAD_SCRIPT = join(__dirname, 'load.js');
 const FLOOR_SCRIPT = join(__dirname, 'floor.js');
 
+/** Slices of load per target: the API and the floor take turns (see load.ts). */
+const slicing = (seconds: number) => {
+  const sliceSec = Math.min(2, seconds);
+  return { sliceSec, slices: Math.max(1, Math.round(seconds / sliceSec)) };
+};
+
+/** Loads the API and the floor in turns with one scenario; CPU and RSS of each are sampled. */
 const measure = async (
-  server: TServer,
+  servers: { ours: TServer; floor: TServer },
   scenario: TScenario,
   headers: Record<string, string>,
   options: TBenchOptions,
   warmupSec: number,
-): Promise<TMeasured> => {
-  const sampler = startRssSampler(server.pid);
-  const load = (durationSec: number) =>
-    runNodeJson<TLoadResult>(LOAD_SCRIPT, {
-      url: `${server.baseUrl}${scenario.spec.path}`,
+): Promise<{ ours: TMeasured; floor: TMeasured }> => {
+  const { ours, floor } = servers;
+  const load = (seconds: number) =>
+    runNodeJson<TLoadOutput>(LOAD_SCRIPT, {
+      targets: [ours, floor].map((server) => ({
+        name: server.name,
+        url: `${server.baseUrl}${scenario.spec.path}`,
+      })),
       method: scenario.spec.method,
       headers,
       body: scenario.spec.body,
       connections: options.connections,
-      durationSec,
+      ...slicing(seconds),
+      warmupSlices: 0,
     } satisfies TLoadSpec);
-  let result: TLoadResult;
-  let peakRssBytes = 0;
-  let cpuMs: number | null = null;
+  const samplers = [startRssSampler(ours.pid), startRssSampler(floor.pid)];
+  let output: TLoadOutput;
+  let cpuMs: (number | null)[] = [];
+  let peaks: number[] = [];
   try {
     if (warmupSec > 0) {
       await load(warmupSec);
     }
-    const cpuBefore = cpuTimeMs(server.pid);
-    result = await load(options.durationSec);
-    const cpuAfter = cpuTimeMs(server.pid);
-    cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+    const before = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
+    output = await load(options.durationSec);
+    const after = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
+    cpuMs = before.map((start, index) => {
+      const end = after[index];
+      return start === null || end === null || end === undefined ? null : end - start;
+    });
   } finally {
-    peakRssBytes = sampler.stop();
+    peaks = samplers.map((sampler) => sampler.stop());
   }
-  const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0 || result.requests === 0) {
-    throw new Error(
-      `${server.name} failed ${failed} of ${result.requests} requests of ${scenario.request} (status codes ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, timeouts ${result.timeouts}); see ${server.logFile}`,
-    );
-  }
-  return {
-    ...result,
-    peakRssMb: toMb(peakRssBytes),
-    cpuUsPerRequest: cpuMs === null ? null : Math.round((cpuMs * 1000) / result.requests),
-  };
+  const [oursResult, floorResult] = [ours, floor].map((server, index): TMeasured => {
+    const result = output[server.name];
+    if (!result) {
+      throw new Error(`no result for ${server.name}`);
+    }
+    const failed = result.non2xx + result.errors + result.timeouts;
+    if (failed > 0 || result.requests === 0) {
+      throw new Error(
+        `${server.name} failed ${failed} of ${result.requests} requests of ${scenario.request} (status codes ${JSON.stringify(result.statusCodes)}, errors ${result.errors}, timeouts ${result.timeouts}); see ${server.logFile}`,
+      );
+    }
+    const cpu = cpuMs[index];
+    return {
+      ...result,
+      peakRssMb: toMb(peaks[index] ?? 0),
+      cpuUsPerRequest:
+        cpu === null || cpu === undefined ? null : Math.round((cpu * 1000) / result.requests),
+    };
+  });
+  return { ours: oursResult as TMeasured, floor: floorResult as TMeasured };
 };
 
 /** The API's environment: the production build with its production defaults, pointed at ours. */
@@ -306,8 +330,13 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         // A fresh process's first seconds (JIT, pools, lazy initialisation) are not its steady
         // state: the first run of each server warms up three times as long.
         const warmupSec = results.length === 0 ? options.warmupSec * 3 : options.warmupSec;
-        const ours = await measure(api, scenario, headers, options, warmupSec);
-        const floorResult = await measure(floor, scenario, headers, options, warmupSec);
+        const { ours, floor: floorResult } = await measure(
+          { ours: api, floor },
+          scenario,
+          headers,
+          options,
+          warmupSec,
+        );
         const result: TRunResult = {
           size,
           scenario: scenario.id,

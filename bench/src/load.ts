@@ -2,20 +2,30 @@ import autocannon from 'autocannon';
 
 /**
  * The load generator, run as its own process so that it never shares an event loop (or a CPU
- * profile) with the server it measures. Input: one JSON argument (TLoadSpec). Output: one JSON
- * line (TLoadResult) on standard output.
+ * profile) with the servers it measures. Input: one JSON argument (TLoadSpec). Output: one JSON
+ * line (TLoadOutput) on standard output.
  *
- * Latencies are recorded from autocannon's own per-response timer at full precision (its summary
- * histogram rounds them down to whole milliseconds).
+ * The targets (the API and the floor) take turns in short slices, in the order A B B A A B ...,
+ * so that both see the same background: on a shared machine whatever else runs comes and goes
+ * over seconds, and back-to-back runs of several seconds each would hand it to one side only. The
+ * first `warmupSlices` slices of each target are not counted. Latencies are recorded from
+ * autocannon's own per-response timer at full precision (its summary histogram rounds them down to
+ * whole milliseconds).
  */
 
+export type TLoadTarget = { name: string; url: string };
+
 export type TLoadSpec = {
-  url: string;
+  targets: TLoadTarget[];
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
   connections: number;
-  durationSec: number;
+  sliceSec: number;
+  /** Counted slices per target. */
+  slices: number;
+  /** Slices per target run first and not counted. */
+  warmupSlices: number;
 };
 
 export type TLoadResult = {
@@ -29,6 +39,17 @@ export type TLoadResult = {
   statusCodes: Record<string, number>;
 };
 
+export type TLoadOutput = Record<string, TLoadResult>;
+
+type TAccumulator = {
+  latencies: number[];
+  durationSec: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+};
+
 const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0
     ? 0
@@ -36,17 +57,17 @@ const percentile = (sorted: Float64Array, p: number): number =>
 
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
 
-const run = (spec: TLoadSpec, durationSec: number) =>
+const slice = (spec: TLoadSpec, url: string) =>
   new Promise<{ result: autocannon.Result; latencies: number[] }>((resolve, reject) => {
     const latencies: number[] = [];
     const instance = autocannon(
       {
-        url: spec.url,
+        url,
         method: spec.method,
         headers: spec.headers,
         ...(spec.body === undefined ? {} : { body: spec.body }),
         connections: spec.connections,
-        duration: durationSec,
+        duration: spec.sliceSec,
       },
       (error, result) => (error ? reject(error) : resolve({ result, latencies })),
     );
@@ -55,34 +76,62 @@ const run = (spec: TLoadSpec, durationSec: number) =>
     });
   });
 
-const main = async () => {
-  const spec = JSON.parse(process.argv[2] ?? '{}') as TLoadSpec;
-  const { result, latencies } = await run(spec, spec.durationSec);
-  const sorted = Float64Array.from(latencies).sort();
-  const sum = latencies.reduce((total, each) => total + each, 0);
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [
-      code,
-      Number(stats.count),
-    ]),
-  );
-  const requests = Object.values(statusCodes).reduce((total, count) => total + count, 0);
-  const output: TLoadResult = {
+const summarise = (total: TAccumulator): TLoadResult => {
+  const sorted = Float64Array.from(total.latencies).sort();
+  const sum = total.latencies.reduce((all, each) => all + each, 0);
+  const requests = Object.values(total.statusCodes).reduce((all, count) => all + count, 0);
+  return {
     requests,
-    durationSec: round(result.duration, 3),
-    requestsPerSec: round(requests / result.duration, 1),
+    durationSec: round(total.durationSec, 3),
+    requestsPerSec: round(total.durationSec > 0 ? requests / total.durationSec : 0, 1),
     latencyMs: {
-      mean: round(latencies.length > 0 ? sum / latencies.length : 0),
+      mean: round(sorted.length > 0 ? sum / sorted.length : 0),
       p50: round(percentile(sorted, 50)),
       p90: round(percentile(sorted, 90)),
       p99: round(percentile(sorted, 99)),
       max: round(sorted[sorted.length - 1] ?? 0),
     },
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes,
+    non2xx: total.non2xx,
+    errors: total.errors,
+    timeouts: total.timeouts,
+    statusCodes: total.statusCodes,
   };
+};
+
+/** A B B A A B ...: over any two consecutive rounds, each target goes first once. */
+const orderOf = <T>(targets: T[], round: number): T[] =>
+  round % 2 === 0 ? targets : [...targets].reverse();
+
+const main = async () => {
+  const spec = JSON.parse(process.argv[2] ?? '{}') as TLoadSpec;
+  const totals = new Map<string, TAccumulator>(
+    spec.targets.map((target) => [
+      target.name,
+      { latencies: [], durationSec: 0, non2xx: 0, errors: 0, timeouts: 0, statusCodes: {} },
+    ]),
+  );
+  for (let round = 0; round < spec.warmupSlices + spec.slices; round += 1) {
+    for (const target of orderOf(spec.targets, round)) {
+      const { result, latencies } = await slice(spec, target.url);
+      const total = totals.get(target.name);
+      if (round < spec.warmupSlices || !total) {
+        continue;
+      }
+      for (const latency of latencies) {
+        total.latencies.push(latency);
+      }
+      total.durationSec += result.duration;
+      total.non2xx += result.non2xx;
+      total.errors += result.errors;
+      total.timeouts += result.timeouts;
+      for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) {
+        total.statusCodes[code] = (total.statusCodes[code] ?? 0) + Number(stats.count ?? 0);
+      }
+    }
+  }
+  const output: TLoadOutput = Object.fromEntries(
+    [...totals.entries()].map(([name, total]) => [name, summarise(total)]),
+  );
   process.stdout.write(`${JSON.stringify(output)}\n`);
 };
 

@@ -141,7 +141,7 @@ export const toMarkdown = (report: TReport): string => {
   const lines = [
     `Measured ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}.`,
     `Database: ${report.database}. Rate limits: ${report.rateLimits}.`,
-    `Load: ${settings.tool}, from its own process, ${settings.connections} connections, ${settings.durationSec} s per run after ${settings.warmupSec} s of warm-up. Load average (1 min) ${machine.loadAverageAtStart} at the start, ${machine.loadAverageAtEnd} at the end.`,
+    `Load: ${settings.tool}, from its own process, ${settings.connections} connections, ${settings.durationSec} s per server and request after ${settings.warmupSec} s of warm-up, the API and the floor taking turns in slices of up to 2 s. Load average (1 min) ${machine.loadAverageAtStart} at the start, ${machine.loadAverageAtEnd} at the end.`,
     '',
     '| Pets | Request | Ours req/s | Floor req/s | Ours ÷ floor | Ours p50 / p99 (ms) | Floor p50 / p99 (ms) | p99 ours ÷ floor | CPU per request, ours / floor (µs) |',
     '|---:|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -18,8 +18,8 @@ loads both from a second process and writes the comparison to bench/results/.
   --smoke              a few seconds on small data: proves the harness works, measures nothing
   --sizes 10000,1000000
   --only list,status,deep,create
-  --duration 10        seconds measured per run
-  --warmup 3           seconds of discarded load before each run
+  --duration 10        seconds measured per server and request (in turns of 2 s)
+  --warmup 4           seconds of discarded load per server before each measurement
   --connections 32
   --profile            CPU profiles of the API and the floor (node --cpu-prof) in the output folder
   --out <dir>          default bench/results
@@ -27,7 +27,7 @@ loads both from a second process and writes the comparison to bench/results/.
 `;
 
 const SCENARIOS: TScenarioId[] = ['list', 'status', 'deep', 'create'];
-const FULL = { sizes: [10_000, 1_000_000], durationSec: 10, warmupSec: 3, connections: 32 };
+const FULL = { sizes: [10_000, 1_000_000], durationSec: 10, warmupSec: 4, connections: 32 };
 const SMOKE = { sizes: [500, 2_000], durationSec: 0.5, warmupSec: 0, connections: 32 };
 
 const numbers = (text: string): number[] =>
