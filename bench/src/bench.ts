@@ -48,6 +48,8 @@ export type TBenchOptions = {
   redisUrl: string | undefined;
   /** The API's entry point: its production build. */
   apiEntry: string;
+  /** Extra environment of the API (experiments: what does the access log cost?). */
+  apiEnv: Record<string, string>;
   log: (line: string) => void;
 };
 
@@ -224,6 +226,7 @@ const apiEnvironment = (
     LOG_LEVEL: 'info',
     ...database.apiEnv,
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
+    ...options.apiEnv,
   };
 };
 
@@ -281,6 +284,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
 
   const results: TRunResult[] = [];
   const peakRssMb: TReport['peakRssMb'] = [];
@@ -359,6 +363,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGHUP', onSignal);
     await cleanup();
   }
 

@@ -24,6 +24,8 @@ loads both from a second process and writes the comparison to bench/results/.
   --profile            CPU profiles of the API and the floor (node --cpu-prof) in the output folder
   --out <dir>          default bench/results
   --api <main.js>      another build of the API (e.g. a copy of apps/api/dist), to compare builds
+  --api-env NAME=value an extra environment variable for the API (repeatable), e.g. LOG_LEVEL=warn
+                       to see what the access log costs
 `;
 
 const SCENARIOS: TScenarioId[] = ['list', 'status', 'deep', 'create'];
@@ -40,6 +42,9 @@ const numbers = (text: string): number[] =>
   });
 
 const main = async () => {
+  // Output piped into a command that stops reading (| head) must not end the run before it has
+  // stopped its servers and dropped its database.
+  process.stdout.on('error', () => {});
   const { values } = parseArgs({
     options: {
       smoke: { type: 'boolean', default: process.env.BENCH_SMOKE === '1' },
@@ -51,6 +56,7 @@ const main = async () => {
       profile: { type: 'boolean', default: false },
       out: { type: 'string' },
       api: { type: 'string' },
+      'api-env': { type: 'string', multiple: true },
       help: { type: 'boolean', default: false },
     },
   });
@@ -72,6 +78,7 @@ const main = async () => {
     !values.smoke &&
     !values.profile &&
     !values.api &&
+    !values['api-env'] &&
     scenarios.length === SCENARIOS.length &&
     sizes.join() === FULL.sizes.join() &&
     durationSec === FULL.durationSec &&
@@ -95,6 +102,15 @@ const main = async () => {
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
     apiEntry: values.api ? resolve(values.api) : API_ENTRY,
+    apiEnv: Object.fromEntries(
+      (values['api-env'] ?? []).map((each) => {
+        const at = each.indexOf('=');
+        if (at < 1) {
+          throw new Error(`--api-env wants NAME=value, not ${each}`);
+        }
+        return [each.slice(0, at), each.slice(at + 1)];
+      }),
+    ),
     log: (line) => process.stdout.write(`${line}\n`),
   };
   options.log(
