@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -22,10 +23,12 @@ import {
   startServer,
   type TServer,
 } from './processes';
+import { summarise } from './profile';
 import {
   evaluateTargets,
   ratio,
   type TMeasured,
+  type TProfileAttribution,
   type TReport,
   type TRunResult,
   type TScenarioId,
@@ -133,7 +136,46 @@ const checkScenario = async (
 };
 
 const LOAD_SCRIPT = join(__dirname, 'load.js');
+const PROFILER_PRELOAD = join(__dirname, 'cpu-profiler.js');
 const FLOOR_SCRIPT = join(__dirname, 'floor.js');
+
+/** Starts and stops the CPU profiler preloaded into a server (cpu-profiler.ts). */
+const profiler = (server: TServer, directory: string) => {
+  const count = (profileCounts.get(server.pid) ?? 0) + 1;
+  profileCounts.set(server.pid, count);
+  return {
+    start: () => process.kill(server.pid, 'SIGUSR2'),
+    /** Stops, waits for the file and names it; returns its path. */
+    stop: async (name: string): Promise<string> => {
+      process.kill(server.pid, 'SIGUSR2');
+      const written = join(directory, `${server.pid}-${count}.cpuprofile`);
+      for (let waited = 0; !existsSync(written); waited += 100) {
+        if (waited > 30_000) {
+          throw new Error(`${server.name} wrote no CPU profile`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const target = join(directory, name);
+      await rename(written, target);
+      return target;
+    },
+  };
+};
+const profileCounts = new Map<number, number>();
+
+/** A profile's busy time per request, by what the request was doing. */
+const profilePerRequest = (file: string, requests: number): TProfileAttribution => {
+  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')));
+  const perRequest = (ms: number) => Math.round((ms * 1000) / requests);
+  return {
+    file,
+    busyUsPerRequest: perRequest(summary.busyMs),
+    buckets: summary.byBucket.map((each) => ({
+      name: each.name,
+      usPerRequest: perRequest(each.selfMs),
+    })),
+  };
+};
 
 /** Slices of load per target: the API and the floor take turns (see load.ts). */
 const slicing = (seconds: number) => {
@@ -148,6 +190,7 @@ const measure = async (
   headers: Record<string, string>,
   options: TBenchOptions,
   warmupSec: number,
+  label: string,
 ): Promise<{ ours: TMeasured; floor: TMeasured }> => {
   const { ours, floor } = servers;
   const load = (seconds: number) =>
@@ -167,13 +210,24 @@ const measure = async (
   let output: TLoadOutput;
   let cpuMs: (number | null)[] = [];
   let peaks: number[] = [];
+  let profiles: string[] = [];
   try {
     if (warmupSec > 0) {
       await load(warmupSec);
     }
+    const { profileDir } = options;
+    const profiled = profileDir ? [ours, floor].map((server) => profiler(server, profileDir)) : [];
+    for (const each of profiled) {
+      each.start();
+    }
     const before = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
     output = await load(options.durationSec);
     const after = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
+    profiles = await Promise.all(
+      profiled.map((each, index) =>
+        each.stop(`${index === 0 ? 'api' : 'floor'}-${label}.cpuprofile`),
+      ),
+    );
     cpuMs = before.map((start, index) => {
       const end = after[index];
       return start === null || end === null || end === undefined ? null : end - start;
@@ -193,11 +247,13 @@ const measure = async (
       );
     }
     const cpu = cpuMs[index];
+    const profile = profiles[index];
     return {
       ...result,
       peakRssMb: toMb(peaks[index] ?? 0),
       cpuUsPerRequest:
         cpu === null || cpu === undefined ? null : Math.round((cpu * 1000) / result.requests),
+      ...(profile ? { profile: profilePerRequest(profile, result.requests) } : {}),
     };
   });
   return { ours: oursResult as TMeasured, floor: floorResult as TMeasured };
@@ -258,10 +314,10 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   if (options.profileDir) {
     await mkdir(options.profileDir, { recursive: true });
   }
-  const profileArgs = (name: string) =>
-    options.profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-      : [];
+  const profileArgs = options.profileDir ? ['-r', PROFILER_PRELOAD] : [];
+  const profileEnv: Record<string, string> = options.profileDir
+    ? { BENCH_PROFILE_DIR: options.profileDir }
+    : {};
 
   const database = await createBenchDatabase(options.databaseUrl);
   log(`Database: ${database.label}`);
@@ -292,8 +348,8 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     const apiPort = await freePort();
     const api = await startServer({
       name: 'API',
-      nodeArgs: [...profileArgs('api'), options.apiEntry],
-      env: apiEnvironment(database, apiPort, options, redisKeyPrefix),
+      nodeArgs: [...profileArgs, options.apiEntry],
+      env: { ...apiEnvironment(database, apiPort, options, redisKeyPrefix), ...profileEnv },
       port: apiPort,
       logFile: join(options.workDir, 'api.log'),
     });
@@ -305,8 +361,8 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     const floorPort = await freePort();
     const floor = await startServer({
       name: 'floor',
-      nodeArgs: [...profileArgs('floor'), FLOOR_SCRIPT],
-      env: { DATABASE_URL: url, PORT: String(floorPort), DATABASE_POOL_SIZE: '10' },
+      nodeArgs: [...profileArgs, FLOOR_SCRIPT],
+      env: { DATABASE_URL: url, PORT: String(floorPort), DATABASE_POOL_SIZE: '10', ...profileEnv },
       port: floorPort,
       logFile: join(options.workDir, 'floor.log'),
     });
@@ -340,6 +396,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
           headers,
           options,
           warmupSec,
+          `${size}-${scenario.id}`,
         );
         const result: TRunResult = {
           size,

@@ -26,8 +26,60 @@ export const packageOf = ({ url, functionName }: TCallFrame): string => {
   if (url.startsWith('node:')) {
     return `node:${url.slice(5).split('/')[0]}`;
   }
-  const app = /\/(apps|packages|bench)\/([^/]+)\/(dist|src)\//.exec(url);
+  if (/\/bench\/(dist|src)\//.test(url)) {
+    return 'ours:bench';
+  }
+  const app = /\/(apps|packages)\/([^/]+)\/(dist|src)\//.exec(url);
   return app ? `ours:${app[2]}` : url;
+};
+
+/**
+ * What a package is for, from the point of view of one request. Ours are split by folder.
+ * Node's own frames and native code are charged to the nearest caller that is not Node's.
+ */
+const BUCKETS: [string, RegExp][] = [
+  [
+    'rate limiter (ioredis + ours)',
+    /^(ioredis|redis-parser|redis-errors|standard-as-callback|cluster-key-slot|denque|@ioredis\/.*)$|^ours:api\/rate-limit/,
+  ],
+  [
+    'access log (pino)',
+    /^(pino|sonic-boom|@pinojs\/.*|on-exit-leak-free|quick-format-unescaped|safe-stable-stringify|thread-stream|atomic-sleep)$|^ours:api\/logging/,
+  ],
+  ['API keys (ours)', /^ours:api\/api-keys/],
+  [
+    'Nest + ts-rest + zod',
+    /^(@nestjs\/.*|rxjs|reflect-metadata|iterare|tslib|@ts-rest\/.*|zod|uid|load-esm)$|^ours:(api\/http|contract)/,
+  ],
+  [
+    'SQL (pg + ours)',
+    /^(pg|pg-protocol|pg-pool|pg-types|pg-int8|postgres-.*|pgpass|@prisma\/.*)$|^ours:api\/(modules|database)/,
+  ],
+  [
+    'HTTP (Fastify + Node)',
+    /^(fastify|find-my-way|avvio|light-my-request|fast-json-stringify|fast-querystring|fast-uri|toad-cache|@fastify\/.*|process-warning|rfdc|secure-json-parse|abstract-logging)$|^ours:api\/(app|main)\.js$/,
+  ],
+  ["the floor's handler", /^ours:bench/],
+];
+
+const isNodes = (frame: TCallFrame) =>
+  frame.url === '' || frame.url.startsWith('node:') || !frame.url.includes('/');
+
+/** The bucket of a sample: GC and the like by name, else the nearest non-Node frame's package. */
+export const bucketOf = (stack: TCallFrame[]): string => {
+  const leaf = stack[0];
+  if (leaf && ['(garbage collector)', '(program)', '(idle)'].includes(leaf.functionName)) {
+    return leaf.functionName;
+  }
+  const owner = stack.find((frame) => !isNodes(frame));
+  if (!owner) {
+    return 'Node (no caller of ours or a package)';
+  }
+  const pkg = packageOf(owner);
+  const path = pkg.startsWith('ours:api')
+    ? `ours:api/${/\/apps\/api\/(?:dist|src)\/([^/]+)/.exec(owner.url)?.[1] ?? ''}`
+    : pkg;
+  return BUCKETS.find(([, pattern]) => pattern.test(path))?.[0] ?? `other: ${path}`;
 };
 
 const label = (frame: TCallFrame): string => {
@@ -42,6 +94,8 @@ export type TProfileSummary = {
   busyMs: number;
   idleMs: number;
   byPackage: { name: string; selfMs: number; share: number }[];
+  /** Self time charged to what the request was doing (see BUCKETS). */
+  byBucket: { name: string; selfMs: number; share: number }[];
   bySelf: { name: string; selfMs: number; share: number }[];
   byInclusive: { name: string; totalMs: number; share: number }[];
 };
@@ -55,6 +109,7 @@ export const summarise = (profile: TProfile, match?: RegExp): TProfileSummary =>
     }
   }
   const packages = new Map<string, number>();
+  const buckets = new Map<string, number>();
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let idleMs = 0;
@@ -69,18 +124,30 @@ export const summarise = (profile: TProfile, match?: RegExp): TProfileSummary =>
       idleMs += ms;
       return;
     }
+    const stack: TCallFrame[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)?.callFrame;
+      if (frame) {
+        stack.push(frame);
+      }
+    }
+    // The profiler writing its own profile (pnpm bench --profile) is not the server's work.
+    if (stack.some((frame) => frame.url.endsWith('/cpu-profiler.js'))) {
+      return;
+    }
     busyMs += ms;
     const pkg = packageOf(node.callFrame);
     packages.set(pkg, (packages.get(pkg) ?? 0) + ms);
     const name = label(node.callFrame);
     self.set(name, (self.get(name) ?? 0) + ms);
     const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const frame = byId.get(at)?.callFrame;
-      if (frame && (!match || match.test(label(frame)))) {
+    for (const frame of stack) {
+      if (!match || match.test(label(frame))) {
         seen.add(label(frame));
       }
     }
+    const bucket = bucketOf(stack);
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + ms);
     for (const each of seen) {
       inclusive.set(each, (inclusive.get(each) ?? 0) + ms);
     }
@@ -92,6 +159,11 @@ export const summarise = (profile: TProfile, match?: RegExp): TProfileSummary =>
     busyMs: Math.round(busyMs),
     idleMs: Math.round(idleMs),
     byPackage: ranked(packages).map(({ name, ms }) => ({
+      name,
+      selfMs: Math.round(ms),
+      share: share(ms),
+    })),
+    byBucket: ranked(buckets).map(({ name, ms }) => ({
       name,
       selfMs: Math.round(ms),
       share: share(ms),
@@ -128,6 +200,9 @@ const main = () => {
   );
   const out: string[] = [
     `${file}: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (shares are of busy time)`,
+    '',
+    'Self time by what the request was doing (Node and native code charged to their caller):',
+    ...summary.byBucket.map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
     '',
     'Self time by package:',
     ...summary.byPackage

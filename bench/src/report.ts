@@ -3,11 +3,19 @@ import type { TLoadResult } from './load';
 
 export type TScenarioId = 'list' | 'status' | 'deep' | 'create';
 
+/** Where a server's CPU went during a measured run (pnpm bench --profile), per request. */
+export type TProfileAttribution = {
+  file: string;
+  busyUsPerRequest: number;
+  buckets: { name: string; usPerRequest: number }[];
+};
+
 export type TMeasured = TLoadResult & {
   /** Largest RSS of the server process sampled during this run's warm-up and measurement. */
   peakRssMb: number;
   /** CPU time (user + system) of the server process per request of the measured run. */
   cpuUsPerRequest: number | null;
+  profile?: TProfileAttribution;
 };
 
 export type TRunResult = {
@@ -135,6 +143,35 @@ export const evaluateTargets = (
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 export const toMb = mb;
 
+/** With --profile: the main thread's CPU per request of each run, by what it was doing. */
+const profileSection = (results: TRunResult[]): string[] => {
+  const profiled = results.filter((each) => each.ours.profile && each.floor.profile);
+  if (profiled.length === 0) {
+    return [];
+  }
+  const lines: string[] = [
+    'CPU profiles of the measured runs (V8 sampling, main thread), in µs per request; Node and native code are charged to the package that called them:',
+    '',
+  ];
+  for (const each of profiled) {
+    const ours = each.ours.profile as TProfileAttribution;
+    const floor = each.floor.profile as TProfileAttribution;
+    const names = [...new Set([...ours.buckets, ...floor.buckets].map((bucket) => bucket.name))];
+    const of = (profile: TProfileAttribution, name: string) =>
+      profile.buckets.find((bucket) => bucket.name === name)?.usPerRequest ?? 0;
+    lines.push(
+      `| ${count(each.size)} pets, \`${each.request}\` | API µs | Floor µs |`,
+      '|---|---:|---:|',
+      ...names
+        .filter((name) => of(ours, name) + of(floor, name) >= 1)
+        .map((name) => `| ${name} | ${of(ours, name)} | ${of(floor, name)} |`),
+      `| **busy per request** | **${ours.busyUsPerRequest}** | **${floor.busyUsPerRequest}** |`,
+      '',
+    );
+  }
+  return lines;
+};
+
 /** The results as Markdown: the table of runs, the targets, the query plans. */
 export const toMarkdown = (report: TReport): string => {
   const { machine, settings } = report;
@@ -161,6 +198,7 @@ export const toMarkdown = (report: TReport): string => {
         `| ${each.name} | ${each.target} | ${each.measured} | ${each.isMet ? 'yes' : '**no**'} |`,
     ),
     '',
+    ...profileSection(report.results),
     '| Pets | Request | Plan (EXPLAIN) |',
     '|---:|---|---|',
     ...report.results

@@ -21,7 +21,8 @@ loads both from a second process and writes the comparison to bench/results/.
   --duration 10        seconds measured per server and request (in turns of 2 s)
   --warmup 4           seconds of discarded load per server before each measurement
   --connections 32
-  --profile            CPU profiles of the API and the floor (node --cpu-prof) in the output folder
+  --profile            CPU profiles of the API and the floor during each measured run, summarised
+                       per request in the table (files in the output folder)
   --out <dir>          default bench/results
   --api <main.js>      another build of the API (e.g. a copy of apps/api/dist), to compare builds
   --api-env NAME=value an extra environment variable for the API (repeatable), e.g. LOG_LEVEL=warn
@@ -132,7 +133,7 @@ const main = async () => {
   process.stdout.write(`\n${markdown}\nWritten to ${runDir}\n`);
   if (options.profileDir) {
     process.stdout.write(
-      `CPU profiles in ${options.profileDir}: node bench/dist/profile.js ${join(options.profileDir, 'api.cpuprofile')}\n`,
+      `CPU profiles in ${options.profileDir}; details of one: node bench/dist/profile.js <file>\n`,
     );
   }
 };
