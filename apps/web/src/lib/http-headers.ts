@@ -44,7 +44,9 @@ export const retryAfterSeconds = (header: string | null, now: Date = new Date())
   if (/^\d+$/.test(value)) {
     return Math.max(1, Number(value));
   }
-  const date = Date.parse(value);
+  // An HTTP date names its day and month ("Sun, 06 Nov 1994 08:49:37 GMT"); anything without
+  // letters (such as "-5") is not one, although Date.parse would accept it.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(date)) {
     return DEFAULT_RETRY_AFTER_SECONDS;
   }
