@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { createTestDatabase, type TTestDatabase } from './database';
+import { API_MAIN, NEXT_BIN, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
+import { freePort, startProcess, stopProcess, type TProcess, waitForHttp } from './processes';
+import { inheritedEnv, testEnv } from './test-env';
+
+const run = promisify(execFile);
+
+/** What the tests get to know about the running stack (passed to them as JSON). */
+export type TStack = {
+  apiUrl: string;
+  /** The site with a key of a high plan. */
+  siteUrl: string;
+  /** The same build with a key of tiny limits: every page soon meets a 429. */
+  limitedSiteUrl: string;
+  /** The same build pointed at an address where no API listens. */
+  offlineSiteUrl: string;
+  /** The main site's key: the tests check it never reaches the browser. */
+  webApiKey: string;
+  limitedApiKey: string;
+  databaseName: string;
+};
+
+export const STACK_ENV = 'PETS_E2E_STACK';
+
+const API_READY_TIMEOUT_MS = 90_000;
+const SITE_READY_TIMEOUT_MS = 30_000;
+
+/**
+ * `pnpm keys create ...` against the test database; the key is the last line of its output.
+ */
+const createKey = async (databaseUrl: string, args: string[]): Promise<string> => {
+  try {
+    const { stdout } = await run('pnpm', ['--silent', 'keys', 'create', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      timeout: 60_000,
+    });
+    const key = stdout.trim().split('\n').at(-1)?.trim() ?? '';
+    if (!/^\S{20,}$/.test(key)) {
+      throw new Error(`its last line is not a key: ${JSON.stringify(stdout.slice(-200))}`);
+    }
+    return key;
+  } catch (error) {
+    const detail =
+      error && typeof error === 'object' && 'stderr' in error
+        ? String((error as { stderr: unknown }).stderr).slice(-1_000)
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    throw new Error(`\`pnpm keys create ${args.join(' ')}\` failed: ${detail}`);
+  }
+};
+
+const startSite = async (
+  processes: TProcess[],
+  name: string,
+  port: number,
+  apiUrl: string,
+  apiKey: string,
+) => {
+  const site = startProcess(
+    name,
+    process.execPath,
+    [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    {
+      cwd: WEB_DIR,
+      env: {
+        ...inheritedEnv(),
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        API_URL: apiUrl,
+        WEB_API_KEY: apiKey,
+      },
+    },
+  );
+  processes.push(site);
+  const url = `http://127.0.0.1:${port}`;
+  // /healthz does not call the API, so waiting spends nothing of a rate-limited key.
+  await waitForHttp(site, `${url}/healthz`, (status) => status === 200, SITE_READY_TIMEOUT_MS);
+  return url;
+};
+
+export type TRunningStack = { stack: TStack; stop: () => Promise<void> };
+
+/**
+ * A real API on a new PostgreSQL database, keys made with the real key CLI, and the built site
+ * served by `next start` three times (normal, rate-limited, API unreachable).
+ */
+export const startStack = async (): Promise<TRunningStack> => {
+  if (!existsSync(API_MAIN)) {
+    throw new Error(
+      `The API is not built (${API_MAIN} is missing): run \`pnpm --filter @pets/api build\`, ` +
+        'or `pnpm test` at the repo root, which builds it first.',
+    );
+  }
+  if (!existsSync(NEXT_BUILD_ID)) {
+    throw new Error(
+      'The site is not built (.next/BUILD_ID is missing): run `pnpm --filter @pets/web build`, ' +
+        'or `pnpm test` at the repo root, which builds it first.',
+    );
+  }
+
+  const processes: TProcess[] = [];
+  let database: TTestDatabase | undefined;
+  const stop = async () => {
+    await Promise.all(processes.map((process_) => stopProcess(process_)));
+    await database?.drop();
+  };
+
+  try {
+    database = await createTestDatabase(testEnv.databaseUrl);
+    const [apiPort, sitePort, limitedPort, offlinePort, deadPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+
+    const api = startProcess('api', process.execPath, [API_MAIN], {
+      cwd: REPO_ROOT,
+      env: {
+        ...inheritedEnv(),
+        NODE_ENV: 'production',
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        REDIS_URL: '',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    processes.push(api);
+    const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
+    // Any HTTP answer (a 401 without a key) means it is serving; it migrates and seeds first.
+    await waitForHttp(api, `${apiUrl}/categories`, (status) => status < 500, API_READY_TIMEOUT_MS);
+
+    const webApiKey = await createKey(database.url, ['--plan', 'business', '--name', 'web-e2e']);
+    const limitedApiKey = await createKey(database.url, [
+      '--plan',
+      'enterprise',
+      '--name',
+      'web-e2e-limited',
+      '--rpm',
+      '1',
+      '--rpd',
+      '1000',
+    ]);
+
+    const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
+    const [siteUrl, limitedSiteUrl, offlineSiteUrl] = await Promise.all([
+      startSite(processes, 'site', sitePort, apiUrl, webApiKey),
+      startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
+      startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
+    ]);
+
+    return {
+      stack: {
+        apiUrl,
+        siteUrl,
+        limitedSiteUrl,
+        offlineSiteUrl,
+        webApiKey,
+        limitedApiKey,
+        databaseName: database.name,
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+};

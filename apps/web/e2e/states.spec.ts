@@ -1,0 +1,46 @@
+import { expect, test } from './fixtures';
+import { expectNoTechnicalDetails } from './helpers';
+
+test.describe('Failure states', () => {
+  test('rate limited: says when to try again, with the number from Retry-After', async ({
+    page,
+    stack,
+  }) => {
+    // This site's key allows one request a minute: the first page view meets a 429.
+    await page.goto(stack.limitedSiteUrl);
+    const message = page.getByText(/^We're getting a lot of visits\. Try again in \d+ seconds?\.$/);
+    await expect(message).toBeVisible();
+    const seconds = Number(/in (\d+) second/.exec((await message.textContent()) ?? '')?.[1]);
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(seconds).toBeLessThanOrEqual(24 * 60 * 60);
+    await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute('href', '/');
+    await expectNoTechnicalDetails(page);
+  });
+
+  test('API unreachable: a friendly page with a retry link that keeps the filters', async ({
+    page,
+    stack,
+  }) => {
+    await page.goto(`${stack.offlineSiteUrl}/?status=pending`);
+    await expect(
+      page.getByRole('heading', { name: "We can't reach our animal records" }),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute(
+      'href',
+      '/?status=pending',
+    );
+    await expectNoTechnicalDetails(page);
+
+    await page.goto(`${stack.offlineSiteUrl}/pets/1`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      "We can't reach our animal records",
+    );
+    await expectNoTechnicalDetails(page);
+
+    await page.goto(`${stack.offlineSiteUrl}/pets/new`);
+    await expect(
+      page.getByRole('heading', { name: "We can't reach our animal records" }),
+    ).toBeVisible();
+    await expectNoTechnicalDetails(page);
+  });
+});
