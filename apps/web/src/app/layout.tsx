@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
-import { SiteHeader, STORE_NAME } from '@/components/site-header';
+import { SiteHeader } from '@/components/site-header';
+import { STORE_NAME } from '@/lib/site';
 import './globals.css';
 
 export const metadata: Metadata = {

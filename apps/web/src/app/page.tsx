@@ -22,8 +22,11 @@ import {
 } from '@/lib/browse-query';
 import { petHref } from '@/lib/pet-links';
 import { loadPetsPage, type TPetsPage } from '@/lib/pets-page';
+import { STORE_NAME } from '@/lib/site';
 
-export const metadata: Metadata = { title: { absolute: 'Find an animal to adopt · Kindred Paws' } };
+export const metadata: Metadata = {
+  title: { absolute: `Find an animal to adopt · ${STORE_NAME}` },
+};
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

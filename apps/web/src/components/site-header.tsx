@@ -3,8 +3,7 @@
 import { PawPrint, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-
-export const STORE_NAME = 'Kindred Paws';
+import { STORE_NAME } from '@/lib/site';
 
 /** The store's name, "Browse" and "Add an animal"; the current one is marked for screen readers. */
 export const SiteHeader = () => {
