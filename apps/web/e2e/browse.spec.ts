@@ -88,6 +88,22 @@ test.describe('Browse', () => {
     await expect(page).toHaveURL(new RegExp(`/\\?category=${firstCategory?.id}&limit=24$`));
   });
 
+  test("the list does not prefetch animals' pages (each would cost an API call)", async ({
+    page,
+    stack,
+  }) => {
+    const prefetched: string[] = [];
+    page.on('request', (request) => {
+      if (request.headers()['next-router-prefetch'] && /\/pets\/\d+/.test(request.url())) {
+        prefetched.push(request.url());
+      }
+    });
+    await page.goto(stack.siteUrl);
+    await cards(page).last().scrollIntoViewIfNeeded();
+    await page.waitForLoadState('networkidle');
+    expect(prefetched).toEqual([]);
+  });
+
   test('a filter with no animals says so and offers to clear it', async ({ page, stack }) => {
     await page.goto(`${stack.siteUrl}/?category=999999&status=sold`);
     await expect(

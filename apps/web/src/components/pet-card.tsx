@@ -11,7 +11,9 @@ export const PetCard = ({ pet, categoryName, href }: TProps) => (
     <CategoryVisual categoryName={categoryName} size="card" />
     <div className="card__body">
       <h2 className="card__name">
-        <Link href={href} className="card__link">
+        {/* No prefetch: it would render each animal's metadata, one API call per card on every
+            visit to the list, against the site's rate limit. Pages render fast enough on click. */}
+        <Link href={href} className="card__link" prefetch={false}>
           {pet.name}
         </Link>
       </h2>
