@@ -12,9 +12,12 @@ const ZUrl = (protocols: string[]) =>
       message: `must start with ${protocols.map((protocol) => `${protocol}://`).join(' or ')}`,
     });
 
-const ZBaseUrl = ZUrl(['http', 'https']).refine((value) => value.replace(/\/+$/, '').endsWith('/v1'), {
-  message: 'must end with /v1',
-});
+const ZBaseUrl = ZUrl(['http', 'https']).refine(
+  (value) => value.replace(/\/+$/, '').endsWith('/v1'),
+  {
+    message: 'must end with /v1',
+  },
+);
 
 const ZEnvironment = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
@@ -64,7 +67,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
   if (!result.success) {
     const issue = result.error.issues[0];
     const variable = issue?.path[0] ?? 'environment';
-    throw new ConfigError(`Invalid configuration: ${String(variable)} ${issue?.message ?? 'is invalid'}`);
+    throw new ConfigError(
+      `Invalid configuration: ${String(variable)} ${issue?.message ?? 'is invalid'}`,
+    );
   }
   const config = result.data;
   return {

@@ -1,0 +1,245 @@
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient, type TPrismaClient } from '../database/prisma';
+import { createTestDatabase, type TTestDatabase } from '../test/test-database';
+import { apiKeyEnvironment, hashApiKey } from './api-key-format';
+import {
+  ApiKeyInputError,
+  createApiKey,
+  createApiKeyRepository,
+  findKeyByHash,
+  listApiKeys,
+  revokeApiKey,
+} from './api-key-repository';
+
+let database: TTestDatabase;
+let prisma: TPrismaClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  prisma = createPrismaClient(database.url, 4);
+});
+
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await database?.drop();
+});
+
+/** Every stored column of every key, as text, read past Prisma. */
+const rawRows = async (): Promise<string[]> => {
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT * FROM api_keys');
+    return rows.map((row) => JSON.stringify(row));
+  } finally {
+    await client.end();
+  }
+};
+
+const inputError = async (promise: Promise<unknown>): Promise<string> => {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiKeyInputError);
+    return (error as Error).message;
+  }
+  throw new Error('expected an ApiKeyInputError');
+};
+
+describe('createApiKey', () => {
+  it('returns the key once and stores only its SHA-256 and display start', async () => {
+    const { key, apiKey } = await createApiKey(prisma, {
+      name: 'Shelter partner',
+      plan: 'pro',
+      environment: 'production',
+    });
+    expect(key).toMatch(/^pets_live_[0-9A-Za-z]{32}$/);
+    expect(apiKeyEnvironment(key)).toBe('production');
+    expect(apiKey).toMatchObject({
+      name: 'Shelter partner',
+      plan: 'pro',
+      environment: 'production',
+      start: key.slice(0, 14),
+      rateLimitPerMinute: null,
+      rateLimitPerDay: null,
+      revokedAt: null,
+    });
+    expect(apiKey).not.toHaveProperty('hash');
+    const rows = await rawRows();
+    const row = rows.find((text) => text.includes(hashApiKey(key)));
+    expect(row).toBeDefined();
+    expect(rows.join('\n')).not.toContain(key.slice(10));
+  });
+
+  it('gives staging keys the staging prefix', async () => {
+    const { key } = await createApiKey(prisma, {
+      name: 'QA',
+      plan: 'free',
+      environment: 'staging',
+    });
+    expect(key).toMatch(/^pets_test_/);
+  });
+
+  it('stores custom limits of enterprise keys', async () => {
+    const { apiKey } = await createApiKey(prisma, {
+      name: 'Big shelter',
+      plan: 'enterprise',
+      environment: 'production',
+      rateLimitPerMinute: 5_000,
+      rateLimitPerDay: 2_000_000,
+    });
+    expect(apiKey).toMatchObject({ rateLimitPerMinute: 5_000, rateLimitPerDay: 2_000_000 });
+  });
+
+  it.each([
+    [{ plan: 'pro', rateLimitPerMinute: 10, rateLimitPerDay: 100 }, /enterprise keys only/],
+    [{ plan: 'enterprise' }, /need both custom limits/],
+    [{ plan: 'enterprise', rateLimitPerMinute: 10 }, /need both custom limits/],
+    [
+      { plan: 'enterprise', rateLimitPerMinute: 100, rateLimitPerDay: 10 },
+      /rpd must be at least rpm/,
+    ],
+    [{ plan: 'enterprise', rateLimitPerMinute: 0, rateLimitPerDay: 10 }, /rpm must be at least 1/],
+    [{ plan: 'gold' }, /plan must be one of free, pro, business, enterprise/],
+    [{ plan: 'free', name: '   ' }, /name must not be empty/],
+    [{ plan: 'free', environment: 'test' }, /environment must be production or staging/],
+  ])('refuses %j', async (overrides, message) => {
+    const before = (await rawRows()).length;
+    const input = { name: 'x', environment: 'production', ...overrides } as Parameters<
+      typeof createApiKey
+    >[1];
+    expect(await inputError(createApiKey(prisma, input))).toMatch(message);
+    expect((await rawRows()).length).toBe(before);
+  });
+});
+
+describe('listApiKeys', () => {
+  it('lists every key in creation order without hash or key', async () => {
+    const { apiKey } = await createApiKey(prisma, {
+      name: 'Listed',
+      plan: 'business',
+      environment: 'production',
+    });
+    const keys = await listApiKeys(prisma);
+    expect(keys.at(-1)).toEqual(apiKey);
+    expect(keys.map((key) => key.id)).toEqual(
+      [...keys.map((key) => key.id)].sort((a, b) => (a < b ? -1 : 1)),
+    );
+    for (const key of keys) {
+      expect(Object.keys(key).sort()).toEqual([
+        'createdAt',
+        'environment',
+        'id',
+        'name',
+        'plan',
+        'rateLimitPerDay',
+        'rateLimitPerMinute',
+        'revokedAt',
+        'start',
+      ]);
+    }
+  });
+});
+
+describe('revokeApiKey', () => {
+  it('revokes by id', async () => {
+    const { apiKey } = await createApiKey(prisma, {
+      name: 'By id',
+      plan: 'free',
+      environment: 'production',
+    });
+    const result = await revokeApiKey(prisma, apiKey.id.toString());
+    expect(result.wasAlreadyRevoked).toBe(false);
+    expect(result.apiKey.revokedAt).toBeInstanceOf(Date);
+    const stored = await prisma.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } });
+    expect(stored.revokedAt).toEqual(result.apiKey.revokedAt);
+  });
+
+  it('revokes by display start, and by the key itself', async () => {
+    const byStart = await createApiKey(prisma, {
+      name: 'By start',
+      plan: 'free',
+      environment: 'production',
+    });
+    expect((await revokeApiKey(prisma, byStart.apiKey.start)).apiKey.id).toBe(byStart.apiKey.id);
+    const byKey = await createApiKey(prisma, {
+      name: 'By key',
+      plan: 'free',
+      environment: 'staging',
+    });
+    expect((await revokeApiKey(prisma, byKey.key)).apiKey.id).toBe(byKey.apiKey.id);
+    expect((await findKeyByHash(prisma, hashApiKey(byKey.key)))?.revokedAt).toBeInstanceOf(Date);
+  });
+
+  it('says so when the key was already revoked, and keeps the first revocation time', async () => {
+    const { apiKey } = await createApiKey(prisma, {
+      name: 'Twice',
+      plan: 'free',
+      environment: 'production',
+    });
+    const first = await revokeApiKey(prisma, apiKey.id.toString());
+    const second = await revokeApiKey(prisma, apiKey.id.toString());
+    expect(second).toEqual({ apiKey: first.apiKey, wasAlreadyRevoked: true });
+  });
+
+  it('refuses a display start shared by several active keys, naming their ids', async () => {
+    const one = await createApiKey(prisma, {
+      name: 'Twin 1',
+      plan: 'free',
+      environment: 'production',
+    });
+    const two = await createApiKey(prisma, {
+      name: 'Twin 2',
+      plan: 'free',
+      environment: 'production',
+    });
+    // 62^4 starts per environment: collisions are rare but real.
+    await prisma.apiKey.update({ where: { id: two.apiKey.id }, data: { start: one.apiKey.start } });
+    expect(await inputError(revokeApiKey(prisma, one.apiKey.start))).toBe(
+      `${one.apiKey.start} is the start of 2 active keys (ids ${one.apiKey.id}, ${two.apiKey.id}): revoke by id`,
+    );
+    expect(await prisma.apiKey.count({ where: { start: one.apiKey.start, revokedAt: null } })).toBe(
+      2,
+    );
+    // Once one is revoked, the start names the other without ambiguity.
+    await revokeApiKey(prisma, one.apiKey.id.toString());
+    expect((await revokeApiKey(prisma, one.apiKey.start)).apiKey.id).toBe(two.apiKey.id);
+  });
+
+  it.each([
+    ['999999999', /no API key matches 999999999/],
+    ['pets_live_zzzz', /no API key matches pets_live_zzzz/],
+    ['hello', /neither a key id .* nor a display start/],
+    ['-1', /neither a key id/],
+    ['99999999999999999999', /neither a key id/],
+  ])('refuses %s', async (reference, message) => {
+    expect(await inputError(revokeApiKey(prisma, reference))).toMatch(message);
+  });
+});
+
+describe('findKeyByHash', () => {
+  it('returns what authentication and rate limiting need, for active and revoked keys', async () => {
+    const repository = createApiKeyRepository(prisma);
+    const { key, apiKey } = await repository.create({
+      name: 'Lookup',
+      plan: 'enterprise',
+      environment: 'production',
+      rateLimitPerMinute: 50,
+      rateLimitPerDay: 500,
+    });
+    expect(await repository.findKeyByHash(hashApiKey(key))).toEqual({
+      apiKeyId: apiKey.id,
+      start: apiKey.start,
+      plan: 'enterprise',
+      environment: 'production',
+      rateLimitPerMinute: 50,
+      rateLimitPerDay: 500,
+      hash: hashApiKey(key),
+      revokedAt: null,
+    });
+    await repository.revoke(apiKey.id.toString());
+    expect((await repository.findKeyByHash(hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
+    expect(await repository.findKeyByHash(hashApiKey(`${key}x`))).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { AuthenticationGuard, RequireApiKeyGuard } from './api-keys/authentication.guard';
+import { API_KEY_LOOKUP, type TApiKeyLookup } from './api-keys/caller';
+import { CONFIG, PRISMA } from './app.tokens';
+import type { TConfig } from './config';
+import type { PrismaClient } from './generated/prisma/client';
+import { BodyInterceptor } from './http/body.interceptor';
+import { AllExceptionsFilter } from './http/exception.filter';
+import { LOGGER } from './logging/logger';
+import { CategoriesModule } from './modules/categories/categories.module';
+import { OrdersModule } from './modules/orders/orders.module';
+import { PetsModule } from './modules/pets/pets.module';
+
+/** What the application needs from outside: built once in main.ts (or a test) and injected. */
+export type TAppDependencies = {
+  config: TConfig;
+  prisma: PrismaClient;
+  logger: Logger;
+  apiKeyLookup: TApiKeyLookup;
+};
+
+@Module({})
+// biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
+export class AppModule {
+  static register(dependencies: TAppDependencies): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [PetsModule, OrdersModule, CategoriesModule],
+      providers: [
+        { provide: CONFIG, useValue: dependencies.config },
+        { provide: PRISMA, useValue: dependencies.prisma },
+        { provide: LOGGER, useValue: dependencies.logger },
+        { provide: API_KEY_LOOKUP, useValue: dependencies.apiKeyLookup },
+        ApiKeysService,
+        // Guards run in this order on every request: identify the caller, (rate limit by key or
+        // client address), then refuse callers without a valid key.
+        { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: RequireApiKeyGuard },
+        { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+      exports: [CONFIG, PRISMA, LOGGER, ApiKeysService],
+    };
+  }
+}

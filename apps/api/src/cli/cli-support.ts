@@ -1,0 +1,82 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { ApiKeyInputError } from '../api-keys/api-key-repository';
+import { ConfigError, loadConfig, type TConfig } from '../config';
+import { openDatabase, type TDatabase } from '../database/database';
+import { EmbeddedDatabaseError } from '../database/embedded';
+import { MigrationError } from '../database/migrate';
+import { createPrismaClient, type TPrismaClient } from '../database/prisma';
+
+/** Where a command writes: data to `out`, everything meant for people to `err`. */
+export type TCliIo = {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+};
+
+/** Bad usage: reported in one line with exit code 2. */
+export class UsageError extends Error {}
+
+const EXPECTED_ERRORS = [
+  UsageError,
+  ApiKeyInputError,
+  ConfigError,
+  EmbeddedDatabaseError,
+  MigrationError,
+] as const;
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+/** One line for any failure: our own messages as they are, anything else summarised. */
+export const describeError = (error: unknown): string => {
+  if (EXPECTED_ERRORS.some((type) => error instanceof type)) {
+    return (error as Error).message;
+  }
+  const withCode = error as { code?: string; message?: string; errors?: { code?: string }[] };
+  const code = withCode.code ?? withCode.errors?.[0]?.code;
+  if (code && CONNECTION_CODES.has(code)) {
+    return `cannot reach the database (${code})`;
+  }
+  if (code === 'P2021' || code === '42P01') {
+    return 'the database has no tables yet: run `pnpm db:migrate` first';
+  }
+  const lines = String(withCode.message ?? error)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  // Prisma puts the cause on the last line of its messages.
+  return lines.at(-1) ?? 'unexpected error';
+};
+
+/** parseArgs with errors turned into one-line UsageErrors. */
+export const parseCommandArgs = <T extends ParseArgsConfig>(config: T) => {
+  try {
+    return parseArgs({ ...config, strict: true });
+  } catch (error) {
+    const message = (error as Error).message.split('. ')[0] ?? 'invalid arguments';
+    throw new UsageError(message.replace(/^Unknown option/, 'unknown option'));
+  }
+};
+
+export const loadCliConfig = (env: NodeJS.ProcessEnv): TConfig => loadConfig(env);
+
+/**
+ * Opens the configured database as a short-lived tool (see ../database/embedded.ts), runs `work`
+ * with a small Prisma client and releases everything, whatever happens.
+ */
+export const withDatabase = async <T>(
+  config: TConfig,
+  io: TCliIo,
+  work: (context: { database: TDatabase; prisma: TPrismaClient }) => Promise<T>,
+): Promise<T> => {
+  const database = await openDatabase(config, { role: 'tool', onInfo: io.err });
+  try {
+    const prisma = createPrismaClient(database.url, 2);
+    try {
+      return await work({ database, prisma });
+    } finally {
+      await prisma.$disconnect();
+    }
+  } finally {
+    await database.close();
+  }
+};

@@ -1,0 +1,214 @@
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../api-keys/api-key-format';
+import { runCliProcess, runPnpmScript, type TCliResult } from '../test/cli-process';
+import { createTestDatabase, type TTestDatabase } from '../test/test-database';
+
+/** `pnpm keys` / `pnpm db:*` end to end, as child processes, on a PostgreSQL of their own. */
+
+let database: TTestDatabase;
+let env: Record<string, string>;
+
+const cli = (...args: string[]) => runCliProcess(args, env);
+
+const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> => {
+  const client = new Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+};
+
+const lines = (text: string) => text.split('\n').filter((line) => line.length > 0);
+
+/** A command that failed the way people should see it: one line, no stack trace. */
+const expectOneLineFailure = (result: TCliResult, code: number, message: RegExp) => {
+  expect(result.code).toBe(code);
+  expect(result.stdout).toBe('');
+  expect(lines(result.stderr)).toHaveLength(1);
+  expect(result.stderr).toMatch(/^error: /);
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+};
+
+beforeAll(async () => {
+  database = await createTestDatabase({ migrated: false });
+  env = { DATABASE_URL: database.url, APP_ENV: 'production' };
+  // Compiles dist/cli when the sources changed (what the first `pnpm keys` after a change does).
+  const help = await cli('keys', 'help');
+  expect(help.code).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('pnpm db:migrate and db:seed', () => {
+  it('migrates a new database, then finds nothing to do', async () => {
+    const first = await cli('migrate');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/applied \d{14}_init\./);
+    const second = await cli('migrate');
+    expect(second).toMatchObject({ code: 0 });
+    expect(second.stdout).toMatch(/already up to date\.$/m);
+  });
+
+  it('seeds once', async () => {
+    const first = await cli('seed');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Added 9 categories and \d+ animals\.$/m);
+    const second = await cli('seed');
+    expect(second.stdout).toBe('Seed data already present: nothing added.\n');
+  });
+});
+
+describe('pnpm keys', () => {
+  let proKey: string;
+
+  it('create prints the new key alone on the last line of standard output', async () => {
+    const result = await cli('keys', 'create', '--plan', 'pro', '--name', 'Shelter app');
+    expect(result.code).toBe(0);
+    proKey = lines(result.stdout).at(-1) ?? '';
+    expect(proKey).toMatch(/^pets_live_[0-9A-Za-z]{32}$/);
+    expect(lines(result.stdout)).toEqual([proKey]);
+    expect(result.stderr).toMatch(/Created production pro key \d+ \("Shelter app"/);
+    expect(result.stderr).not.toContain(proKey);
+    const [row] = await sql<{ name: string; plan: string; hash: string }>(
+      'SELECT name, plan, hash FROM api_keys WHERE hash = $1',
+      [hashApiKey(proKey)],
+    );
+    expect(row).toEqual({ name: 'Shelter app', plan: 'pro', hash: hashApiKey(proKey) });
+  });
+
+  it('create makes enterprise keys with custom limits, and staging keys on request', async () => {
+    const result = await cli(
+      'keys',
+      'create',
+      '--plan',
+      'enterprise',
+      '--rpm',
+      '5000',
+      '--rpd',
+      '1000000',
+      '--env',
+      'staging',
+    );
+    expect(result.code).toBe(0);
+    const key = lines(result.stdout).at(-1) ?? '';
+    expect(key).toMatch(/^pets_test_/);
+    const [row] = await sql(
+      'SELECT plan, environment, rate_limit_per_minute, rate_limit_per_day FROM api_keys WHERE hash = $1',
+      [hashApiKey(key)],
+    );
+    expect(row).toEqual({
+      plan: 'enterprise',
+      environment: 'staging',
+      rate_limit_per_minute: 5000,
+      rate_limit_per_day: 1000000,
+    });
+  });
+
+  it('list shows every key with its limits, never a key or a hash', async () => {
+    const result = await cli('keys', 'list');
+    expect(result.code).toBe(0);
+    const [header, ...rows] = lines(result.stdout);
+    expect(header).toMatch(/^ID\s+NAME\s+PLAN\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS$/);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(
+      /^\d+\s+Shelter app\s+pro\s+production\s+pets_live_\w{4}\s+300\/min 10000\/day\s+.*active$/,
+    );
+    expect(rows[1]).toMatch(/enterprise\s+staging\s+pets_test_\w{4}\s+5000\/min 1000000\/day/);
+    expect(result.stdout).not.toContain(proKey.slice(14));
+    expect(result.stdout).not.toContain(hashApiKey(proKey));
+
+    const json = JSON.parse((await cli('keys', 'list', '--json')).stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(json.map((key) => key.name)).toEqual(['Shelter app', 'enterprise key']);
+    expect(Object.keys(json[0] ?? {})).not.toContain('hash');
+  });
+
+  it('revoke takes an id or a display start', async () => {
+    const [pro] = await sql<{ id: string; start: string }>(
+      'SELECT id, start FROM api_keys WHERE hash = $1',
+      [hashApiKey(proKey)],
+    );
+    const byStart = await cli('keys', 'revoke', pro?.start ?? '');
+    expect(byStart.code).toBe(0);
+    expect(byStart.stdout).toMatch(
+      new RegExp(`^Revoked key ${pro?.id} \\(${pro?.start}, "Shelter app"\\)`),
+    );
+    const again = await cli('keys', 'revoke', pro?.id ?? '');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(`Key ${pro?.id} (${pro?.start}) was already revoked.\n`);
+
+    const created = await cli('keys', 'create', '--plan', 'free');
+    const key = lines(created.stdout).at(-1) ?? '';
+    const [free] = await sql<{ id: string }>('SELECT id FROM api_keys WHERE hash = $1', [
+      hashApiKey(key),
+    ]);
+    expect((await cli('keys', 'revoke', free?.id ?? '')).code).toBe(0);
+    const revoked = await sql<{ revoked: boolean }>(
+      'SELECT revoked_at IS NOT NULL AS revoked FROM api_keys ORDER BY id',
+    );
+    expect(revoked.map((row) => row.revoked)).toEqual([true, false, true]);
+    expect((await cli('keys', 'list')).stdout).toMatch(/revoked \d{4}-\d\d-\d\d/);
+  });
+
+  it.each([
+    [['keys', 'create'], 2, /--plan is required/],
+    [
+      ['keys', 'create', '--plan', 'gold'],
+      2,
+      /plan must be one of free, pro, business, enterprise/,
+    ],
+    [['keys', 'create', '--plan', 'pro', '--rpm', '5', '--rpd', '9'], 2, /enterprise keys only/],
+    [['keys', 'create', '--plan', 'enterprise', '--rpm', '100'], 2, /need both custom limits/],
+    [
+      ['keys', 'create', '--plan', 'enterprise', '--rpm', 'lots', '--rpd', '9'],
+      2,
+      /--rpm must be a whole number/,
+    ],
+    [
+      ['keys', 'create', '--plan', 'free', '--env', 'dev'],
+      2,
+      /environment must be production or staging/,
+    ],
+    [['keys', 'create', '--plan', 'free', '--colour', 'red'], 2, /unknown option '--colour'/],
+    [['keys', 'create', '--plan'], 2, /--plan/],
+    [['keys'], 2, /say what to do/],
+    [['keys', 'delete', '1'], 2, /unknown command "keys delete"/],
+    [['keys', 'revoke'], 2, /one argument/],
+    [['keys', 'revoke', 'bob'], 1, /neither a key id/],
+    [['keys', 'revoke', '424242'], 1, /no API key matches 424242/],
+    [['frobnicate'], 2, /unknown command "frobnicate"/],
+  ])('%j fails with one line and exit code %i', async (args, code, message) => {
+    expectOneLineFailure(await cli(...args), code, message);
+  });
+
+  it('says in one line when the database cannot be reached', async () => {
+    const result = await runCliProcess(['keys', 'list'], {
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/nowhere',
+    });
+    expectOneLineFailure(result, 1, /reach (the )?database/i);
+  });
+
+  it('says in one line when the configuration is invalid', async () => {
+    const result = await runCliProcess(['keys', 'list'], { DATABASE_URL: 'mysql://x' });
+    expectOneLineFailure(result, 1, /Invalid configuration: DATABASE_URL must start with postgres/);
+  });
+
+  it('is wired to the root package.json scripts', async () => {
+    const result = await runPnpmScript('keys', ['create', '--plan', 'business'], env);
+    expect(result.code).toBe(0);
+    const key = lines(result.stdout).at(-1) ?? '';
+    expect(key).toMatch(/^pets_live_/);
+    expect(await sql('SELECT plan FROM api_keys WHERE hash = $1', [hashApiKey(key)])).toEqual([
+      { plan: 'business' },
+    ]);
+    expect((await runPnpmScript('db:migrate', [], env)).stdout).toMatch(/already up to date/);
+  });
+});

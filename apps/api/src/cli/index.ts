@@ -1,0 +1,20 @@
+import { runCli } from './run';
+
+// Entry of `pnpm keys`, `pnpm db:migrate` and `pnpm db:seed` (through scripts/cli.cjs).
+const io = {
+  out: (line: string) => process.stdout.write(`${line}\n`),
+  err: (line: string) => process.stderr.write(`${line}\n`),
+  env: process.env,
+};
+
+runCli(process.argv.slice(2), io).then(
+  (code) => {
+    process.exitCode = code;
+    // Everything is closed by now; should a stray handle keep the process alive, do not hang.
+    setTimeout(() => process.exit(code), 5_000).unref();
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,179 @@
+import { PLAN_LIMITS } from '../api-keys/api-key-plans';
+import type { TApiKeySummary } from '../api-keys/api-key-repository';
+import {
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  ZNewApiKeyInput,
+} from '../api-keys/api-key-repository';
+import {
+  loadCliConfig,
+  parseCommandArgs,
+  type TCliIo,
+  UsageError,
+  withDatabase,
+} from './cli-support';
+
+export const KEYS_USAGE = `Manage API keys.
+
+  pnpm keys create --plan <free|pro|business|enterprise> [--name <name>]
+                   [--rpm <n> --rpd <n>]   (enterprise only, and required for it)
+                   [--env <production|staging>]   (default: APP_ENV)
+      Prints the new key alone on the last line of standard output. It is shown only once.
+  pnpm keys list [--json]
+  pnpm keys revoke <key id | display start such as pets_live_3xK9>
+
+Uses DATABASE_URL, or the embedded database in DATA_DIR (whether or not the API is running).`;
+
+const wholeNumber = (flag: string, value: string | undefined): number | undefined => {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!/^\d+$/.test(value)) {
+    throw new UsageError(`--${flag} must be a whole number, not "${value}"`);
+  }
+  return Number(value);
+};
+
+const create = async (args: string[], io: TCliIo): Promise<number> => {
+  const { values } = parseCommandArgs({
+    args,
+    options: {
+      plan: { type: 'string' },
+      name: { type: 'string' },
+      rpm: { type: 'string' },
+      rpd: { type: 'string' },
+      env: { type: 'string' },
+    },
+    allowPositionals: false,
+  });
+  if (!values.plan) {
+    throw new UsageError('--plan is required (free, pro, business or enterprise)');
+  }
+  const rateLimitPerMinute = wholeNumber('rpm', values.rpm);
+  const rateLimitPerDay = wholeNumber('rpd', values.rpd);
+  const config = loadCliConfig(io.env);
+  const environment = values.env ?? config.APP_ENV;
+  // Checked before the database is opened: a typo costs no database start.
+  const parsed = ZNewApiKeyInput.safeParse({
+    name: values.name ?? `${values.plan} key`,
+    plan: values.plan,
+    environment,
+    rateLimitPerMinute,
+    rateLimitPerDay,
+  });
+  if (!parsed.success) {
+    throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid key settings');
+  }
+  const input = parsed.data;
+  const { key, apiKey } = await withDatabase(config, io, ({ prisma }) =>
+    createApiKey(prisma, input),
+  );
+  io.err(
+    `Created ${apiKey.environment} ${apiKey.plan} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...). It is shown only this once:`,
+  );
+  io.out(key);
+  return 0;
+};
+
+const limitsOf = (key: TApiKeySummary): string => {
+  const limits =
+    key.rateLimitPerMinute !== null && key.rateLimitPerDay !== null
+      ? { perMinute: key.rateLimitPerMinute, perDay: key.rateLimitPerDay }
+      : PLAN_LIMITS[key.plan];
+  return limits ? `${limits.perMinute}/min ${limits.perDay}/day` : 'not set';
+};
+
+const table = (rows: string[][]): string[] => {
+  const widths = rows[0]?.map((_, column) =>
+    Math.max(...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths?.[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+};
+
+const list = async (args: string[], io: TCliIo): Promise<number> => {
+  const { values } = parseCommandArgs({
+    args,
+    options: { json: { type: 'boolean' } },
+    allowPositionals: false,
+  });
+  const config = loadCliConfig(io.env);
+  const keys = await withDatabase(config, io, ({ prisma }) => listApiKeys(prisma));
+  if (values.json) {
+    io.out(
+      JSON.stringify(
+        keys.map((key) => ({ ...key, id: key.id.toString(), limits: limitsOf(key) })),
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  if (keys.length === 0) {
+    io.err('No API keys yet. Create one with: pnpm keys create --plan free');
+    return 0;
+  }
+  const rows = keys.map((key) => [
+    key.id.toString(),
+    key.name,
+    key.plan,
+    key.environment,
+    key.start,
+    limitsOf(key),
+    key.createdAt.toISOString().slice(0, 19).replace('T', ' '),
+    key.revokedAt
+      ? `revoked ${key.revokedAt.toISOString().slice(0, 19).replace('T', ' ')}`
+      : 'active',
+  ]);
+  for (const line of table([
+    ['ID', 'NAME', 'PLAN', 'ENV', 'START', 'LIMITS', 'CREATED (UTC)', 'STATUS'],
+    ...rows,
+  ])) {
+    io.out(line);
+  }
+  return 0;
+};
+
+const revoke = async (args: string[], io: TCliIo): Promise<number> => {
+  const { positionals } = parseCommandArgs({ args, options: {}, allowPositionals: true });
+  if (positionals.length !== 1 || !positionals[0]) {
+    throw new UsageError('revoke takes one argument: a key id or a display start');
+  }
+  const reference = positionals[0];
+  const config = loadCliConfig(io.env);
+  const { apiKey, wasAlreadyRevoked } = await withDatabase(config, io, ({ prisma }) =>
+    revokeApiKey(prisma, reference),
+  );
+  io.out(
+    wasAlreadyRevoked
+      ? `Key ${apiKey.id} (${apiKey.start}) was already revoked.`
+      : `Revoked key ${apiKey.id} (${apiKey.start}, "${apiKey.name}"). It stops working within 5 seconds.`,
+  );
+  return 0;
+};
+
+export const runKeysCommand = async (args: string[], io: TCliIo): Promise<number> => {
+  const [subcommand, ...rest] = args;
+  switch (subcommand) {
+    case 'create':
+      return create(rest, io);
+    case 'list':
+      return list(rest, io);
+    case 'revoke':
+      return revoke(rest, io);
+    case 'help':
+    case '--help':
+    case '-h':
+      io.out(KEYS_USAGE);
+      return 0;
+    case undefined:
+      throw new UsageError('say what to do: pnpm keys create, list or revoke (pnpm keys help)');
+    default:
+      throw new UsageError(`unknown command "keys ${subcommand}" (create, list or revoke)`);
+  }
+};

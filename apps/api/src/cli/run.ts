@@ -1,0 +1,28 @@
+import { describeError, type TCliIo, UsageError } from './cli-support';
+import { runMigrateCommand, runSeedCommand } from './db-command';
+import { runKeysCommand } from './keys-command';
+
+const COMMANDS: Record<string, (args: string[], io: TCliIo) => Promise<number>> = {
+  keys: runKeysCommand,
+  migrate: runMigrateCommand,
+  seed: runSeedCommand,
+};
+
+/**
+ * Runs one command and returns its exit code: 0 done, 1 failed, 2 bad usage. Failures are one
+ * line on standard error, never a stack trace.
+ */
+export const runCli = async (argv: string[], io: TCliIo): Promise<number> => {
+  const [command, ...args] = argv;
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) {
+    io.err(`error: unknown command "${command ?? ''}" (keys, migrate or seed)`);
+    return 2;
+  }
+  try {
+    return await run(args, io);
+  } catch (error) {
+    io.err(`error: ${describeError(error)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+};

@@ -1,0 +1,140 @@
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Inject,
+} from '@nestjs/common';
+import { ERROR_STATUS, type TErrorCode } from '@pets/contract';
+import { RequestValidationError } from '@ts-rest/nest';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { LOGGER } from '../logging/logger';
+import { AppError } from './app-error';
+import { allowedMethods } from './routes';
+import { validationError } from './validation-error';
+
+const CODE_BY_STATUS = new Map<number, TErrorCode>(
+  (Object.entries(ERROR_STATUS) as [TErrorCode, number][])
+    .filter(([code]) => code !== 'api_key_banned')
+    .map(([code, status]) => [status, code]),
+);
+
+/** Fastify's own errors (body parsing, limits) by their `code`. */
+const FASTIFY_ERRORS: Record<string, () => AppError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new AppError('payload_too_large', 'The request body is larger than the limit of 16 KiB.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError('unsupported_media_type', 'The request body must be application/json.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
+    new AppError('invalid_request', 'The Content-Length header does not match the body.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
+    new AppError('invalid_request', 'The request body is empty; send a JSON object.'),
+  FST_ERR_CTP_INVALID_JSON_BODY: () =>
+    new AppError('invalid_request', 'The request body is not valid JSON.'),
+};
+
+const DATABASE_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+]);
+
+const errorCode = (error: unknown): string | undefined => {
+  if (typeof error !== 'object' || error === null) {
+    return undefined;
+  }
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (DATABASE_UNAVAILABLE.has(code) || code.startsWith('FST_'))) {
+    return code;
+  }
+  return cause ? errorCode(cause) : typeof code === 'string' ? code : undefined;
+};
+
+const fromHttpException = (exception: HttpException, request: FastifyRequest): AppError => {
+  const status = exception.getStatus();
+  if (status === 404) {
+    const path = request.url.split('?')[0] ?? request.url;
+    const methods = allowedMethods(path);
+    if (methods.length > 0) {
+      return new AppError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
+        undefined,
+        { Allow: methods.join(', ') },
+      );
+    }
+    return new AppError('not_found', `No route ${request.method} ${path}. See /v1/openapi.json.`);
+  }
+  const code = CODE_BY_STATUS.get(status) ?? (status >= 500 ? 'internal_error' : 'invalid_request');
+  const message = status >= 500 ? 'Something went wrong on our side.' : exception.message;
+  return new AppError(code, message);
+};
+
+/** Turns whatever was thrown into an AppError; null when it is an unexpected failure. */
+export const toAppError = (exception: unknown, request: FastifyRequest): AppError | null => {
+  if (exception instanceof AppError) {
+    return exception;
+  }
+  if (exception instanceof RequestValidationError) {
+    return validationError({
+      path: exception.pathParams,
+      query: exception.query,
+      body: exception.body,
+    });
+  }
+  const code = errorCode(exception);
+  const fastifyError = code ? FASTIFY_ERRORS[code] : undefined;
+  if (fastifyError) {
+    return fastifyError();
+  }
+  if (code && DATABASE_UNAVAILABLE.has(code)) {
+    return new AppError(
+      'service_unavailable',
+      'The service is temporarily unavailable; retry with backoff.',
+    );
+  }
+  if (exception instanceof HttpException) {
+    return fromHttpException(exception, request);
+  }
+  return null;
+};
+
+/**
+ * The last stop of every failure, including unknown routes, wrong methods, body-parser errors and
+ * unexpected exceptions: the client gets the spec's error body with `status` equal to the HTTP
+ * status and a documented code, and never a stack trace or a library's message.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    const error =
+      toAppError(exception, request) ??
+      new AppError('internal_error', 'Something went wrong on our side.');
+
+    if (error.status >= 500) {
+      this.logger.error(
+        { err: exception, reqId: request.id, method: request.method, url: request.url },
+        'request failed',
+      );
+    }
+    if (reply.sent) {
+      return;
+    }
+    if (error.headers) {
+      reply.headers(error.headers);
+    }
+    reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+  }
+}

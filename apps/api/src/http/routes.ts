@@ -1,0 +1,37 @@
+import { contract } from '@pets/contract';
+import { type AppRoute, isAppRoute } from '@ts-rest/core';
+
+type TKnownRoute = { method: string; pattern: RegExp };
+
+const collectRoutes = (router: Record<string, unknown>): AppRoute[] =>
+  Object.values(router).flatMap((value) =>
+    isAppRoute(value as AppRoute)
+      ? [value as AppRoute]
+      : collectRoutes(value as Record<string, unknown>),
+  );
+
+const toPattern = (path: string): RegExp =>
+  new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`);
+
+/** Every route of the contract, for telling "no such path" (404) from "no such method" (405). */
+const KNOWN_ROUTES: TKnownRoute[] = collectRoutes(contract).map((route) => ({
+  method: route.method,
+  pattern: toPattern(route.path),
+}));
+
+/**
+ * The methods a path answers to, `HEAD` included wherever `GET` is; empty when no route of the
+ * contract has this path.
+ */
+export const allowedMethods = (path: string): string[] => {
+  const methods = new Set<string>();
+  for (const route of KNOWN_ROUTES) {
+    if (route.pattern.test(path)) {
+      methods.add(route.method);
+      if (route.method === 'GET') {
+        methods.add('HEAD');
+      }
+    }
+  }
+  return [...methods].sort();
+};

@@ -1,0 +1,106 @@
+import 'reflect-metadata';
+import { findKeyByHash } from './api-keys/api-key-repository';
+import { createApp } from './app';
+import { ConfigError, loadConfig, type TConfig } from './config';
+import { openDatabase } from './database/database';
+import { migrate } from './database/migrate';
+import { createPrismaClient } from './database/prisma';
+import { ensureDemoKey, seedDatabase } from './database/seed';
+import { createLogger } from './logging/logger';
+
+const readConfig = (): TConfig => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+};
+
+/** Printed once, to the console only (never to the logs): the key exists nowhere else. */
+const printDemoKey = (key: string, baseUrl: string) => {
+  process.stdout.write(
+    [
+      '',
+      'A demo API key was created for this new database. It is shown only this once:',
+      '',
+      `  ${key}`,
+      '',
+      'Try it:',
+      '',
+      `  curl -i -H "Authorization: Bearer ${key}" "${baseUrl}/pets?limit=5"`,
+      '',
+      'More keys: pnpm keys create --plan free --name "my app"',
+      '',
+    ].join('\n'),
+  );
+};
+
+const main = async () => {
+  const config = readConfig();
+  const logger = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase(config, {
+    role: 'server',
+    onInfo: (message) => logger.info(message),
+  });
+  logger.info({ database: database.label }, 'database opened');
+  if (!database.isEmbedded) {
+    const { applied } = await migrate(database.url);
+    logger.info({ applied }, 'migrations applied');
+  }
+  const prisma = createPrismaClient(database.url, config.DATABASE_POOL_SIZE);
+
+  // The embedded default is a developer's database: give it animals to browse and a key to try.
+  let demoKey: string | null = null;
+  if (database.isEmbedded) {
+    if ((await prisma.category.count()) === 0) {
+      const seeded = await seedDatabase(prisma);
+      logger.info(seeded, 'demo content added to the new database');
+    }
+    demoKey = await ensureDemoKey(prisma, config.APP_ENV);
+  }
+
+  const app = await createApp({
+    config,
+    prisma,
+    logger,
+    apiKeyLookup: (hash) => findKeyByHash(prisma, hash),
+  });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const baseUrl = `http://localhost:${config.PORT}/v1`;
+  logger.info({ url: baseUrl, environment: config.APP_ENV }, 'API listening');
+  if (demoKey) {
+    printDemoKey(demoKey, baseUrl);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      await app.close();
+      await prisma.$disconnect();
+      await database.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `The API could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

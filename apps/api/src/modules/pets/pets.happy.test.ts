@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, startTestApi, type TTestApi } from '../../test/api-harness';
+
+type TPetBody = { id: number; name: string; categoryId: number; status: string };
+
+let api: TTestApi;
+let dogs: number;
+let cats: number;
+/** Ids of the pets this file created, newest first. */
+let created: TPetBody[];
+
+const STATUSES = ['available', 'pending', 'sold'] as const;
+
+const nextLink = (response: Response): string | null => {
+  const match = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '');
+  return match?.[1] ?? null;
+};
+
+beforeAll(async () => {
+  api = await startTestApi();
+  dogs = Number((await api.prisma.category.create({ data: { name: 'Dogs' } })).id);
+  cats = Number((await api.prisma.category.create({ data: { name: 'Cats' } })).id);
+  created = [];
+  for (let i = 0; i < 45; i += 1) {
+    const response = await api.fetch(
+      '/v1/pets',
+      json({ name: `Pet ${i}`, categoryId: i % 2 ? cats : dogs, status: STATUSES[i % 3] }),
+    );
+    created.unshift((await response.json()) as TPetBody);
+  }
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('listPets', () => {
+  it('returns 20 pets by default, newest first', async () => {
+    const response = await api.fetch('/v1/pets');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await response.json()) as TPetBody[];
+    expect(body).toEqual(created.slice(0, 20));
+  });
+
+  it.each([1, 7, 100])('returns at most limit=%i pets', async (limit) => {
+    const response = await api.fetch(`/v1/pets?limit=${limit}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(created.slice(0, limit));
+  });
+
+  it.each(STATUSES)('filters by status=%s', async (status) => {
+    const response = await api.fetch(`/v1/pets?status=${status}&limit=100`);
+    const body = (await response.json()) as TPetBody[];
+    expect(body).toEqual(created.filter((pet) => pet.status === status));
+    expect(body.length).toBeGreaterThan(0);
+  });
+
+  it('pages through every pet exactly once by following rel="next"', async () => {
+    const seen: TPetBody[] = [];
+    let path: string | null = '/v1/pets?limit=10';
+    let pages = 0;
+    while (path) {
+      const response = await api.fetch(path);
+      expect(response.status).toBe(200);
+      seen.push(...((await response.json()) as TPetBody[]));
+      path = nextLink(response);
+      pages += 1;
+    }
+    expect(pages).toBe(5);
+    expect(seen).toEqual(created);
+  });
+
+  it('keeps limit and status in the next link, and the last page has none', async () => {
+    const first = await api.fetch('/v1/pets?status=sold&limit=10');
+    const link = nextLink(first);
+    expect(link).toMatch(/^\/v1\/pets\?/);
+    const params = new URL(link ?? '', api.baseUrl).searchParams;
+    expect(params.get('status')).toBe('sold');
+    expect(params.get('limit')).toBe('10');
+    const second = await api.fetch(link ?? '');
+    expect(await second.json()).toEqual(created.filter((pet) => pet.status === 'sold').slice(10));
+    expect(second.headers.get('link')).toBeNull();
+  });
+
+  it('sends no next link when everything fits on one page', async () => {
+    const response = await api.fetch('/v1/pets?limit=100');
+    expect(response.headers.get('link')).toBeNull();
+  });
+});
+
+describe('createPet', () => {
+  it('answers 201 with the pet, its id and a Location that fetches it', async () => {
+    const response = await api.fetch(
+      '/v1/pets',
+      json({ name: 'Biscuit', categoryId: dogs, status: 'pending' }),
+    );
+    expect(response.status).toBe(201);
+    const pet = (await response.json()) as TPetBody;
+    expect(pet).toEqual({
+      id: expect.any(Number),
+      name: 'Biscuit',
+      categoryId: dogs,
+      status: 'pending',
+    });
+    expect(response.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
+    const fetched = await api.fetch(response.headers.get('location') ?? '');
+    expect(await fetched.json()).toEqual(pet);
+  });
+
+  it('defaults status to available', async () => {
+    const response = await api.fetch('/v1/pets', json({ name: 'Mittens', categoryId: cats }));
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as TPetBody).status).toBe('available');
+  });
+
+  it('trims the name and puts the new pet first in the list', async () => {
+    const response = await api.fetch('/v1/pets', json({ name: '  Pebble  ', categoryId: cats }));
+    const pet = (await response.json()) as TPetBody;
+    expect(pet.name).toBe('Pebble');
+    const list = (await (await api.fetch('/v1/pets?limit=1')).json()) as TPetBody[];
+    expect(list).toEqual([pet]);
+  });
+
+  it('accepts a charset on the JSON content type', async () => {
+    const response = await api.fetch('/v1/pets', {
+      ...json({ name: 'Clover', categoryId: cats }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(response.status).toBe(201);
+  });
+});
+
+describe('getPet (deprecated)', () => {
+  it('returns the pet and announces the deprecation', async () => {
+    const pet = created[3] as TPetBody;
+    const response = await api.fetch(`/v1/pets/${pet.id}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(pet);
+    expect(response.headers.get('deprecation')).toBe('@1795392000');
+    expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(response.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+  });
+
+  it('counts deprecated calls per key in the logs', async () => {
+    const key = await api.createKey({ name: 'legacy client' });
+    const pet = created[0] as TPetBody;
+    await api.fetch(`/v1/pets/${pet.id}`, { key });
+    await api.fetch(`/v1/pets/${pet.id}`, { key });
+    const start = key.slice(0, 14);
+    const lines = api.logs.filter(
+      (line) => line.event === 'deprecated_operation' && line.apiKey === start,
+    );
+    expect(lines.map((line) => line.calls)).toEqual([1, 2]);
+    expect(lines[0]?.operation).toBe('getPet');
+  });
+});
+
+describe('listCategories', () => {
+  it('lists every category with the id to send as categoryId', async () => {
+    const response = await api.fetch('/v1/categories');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([
+      { id: cats, name: 'Cats' },
+      { id: dogs, name: 'Dogs' },
+    ]);
+  });
+});
+
+describe('every response', () => {
+  it('echoes a sane X-Request-Id and generates one otherwise', async () => {
+    const given = await api.fetch('/v1/pets?limit=1', { headers: { 'x-request-id': 'trace-42' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-42');
+    const generated = await api.fetch('/v1/pets?limit=1', {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
