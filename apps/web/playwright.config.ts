@@ -17,6 +17,11 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  projects: [
+    // First, on the freshly seeded store: screenshots show what a visitor would see.
+    { name: 'screenshots', testMatch: /screenshots\.spec\.ts$/ },
+    { name: 'site', testIgnore: /screenshots\.spec\.ts$/, dependencies: ['screenshots'] },
+  ],
   use: {
     ...devices['Desktop Chrome'],
     viewport: { width: 1280, height: 800 },

@@ -5,11 +5,10 @@ import { STACK_ENV, startStack } from './harness/stack';
  * every process and drops the database, whether the tests passed or not).
  */
 const globalSetup = async () => {
-  const started = Date.now();
-  const { stack, stop } = await startStack();
+  const { stack, stop, timings } = await startStack();
   process.env[STACK_ENV] = JSON.stringify(stack);
   process.stdout.write(
-    `[e2e] stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s: API ${stack.apiUrl}, ` +
+    `[e2e] stack ready (${timings.join(', ')}): API ${stack.apiUrl}, ` +
       `site ${stack.siteUrl}, database ${stack.databaseName}\n`,
   );
   return async () => {

@@ -28,29 +28,37 @@ export const STACK_ENV = 'PETS_E2E_STACK';
 const API_READY_TIMEOUT_MS = 90_000;
 const SITE_READY_TIMEOUT_MS = 30_000;
 
+/** A root command of the API's CLI (`pnpm keys ...`, `pnpm db:seed`) on the test database. */
+const runCli = (databaseUrl: string, args: string[]) =>
+  run('pnpm', ['--silent', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    timeout: 120_000,
+  });
+
+const cliFailure = (command: string, error: unknown): Error => {
+  const detail =
+    error && typeof error === 'object' && 'stderr' in error
+      ? String((error as { stderr: unknown }).stderr).slice(-1_000)
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new Error(`\`pnpm ${command}\` failed: ${detail}`);
+};
+
 /**
  * `pnpm keys create ...` against the test database; the key is the last line of its output.
  */
 const createKey = async (databaseUrl: string, args: string[]): Promise<string> => {
   try {
-    const { stdout } = await run('pnpm', ['--silent', 'keys', 'create', ...args], {
-      cwd: REPO_ROOT,
-      env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-      timeout: 60_000,
-    });
+    const { stdout } = await runCli(databaseUrl, ['keys', 'create', ...args]);
     const key = stdout.trim().split('\n').at(-1)?.trim() ?? '';
     if (!/^\S{20,}$/.test(key)) {
       throw new Error(`its last line is not a key: ${JSON.stringify(stdout.slice(-200))}`);
     }
     return key;
   } catch (error) {
-    const detail =
-      error && typeof error === 'object' && 'stderr' in error
-        ? String((error as { stderr: unknown }).stderr).slice(-1_000)
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    throw new Error(`\`pnpm keys create ${args.join(' ')}\` failed: ${detail}`);
+    throw cliFailure(`keys create ${args.join(' ')}`, error);
   }
 };
 
@@ -83,7 +91,8 @@ const startSite = async (
   return url;
 };
 
-export type TRunningStack = { stack: TStack; stop: () => Promise<void> };
+/** `timings`: when each step was done, for the run's log. */
+export type TRunningStack = { stack: TStack; stop: () => Promise<void>; timings: string[] };
 
 /**
  * A real API on a new PostgreSQL database, keys made with the real key CLI, and the built site
@@ -110,6 +119,9 @@ export const startStack = async (): Promise<TRunningStack> => {
     await database?.drop();
   };
 
+  const started = Date.now();
+  const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const timings: string[] = [];
   try {
     database = await createTestDatabase(testEnv.databaseUrl);
     const [apiPort, sitePort, limitedPort, offlinePort, deadPort] = await Promise.all([
@@ -134,20 +146,28 @@ export const startStack = async (): Promise<TRunningStack> => {
     });
     processes.push(api);
     const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
-    // Any HTTP answer (a 401 without a key) means it is serving; it migrates and seeds first.
+    // Any HTTP answer (a 401 without a key) means it is serving; it migrates the database first.
     await waitForHttp(api, `${apiUrl}/categories`, (status) => status < 500, API_READY_TIMEOUT_MS);
-
-    const webApiKey = await createKey(database.url, ['--plan', 'business', '--name', 'web-e2e']);
-    const limitedApiKey = await createKey(database.url, [
-      '--plan',
-      'enterprise',
-      '--name',
-      'web-e2e-limited',
-      '--rpm',
-      '1',
-      '--rpd',
-      '1000',
+    timings.push(`API up ${seconds()}`);
+    // The store's real categories and a few dozen animals (the API seeds only its embedded
+    // default), and the keys, all at once: each is a separate CLI process on the same database.
+    const [, webApiKey, limitedApiKey] = await Promise.all([
+      runCli(database.url, ['db:seed']).catch((error: unknown) => {
+        throw cliFailure('db:seed', error);
+      }),
+      createKey(database.url, ['--plan', 'business', '--name', 'web-e2e']),
+      createKey(database.url, [
+        '--plan',
+        'enterprise',
+        '--name',
+        'web-e2e-limited',
+        '--rpm',
+        '1',
+        '--rpd',
+        '1000',
+      ]),
     ]);
+    timings.push(`seeded, keys made ${seconds()}`);
 
     const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
     const [siteUrl, limitedSiteUrl, offlineSiteUrl] = await Promise.all([
@@ -156,7 +176,9 @@ export const startStack = async (): Promise<TRunningStack> => {
       startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
     ]);
 
+    timings.push(`sites up ${seconds()}`);
     return {
+      timings,
       stack: {
         apiUrl,
         siteUrl,
