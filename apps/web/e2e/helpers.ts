@@ -67,3 +67,7 @@ export const expectNoTechnicalDetails = async (page: Page): Promise<void> => {
   expect(text).not.toMatch(/\b(4\d\d|5\d\d)\b.*\b(status|error|code)\b/i);
   expect(text).not.toContain('rate_limited');
 };
+
+/** Why the tests of the rate-limited state are skipped while the API has no limiter. */
+export const NO_RATE_LIMITS =
+  'The API does not enforce rate limits yet (issue 4): nothing can provoke the 429 this test needs.';

@@ -21,6 +21,12 @@ export type TStack = {
   webApiKey: string;
   limitedApiKey: string;
   databaseName: string;
+  /**
+   * Whether the API enforces rate limits (its responses carry X-RateLimit-Limit, or it answers
+   * 429). Until it does, nothing can provoke a 429 and the tests of that state are skipped, saying
+   * why.
+   */
+  hasRateLimits: boolean;
 };
 
 export const STACK_ENV = 'PETS_E2E_STACK';
@@ -92,6 +98,19 @@ const startSite = async (
 };
 
 /** `timings`: when each step was done, for the run's log. */
+/** Two requests with the key of 1 request a minute: a limiter answers the second with a 429. */
+const probeRateLimits = async (apiUrl: string, key: string): Promise<boolean> => {
+  let limited = false;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const response = await fetch(`${apiUrl}/categories`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await response.body?.cancel();
+    limited ||= response.status === 429 || response.headers.has('x-ratelimit-limit');
+  }
+  return limited;
+};
+
 export type TRunningStack = { stack: TStack; stop: () => Promise<void>; timings: string[] };
 
 /**
@@ -168,6 +187,7 @@ export const startStack = async (): Promise<TRunningStack> => {
       ]),
     ]);
     timings.push(`seeded, keys made ${seconds()}`);
+    const hasRateLimits = await probeRateLimits(apiUrl, limitedApiKey);
 
     const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
     const [siteUrl, limitedSiteUrl, offlineSiteUrl] = await Promise.all([
@@ -187,6 +207,7 @@ export const startStack = async (): Promise<TRunningStack> => {
         webApiKey,
         limitedApiKey,
         databaseName: database.name,
+        hasRateLimits,
       },
       stop,
     };
