@@ -54,6 +54,7 @@ const start = (name, command, args, options = {}) => {
       pending = lines.pop() ?? '';
       for (const line of lines) {
         (stream === child.stderr ? process.stderr : process.stdout).write(`[${name}] ${line}\n`);
+        options.onLine?.(line);
       }
     });
   }
@@ -146,11 +147,15 @@ const createKey = () =>
     const child = spawn(
       'pnpm',
       ['--silent', 'keys', 'create', '--plan', 'business', '--name', 'web-site'],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] },
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
+    let errors = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      errors += chunk;
     });
     child.on('error', fail);
     child.on('exit', (code) => {
@@ -158,7 +163,7 @@ const createKey = () =>
       if (code === 0 && key) {
         done(key);
       } else {
-        fail(new Error(`\`pnpm keys create\` failed (exit code ${code}).`));
+        fail(new Error(`\`pnpm keys create\` failed (exit code ${code}): ${errors.trim()}`));
       }
     });
   });
@@ -191,6 +196,41 @@ const siteKey = async () => {
   return key;
 };
 
+/**
+ * The API's own `dev` script if it has one; otherwise its compiler in watch mode and, once the
+ * first compilation is done, `node --watch` restarting the API when its output or the contract's
+ * changes.
+ */
+const startApiInWatchMode = async () => {
+  const apiPackage = JSON.parse(readFileSync(join(ROOT, 'apps', 'api', 'package.json'), 'utf8'));
+  if (apiPackage.scripts?.dev) {
+    start('api', 'pnpm', ['--filter', '@pets/api', 'run', 'dev']);
+    return;
+  }
+  await new Promise((compiled) => {
+    start(
+      'api-tsc',
+      'pnpm',
+      [
+        '--filter',
+        '@pets/api',
+        'exec',
+        'tsc',
+        '-p',
+        'tsconfig.build.json',
+        '--watch',
+        '--preserveWatchOutput',
+      ],
+      { onLine: (line) => /Watching for file changes/.test(line) && compiled() },
+    );
+  });
+  start('api', process.execPath, [
+    '--watch-path=apps/api/dist',
+    '--watch-path=packages/contract/dist',
+    'apps/api/dist/main.js',
+  ]);
+};
+
 const main = async () => {
   if (mode === 'start') {
     const apiMain = join(ROOT, 'apps', 'api', 'dist', 'main.js');
@@ -200,10 +240,10 @@ const main = async () => {
     }
     start('api', process.execPath, [apiMain]);
   } else {
-    // The contract compiles on change; both apps see a changed type at once (the API's watcher and
-    // the site's type-checker below).
+    // The contract compiles on change; both apps see a changed type at once (the API's compiler
+    // and the site's type-checker below).
     start('contract', 'pnpm', ['--filter', '@pets/contract', 'run', 'dev']);
-    start('api', 'pnpm', ['--filter', '@pets/api', 'run', 'dev']);
+    await startApiInWatchMode();
   }
   await waitForApi();
   let key;
