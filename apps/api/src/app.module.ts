@@ -1,4 +1,10 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { Logger } from 'pino';
 import { ApiKeysService } from './api-keys/api-keys.service';
@@ -13,6 +19,13 @@ import { LOGGER } from './logging/logger';
 import { CategoriesModule } from './modules/categories/categories.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import {
+  RATE_LIMIT_STORE,
+  type TRateLimitSettings,
+  type TRateLimitStore,
+} from './rate-limit/rate-limit.types';
 
 /** What the application needs from outside: built once in main.ts (or a test) and injected. */
 export type TAppDependencies = {
@@ -20,25 +33,49 @@ export type TAppDependencies = {
   prisma: PrismaClient;
   logger: Logger;
   apiKeyLookup: TApiKeyLookup;
+  /** Tests only: shorter windows and bans, a Redis key prefix of their own. */
+  rateLimitSettings?: Partial<TRateLimitSettings>;
 };
+
+type TModuleDependencies = TAppDependencies & {
+  rateLimitStore: TRateLimitStore;
+  rateLimitSettings: TRateLimitSettings;
+};
+
+/** Closes the rate-limit store (its Redis connection) when the application closes. */
+@Injectable()
+class RateLimitStoreLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(RATE_LIMIT_STORE) private readonly store: TRateLimitStore) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}
 
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
 export class AppModule {
-  static register(dependencies: TAppDependencies): DynamicModule {
+  static register(dependencies: TModuleDependencies): DynamicModule {
     return {
       module: AppModule,
       global: true,
-      imports: [PetsModule, OrdersModule, CategoriesModule],
+      imports: [
+        RateLimitModule.register(dependencies.rateLimitStore, dependencies.rateLimitSettings),
+        PetsModule,
+        OrdersModule,
+        CategoriesModule,
+      ],
       providers: [
         { provide: CONFIG, useValue: dependencies.config },
         { provide: PRISMA, useValue: dependencies.prisma },
         { provide: LOGGER, useValue: dependencies.logger },
         { provide: API_KEY_LOOKUP, useValue: dependencies.apiKeyLookup },
         ApiKeysService,
-        // Guards run in this order on every request: identify the caller, (rate limit by key or
-        // client address), then refuse callers without a valid key.
+        RateLimitStoreLifecycle,
+        // Guards run in this order on every request: identify the caller, rate limit by key or
+        // client address, then refuse callers without a valid key.
         { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: RequireApiKeyGuard },
         { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

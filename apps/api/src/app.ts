@@ -4,10 +4,15 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { contract, Header } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { AppModule, type TAppDependencies } from './app.module';
+import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './http/body';
 import { NestPinoLogger } from './logging/nest-logger';
 import { GET_PET_DEPRECATION_HEADERS } from './modules/pets/deprecations';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { createRateLimitStore } from './rate-limit/rate-limit.store-factory';
+import { DEFAULT_RATE_LIMIT_SETTINGS } from './rate-limit/rate-limit.types';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -19,7 +24,11 @@ const requestId = (request: { headers: Record<string, string | string[] | undefi
 
 const GET_PET_ROUTE = contract.pets.getPet.path;
 
-const registerHooks = (fastify: FastifyInstance, dependencies: TAppDependencies): void => {
+const registerHooks = (
+  fastify: FastifyInstance,
+  dependencies: TAppDependencies,
+  app: NestFastifyApplication,
+): void => {
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header(Header.requestId, request.id);
     // Every response of the deprecated operation announces it, errors (401, 429, 404) included.
@@ -27,6 +36,21 @@ const registerHooks = (fastify: FastifyInstance, dependencies: TAppDependencies)
       reply.headers(GET_PET_DEPRECATION_HEADERS);
     }
     done();
+  });
+
+  // A /v1 request that matches no route never reaches the guards; it is still identified,
+  // counted and given rate-limit headers, so that every /v1 response carries them.
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url !== undefined || !request.url.startsWith('/v1/')) {
+      return;
+    }
+    const identity = await app.get(ApiKeysService).authenticate(request.headers.authorization);
+    if (identity instanceof AppError) {
+      request.authError = identity;
+    } else {
+      request.caller = identity;
+    }
+    await app.get(RateLimitGuard).limit(request, reply);
   });
 
   // One access line per request; the key appears only as its display start.
@@ -56,17 +80,20 @@ export const createApp = async (
     genReqId: requestId,
     return503OnClosing: true,
   });
+  const rateLimitSettings = { ...DEFAULT_RATE_LIMIT_SETTINGS, ...dependencies.rateLimitSettings };
+  const rateLimitStore = await createRateLimitStore(
+    dependencies.config,
+    rateLimitSettings,
+    dependencies.logger,
+  );
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(dependencies),
+    AppModule.register({ ...dependencies, rateLimitStore, rateLimitSettings }),
     adapter,
-    {
-      bodyParser: false,
-      logger: new NestPinoLogger(dependencies.logger),
-    },
+    { bodyParser: false, abortOnError: false, logger: new NestPinoLogger(dependencies.logger) },
   );
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
-  registerHooks(fastify, dependencies);
+  registerHooks(fastify, dependencies, app);
   await app.init();
   return app;
 };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir, uptime } from 'node:os';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -231,6 +231,31 @@ describe('the embedded database', () => {
     await query(record.url ?? '', 'DROP TABLE crash_check');
     await stopGracefully(restarted);
   }, 60_000);
+
+  it.each([
+    ['whose pid now belongs to another program (nothing listens on its address)', 0, 'ready'],
+    ['from before a reboot (pid reused)', -3_600, 'starting'],
+  ])(
+    'takes over an owner file %s',
+    async (_label, bootShift, state) => {
+      const record = {
+        id: 'left-over',
+        pid: process.pid, // alive, but not an owner
+        hostname: hostname(),
+        role: 'server',
+        state,
+        startedAt: new Date().toISOString(),
+        bootedAt: Math.round(Date.now() / 1000 - uptime()) + bootShift,
+        ...(state === 'ready' ? { url: 'postgresql://postgres:x@127.0.0.1:1/postgres' } : {}),
+      };
+      await writeFile(paths.ownerFile, JSON.stringify(record));
+      const listed = await cli('keys', 'list');
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stderr).toMatch(/Taking over the embedded database/);
+      expect(existsSync(paths.ownerFile)).toBe(false);
+    },
+    60_000,
+  );
 
   it('makes an API that starts while a command holds the directory wait for it', async () => {
     const tool = await startOwner('tool', 2_000);

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 import { migrate } from './migrate';
-import { startPgliteServer } from './pglite-server';
+import { startPgliteServer, type TPgliteServer } from './pglite-server';
 
 /**
  * The embedded PostgreSQL used when DATABASE_URL is unset: PGlite (PostgreSQL compiled to
@@ -62,6 +62,8 @@ type TOwnerRecord = {
   role: TEmbeddedRole;
   state: TOwnerState;
   startedAt: string;
+  /** When the machine booted (s since the epoch): a record from an earlier boot is stale. */
+  bootedAt: number;
   url?: string;
 };
 
@@ -75,6 +77,8 @@ export const embeddedPaths = (dataDir: string) => ({
 
 const POLL_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const bootedAt = (): number => Math.round(Date.now() / 1000 - uptime());
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -175,18 +179,42 @@ const releaseOwner = (ownerFile: string, id: string): void => {
   }
 };
 
-const canConnect = async (url: string): Promise<boolean> => {
+type TProbe = 'ok' | 'refused' | 'unanswered';
+
+/** Whether an owner answers on its address; 'refused' means nothing listens there at all. */
+const probe = async (url: string): Promise<TProbe> => {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   client.on('error', () => undefined);
   try {
     await client.connect();
     await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
+    return 'ok';
+  } catch (error) {
+    const { code, errors } = error as { code?: string; errors?: { code?: string }[] };
+    return (code ?? errors?.[0]?.code) === 'ECONNREFUSED' ? 'refused' : 'unanswered';
   } finally {
     await client.end().catch(() => undefined);
   }
+};
+
+/**
+ * Whether an owner record can be taken over. Only certain signs count, since two processes
+ * opening the same PGlite files would corrupt them: its process is gone; or it dates from an
+ * earlier boot and does not answer; or it says it is ready but nothing listens on its address
+ * (its pid now belongs to another program). A slow owner is never taken over.
+ */
+const isStale = async (owner: TOwnerRecord): Promise<boolean> => {
+  if (owner.hostname !== hostname()) {
+    return false;
+  }
+  if (!isAlive(owner.pid)) {
+    return true;
+  }
+  const answer = owner.url ? await probe(owner.url) : 'refused';
+  if (Math.abs((owner.bootedAt ?? 0) - bootedAt()) > 60 && answer !== 'ok') {
+    return true;
+  }
+  return owner.state === 'ready' && answer === 'refused';
 };
 
 const describeOwner = (owner: TOwnerRecord) =>
@@ -223,9 +251,10 @@ const becomeOwner = async (
   }
 
   const password = randomBytes(18).toString('base64url');
-  let server: Awaited<ReturnType<typeof startPgliteServer>>;
+  let server: TPgliteServer | null = null;
   try {
     server = await startPgliteServer({ db, password });
+    const running = server;
     const url = `postgresql://postgres:${password}@${server.host}:${server.port}/postgres`;
     const { applied } = await migrate(url);
     await replaceOwner(ownerFile, { ...record, state: 'ready', url });
@@ -239,7 +268,7 @@ const becomeOwner = async (
         try {
           // A tool owner lets other commands that use it finish; the API, on shutdown, gives
           // connected commands a moment.
-          await server.stop(record.role === 'tool' ? 30_000 : 5_000);
+          await running.stop(record.role === 'tool' ? 30_000 : 5_000);
         } finally {
           await db.close();
           release();
@@ -249,6 +278,7 @@ const becomeOwner = async (
     };
     return { url, isOwner: true, appliedMigrations: applied, close };
   } catch (error) {
+    await server?.stop(0).catch(() => undefined);
     await db.close().catch(() => undefined);
     release();
     throw error;
@@ -277,6 +307,7 @@ export const openEmbeddedDatabase = async (
     role,
     state: 'starting',
     startedAt: new Date().toISOString(),
+    bootedAt: bootedAt(),
   };
   const startedWaiting = Date.now();
   let hasAnnouncedWait = false;
@@ -304,7 +335,7 @@ export const openEmbeddedDatabase = async (
       await removeStaleOwner(ownerFile, current.text);
       continue;
     }
-    if (owner.hostname === hostname() && !isAlive(owner.pid)) {
+    if (await isStale(owner)) {
       onInfo(`Taking over the embedded database left by pid ${owner.pid}, which is gone.`);
       await removeStaleOwner(ownerFile, current.text);
       continue;
@@ -321,7 +352,7 @@ export const openEmbeddedDatabase = async (
       );
       continue;
     }
-    if (owner.state === 'ready' && owner.url && (await canConnect(owner.url))) {
+    if (owner.state === 'ready' && owner.url && (await probe(owner.url)) === 'ok') {
       return { url: owner.url, isOwner: false, appliedMigrations: [], close: async () => {} };
     }
     await wait(

@@ -7,6 +7,7 @@ import { loadConfig, type TConfig } from '../config';
 import { createPrismaClient } from '../database/prisma';
 import type { PrismaClient } from '../generated/prisma/client';
 import { createLogger } from '../logging/logger';
+import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
 import { createTestDatabase, type TTestDatabase } from './test-database';
 
 export type TTestApi = {
@@ -33,12 +34,18 @@ export type TTestApi = {
 export const startTestApi = async ({
   env = {},
   appDatabaseUrl,
+  rateLimit,
+  database: sharedDatabase,
 }: {
   env?: Record<string, string>;
   /** Points the application (not the test's own client) at another database, e.g. a dead one. */
   appDatabaseUrl?: string;
+  /** Shorter windows and bans for tests, and a Redis key prefix of their own. */
+  rateLimit?: Partial<TRateLimitSettings>;
+  /** Another instance's database: several API instances on one database. Not dropped on close. */
+  database?: TTestDatabase;
 } = {}): Promise<TTestApi> => {
-  const database = await createTestDatabase();
+  const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
   const prisma = createPrismaClient(database.url, 5);
   const appPrisma = appDatabaseUrl ? createPrismaClient(appDatabaseUrl, 2) : prisma;
@@ -59,11 +66,19 @@ export const startTestApi = async ({
   };
   let app: NestFastifyApplication;
   try {
-    app = await createApp({ config, prisma: appPrisma, logger, apiKeyLookup });
+    app = await createApp({
+      config,
+      prisma: appPrisma,
+      logger,
+      apiKeyLookup,
+      rateLimitSettings: rateLimit,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
     await prisma.$disconnect();
-    await database.drop();
+    if (!sharedDatabase) {
+      await database.drop();
+    }
     throw error;
   }
   const address = app.getHttpServer().address();
@@ -113,7 +128,9 @@ export const startTestApi = async ({
       await app.close();
       await appPrisma.$disconnect();
       await prisma.$disconnect();
-      await database.drop();
+      if (!sharedDatabase) {
+        await database.drop();
+      }
     },
   };
 };

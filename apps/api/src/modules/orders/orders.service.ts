@@ -20,7 +20,10 @@ export class OrdersService {
         ...(status ? { status } : {}),
         ...(cursor ? { id: { lt: decodeCursor(cursor) } } : {}),
       },
-      orderBy: { id: 'desc' },
+      // The order of orders_api_key_id[_status]_id_idx, so one index scan serves each page.
+      orderBy: status
+        ? [{ apiKeyId: 'asc' }, { status: 'asc' }, { id: 'desc' }]
+        : [{ apiKeyId: 'asc' }, { id: 'desc' }],
       take: limit + 1,
     });
     const page = toPage(rows, limit);

@@ -31,7 +31,9 @@ export class PetsService {
         ...(status ? { status } : {}),
         ...(cursor ? { id: { lt: decodeCursor(cursor) } } : {}),
       },
-      orderBy: { id: 'desc' },
+      // With a filter, ordering by (status, id) names the index's own order, so PostgreSQL walks
+      // pets_status_id_idx instead of the primary key with a filter (same rows: status is fixed).
+      orderBy: status ? [{ status: 'asc' }, { id: 'desc' }] : { id: 'desc' },
       take: limit + 1,
     });
     const page = toPage(rows, limit);

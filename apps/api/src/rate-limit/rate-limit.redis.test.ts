@@ -1,0 +1,200 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import Redis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, startTestApi, type TTestApi } from '../test/api-harness';
+import { createTestDatabase, type TTestDatabase } from '../test/test-database';
+import { burst, countStatuses, limitHeaders, list, sleep } from './rate-limit.test-support';
+
+// A real Redis: TEST_REDIS_URL, or the local server .ci/run makes sure is up.
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const prefix = `pets:test:${randomBytes(6).toString('hex')}:`;
+const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+
+const withRedis = (extra: Record<string, string> = {}) => ({
+  env: { REDIS_URL, ...extra },
+  rateLimit: { redisKeyPrefix: prefix },
+});
+
+beforeAll(async () => {
+  await redis.connect();
+});
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length > 0) {
+    await redis.del(...keys);
+  }
+  redis.disconnect();
+});
+
+describe('limits shared through Redis', () => {
+  let database: TTestDatabase;
+  let first: TTestApi;
+  let second: TTestApi;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    first = await startTestApi({ ...withRedis(), database });
+    second = await startTestApi({ ...withRedis(), database });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await database?.drop();
+  });
+
+  it('100 simultaneous requests on a fresh Free key admit exactly 60', async () => {
+    const key = await first.createKey({ plan: 'free' });
+    expect(countStatuses(await burst(list(first, key), 100))).toEqual({ 200: 60, 429: 40 });
+    expect(await redis.keys(`${prefix}*`)).not.toHaveLength(0);
+  });
+
+  it('two API instances on one Redis admit exactly one plan’s worth between them', async () => {
+    const key = await first.createKey({ plan: 'free' });
+    let turn = 0;
+    const responses = await burst(() => {
+      turn += 1;
+      return list(turn % 2 ? first : second, key)();
+    }, 100);
+    expect(countStatuses(responses)).toEqual({ 200: 60, 429: 40 });
+    const remaining = responses
+      .filter((response) => response.status === 200)
+      .map((response) => limitHeaders(response).remaining)
+      .sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => i));
+  });
+
+  it('a ban decided by one instance holds on the other', async () => {
+    const banned = await startTestApi({
+      ...withRedis(),
+      database,
+      rateLimit: {
+        redisKeyPrefix: prefix,
+        ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 },
+      },
+    });
+    const peer = await startTestApi({
+      ...withRedis(),
+      database,
+      rateLimit: {
+        redisKeyPrefix: prefix,
+        ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 },
+      },
+    });
+    try {
+      const key = await banned.createKey({ plan: 'free' });
+      await burst(list(banned, key), 63);
+      const response = await list(peer, key)();
+      expect(await errorBody(response)).toMatchObject({ code: 'api_key_banned', status: 429 });
+      expect(limitHeaders(response).retryAfter).toBeGreaterThan(50);
+    } finally {
+      await banned.close();
+      await peer.close();
+    }
+  });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(),
+      );
+    });
+  });
+
+const startRedis = async (port: number): Promise<ChildProcess> => {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const probe = new Redis(port, '127.0.0.1', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  probe.on('error', () => undefined);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return child;
+    } catch {
+      await sleep(100);
+    }
+  }
+  throw new Error('redis-server did not start');
+};
+
+const waitForLog = async (api: TTestApi, predicate: (line: Record<string, unknown>) => boolean) => {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (api.logs.some(predicate)) {
+      return true;
+    }
+    await sleep(100);
+  }
+  return false;
+};
+
+describe('Redis unreachable', () => {
+  it('at startup: the API serves with per-process limits and says so', async () => {
+    const api = await startTestApi(withRedis({ REDIS_URL: 'redis://127.0.0.1:1' }));
+    try {
+      const key = await api.createKey({ plan: 'free' });
+      expect(countStatuses(await burst(list(api, key), 70))).toEqual({ 200: 60, 429: 10 });
+      expect(
+        api.logs.some((line) => line.event === 'rate_limit_backend' && line.backend === 'memory'),
+      ).toBe(true);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('during an outage: keeps serving, then goes back to Redis by itself', async () => {
+    const port = await freePort();
+    let server = await startRedis(port);
+    const api = await startTestApi(withRedis({ REDIS_URL: `redis://127.0.0.1:${port}` }));
+    const own = new Redis(port, '127.0.0.1', { lazyConnect: true });
+    own.on('error', () => undefined);
+    try {
+      const key = await api.createKey({ plan: 'pro' });
+      expect((await list(api, key)()).status).toBe(200);
+      await own.connect();
+      expect((await own.keys(`${prefix}*`)).length).toBeGreaterThan(0);
+      own.disconnect();
+
+      server.kill('SIGKILL');
+      await sleep(300);
+      expect((await list(api, key)()).status).toBe(200);
+      expect(
+        await waitForLog(
+          api,
+          (line) => line.event === 'rate_limit_backend' && line.backend === 'memory',
+        ),
+      ).toBe(true);
+
+      server = await startRedis(port);
+      expect(
+        await waitForLog(
+          api,
+          (line) => line.event === 'rate_limit_backend' && line.backend === 'redis',
+        ),
+      ).toBe(true);
+      const again = new Redis(port, '127.0.0.1', { lazyConnect: true });
+      again.on('error', () => undefined);
+      await again.connect();
+      await again.flushall();
+      expect((await list(api, key)()).status).toBe(200);
+      expect((await again.keys(`${prefix}*`)).length).toBeGreaterThan(0);
+      again.disconnect();
+    } finally {
+      await api.close();
+      server.kill('SIGKILL');
+    }
+  });
+});

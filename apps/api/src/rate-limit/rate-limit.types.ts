@@ -1,0 +1,75 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** One quota window: at most `limit` requests per `ttlMs`, counted from the window's first request. */
+export type TWindowSpec = { name: string; limit: number; ttlMs: number };
+
+/** A window after a decision: requests counted in it (this one included when admitted). */
+export type TWindowState = TWindowSpec & { used: number; resetInMs: number };
+
+/**
+ * The temporary ban of spec rule 5: a key that gets more than `threshold` 429s within `strikeWindowMs`
+ * (it keeps sending while limited) is refused for `banMs`.
+ */
+export type TBanPolicy = { threshold: number; strikeWindowMs: number; banMs: number };
+
+export type TDecision =
+  | { outcome: 'allowed'; windows: TWindowState[] }
+  | { outcome: 'limited'; windows: TWindowState[] }
+  | { outcome: 'banned'; windows: TWindowState[]; banEndsInMs: number; bannedNow: boolean };
+
+/**
+ * Counts a request against every window of a tracker at once: admitted only if all windows have
+ * room, and then counted once in each; a refused request is not counted. Implementations are
+ * atomic, so concurrent requests are admitted exactly up to the limit.
+ */
+export type TRateLimitStore = ThrottlerStorage & {
+  consume(tracker: string, windows: TWindowSpec[], ban: TBanPolicy | null): Promise<TDecision>;
+  /** `memory`, `redis`, or `memory (redis unavailable)` when falling back. */
+  describe(): { backend: string; degraded: boolean };
+  close(): Promise<void>;
+};
+
+export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');
+export const RATE_LIMIT_SETTINGS = Symbol('RATE_LIMIT_SETTINGS');
+
+/** Window lengths and ban rules. Production uses the defaults; tests shorten them. */
+export type TRateLimitSettings = {
+  minuteMs: number;
+  dayMs: number;
+  ban: TBanPolicy;
+  /** Prefix of every Redis key, so test runs never share counters. */
+  redisKeyPrefix: string;
+};
+
+export const DEFAULT_RATE_LIMIT_SETTINGS: TRateLimitSettings = {
+  minuteMs: 60_000,
+  dayMs: 86_400_000,
+  // More than 60 refused requests within one minute earns a 15-minute ban.
+  ban: { threshold: 60, strikeWindowMs: 60_000, banMs: 15 * 60_000 },
+  redisKeyPrefix: 'pets:rl:',
+};
+
+/**
+ * @nestjs/throttler's single-window `increment`, answered by `consume` with one window, so our
+ * stores are complete ThrottlerStorage implementations.
+ */
+export const incrementWith = async (
+  store: Pick<TRateLimitStore, 'consume'>,
+  key: string,
+  ttl: number,
+  limit: number,
+  throttlerName: string,
+): Promise<ThrottlerStorageRecord> => {
+  const decision = await store.consume(key, [{ name: throttlerName, limit, ttlMs: ttl }], null);
+  const window = decision.windows[0];
+  const timeToExpire = Math.ceil((window?.resetInMs ?? ttl) / 1000);
+  const isBlocked = decision.outcome !== 'allowed';
+  return {
+    totalHits: (window?.used ?? 0) + (isBlocked ? 1 : 0),
+    timeToExpire,
+    isBlocked,
+    timeToBlockExpire: isBlocked ? timeToExpire : 0,
+  };
+};
