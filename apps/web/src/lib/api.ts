@@ -11,6 +11,7 @@ import { initClient } from '@ts-rest/core';
 import { cache } from 'react';
 import { webConfig } from '../env';
 import { failure, success, type TApiFailure, type TApiResult } from './api-result';
+import { Backoff } from './backoff';
 import { nextLinkOf, retryAfterSeconds } from './http-headers';
 import type { TPetsBatch } from './pets-page';
 
@@ -44,14 +45,18 @@ const fetchOptions = () => ({
   signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 });
 
+/** After a 429, no call goes out until Retry-After has passed (one key for every visitor). */
+const backoff = new Backoff();
+
 /** Turns a non-success answer of the API into what the page should show. */
 const failureOf = (operation: string, response: TRawResponse): TApiFailure => {
   switch (response.status) {
-    case 429:
-      return {
-        kind: 'rate-limited',
-        retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after')),
-      };
+    case 429: {
+      const seconds = retryAfterSeconds(response.headers.get('retry-after'));
+      backoff.holdFor(seconds);
+      console.warn(`[web] ${operation}: rate limited; no API calls for ${seconds} s.`);
+      return { kind: 'rate-limited', retryAfterSeconds: seconds };
+    }
     case 404:
       return { kind: 'not-found' };
     case 400: {
@@ -75,6 +80,10 @@ const call = async <R extends TRawResponse, T>(
   request: () => Promise<R>,
   onSuccess: (response: R) => T | undefined,
 ): Promise<TApiResult<T>> => {
+  const wait = backoff.secondsLeft();
+  if (wait > 0) {
+    return failure({ kind: 'rate-limited', retryAfterSeconds: wait });
+  }
   let response: R;
   try {
     response = await request();
