@@ -1,4 +1,4 @@
-import type { TCategory } from '@pets/contract';
+import type { TCategory } from '@pets/contract/schemas';
 import { PawPrint, SearchX } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';

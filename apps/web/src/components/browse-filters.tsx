@@ -1,6 +1,6 @@
 'use client';
 
-import type { TCategory } from '@pets/contract';
+import type { TCategory } from '@pets/contract/schemas';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState, useTransition } from 'react';
 import {

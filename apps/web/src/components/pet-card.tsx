@@ -1,4 +1,4 @@
-import type { TPet } from '@pets/contract';
+import type { TPet } from '@pets/contract/schemas';
 import Link from 'next/link';
 import { CategoryVisual } from './category-visual';
 import { StatusBadge } from './status-badge';

@@ -1,6 +1,6 @@
 'use client';
 
-import { PET_NAME_MAX_LENGTH, type TCategory, ZPetStatus } from '@pets/contract';
+import { PET_NAME_MAX_LENGTH, type TCategory, ZPetStatus } from '@pets/contract/schemas';
 import { CircleAlert } from 'lucide-react';
 import {
   type ChangeEvent,

@@ -1,4 +1,4 @@
-import type { TPetStatus } from '@pets/contract';
+import type { TPetStatus } from '@pets/contract/schemas';
 import { CircleCheck, Clock3, Heart, type LucideIcon } from 'lucide-react';
 
 type TStatusLook = { label: string; icon: LucideIcon };

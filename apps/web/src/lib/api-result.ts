@@ -1,4 +1,4 @@
-import type { TError } from '@pets/contract';
+import type { TError } from '@pets/contract/schemas';
 
 /**
  * What can go wrong when the site calls the API, in the terms a page needs to pick what to show.

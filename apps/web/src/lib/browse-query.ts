@@ -1,4 +1,4 @@
-import { MAX_ID, PAGE_SIZE, type TPetStatus, ZPetStatus } from '@pets/contract';
+import { MAX_ID, PAGE_SIZE, type TPetStatus, ZPetStatus } from '@pets/contract/schemas';
 
 /**
  * The state of the Browse page, kept in its URL so a filtered page can be shared and reloaded:

@@ -1,4 +1,4 @@
-import { type TError, type TNewPet, type TNewPetInput, ZNewPet } from '@pets/contract';
+import { type TError, type TNewPet, type TNewPetInput, ZNewPet } from '@pets/contract/schemas';
 
 /**
  * The "Add an animal" form, shared by the browser (validation before sending) and the server

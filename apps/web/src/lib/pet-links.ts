@@ -1,4 +1,4 @@
-import { MAX_ID } from '@pets/contract';
+import { MAX_ID } from '@pets/contract/schemas';
 import { browseHref, parseBrowseQuery, toSearchParamsRecord } from './browse-query';
 
 /**

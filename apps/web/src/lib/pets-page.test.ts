@@ -1,4 +1,4 @@
-import type { TListPetsQuery, TPet } from '@pets/contract';
+import type { TListPetsQuery, TPet } from '@pets/contract/schemas';
 import { describe, expect, it } from 'vitest';
 import { failure, success } from './api-result';
 import {

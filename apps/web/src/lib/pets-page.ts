@@ -1,5 +1,5 @@
-import type { TListPetsQuery, TPet } from '@pets/contract';
-import { PAGE_SIZE } from '@pets/contract';
+import type { TListPetsQuery, TPet } from '@pets/contract/schemas';
+import { PAGE_SIZE } from '@pets/contract/schemas';
 import { failure, success, type TApiResult } from './api-result';
 import type { TPosition } from './browse-query';
 
