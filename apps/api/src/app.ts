@@ -55,6 +55,20 @@ const registerHooks = (
     await app.get(RateLimitGuard).limit(request, reply);
   });
 
+  // Once shutdown has begun, a response ends its connection, so that keep-alive connections do not
+  // hold the shutdown back; connections idle at that moment are closed by the server itself.
+  let isClosing = false;
+  fastify.addHook('preClose', (done) => {
+    isClosing = true;
+    done();
+  });
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (isClosing) {
+      reply.header('connection', 'close');
+    }
+    done(null, payload);
+  });
+
   // One access line per request; the key appears only as its display start.
   fastify.addHook('onResponse', (request: FastifyRequest, reply, done) => {
     dependencies.logger.info(
