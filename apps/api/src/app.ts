@@ -31,7 +31,6 @@ const registerHooks = (
   app: NestFastifyApplication,
 ): void => {
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header(Header.requestId, request.id);
     securityHeadersHook(request, reply);
     // Every response of the deprecated operation announces it, errors (401, 429, 404) included.
     if (request.routeOptions.url === GET_PET_ROUTE) {
@@ -55,14 +54,17 @@ const registerHooks = (
     await app.get(RateLimitGuard).limit(request, reply);
   });
 
-  // Once shutdown has begun, a response ends its connection, so that keep-alive connections do not
-  // hold the shutdown back; connections idle at that moment are closed by the server itself.
+  // Every response carries its request id, including those sent before our onRequest hooks run
+  // (CORS preflights). Once shutdown has begun, a response ends its connection, so that
+  // keep-alive connections do not hold the shutdown back; connections idle at that moment are
+  // closed by the server itself.
   let isClosing = false;
   fastify.addHook('preClose', (done) => {
     isClosing = true;
     done();
   });
-  fastify.addHook('onSend', (_request, reply, payload, done) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(Header.requestId, request.id);
     if (isClosing) {
       reply.header('connection', 'close');
     }
