@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -26,18 +26,25 @@ const asset = (body: Buffer, contentType: string): TStaticAsset => ({
   contentType,
 });
 
+/** dist/assets/, where `build` copies the bundle (scripts/copy-docs-assets.cjs). */
+const BUILT_BUNDLE = join(__dirname, '..', '..', 'assets', 'scalar-standalone.js');
+
 /**
- * Scalar's standalone browser bundle, from the installed @scalar/api-reference package: the
- * page never loads anything from a CDN. The package's exports map only names its ESM entry
- * (dist/index.js); the bundle sits beside it in dist/browser/.
+ * Scalar's standalone browser bundle, from the installed @scalar/api-reference package: the page
+ * never loads anything from a CDN. The build copies it into dist/assets (the production image
+ * ships only that file); running from the sources, it is read from the package itself.
  */
-export const loadScalarBundle = (): TStaticAsset => {
+export const scalarBundlePath = (): string => {
+  if (existsSync(BUILT_BUNDLE)) {
+    return BUILT_BUNDLE;
+  }
+  // The package's exports map only names its ESM entry (dist/index.js); the bundle sits beside it.
   const entry = createRequire(__filename).resolve('@scalar/api-reference');
-  return asset(
-    readFileSync(join(dirname(entry), 'browser', 'standalone.js')),
-    'text/javascript; charset=utf-8',
-  );
+  return join(dirname(entry), 'browser', 'standalone.js');
 };
+
+export const loadScalarBundle = (): TStaticAsset =>
+  asset(readFileSync(scalarBundlePath()), 'text/javascript; charset=utf-8');
 
 /**
  * Starts the reference with the configuration the page carries as inert JSON, so that the page
