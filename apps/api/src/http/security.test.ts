@@ -28,7 +28,10 @@ const expectJsonApiHeaders = (response: Response) => {
     "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'",
   );
   expect(headers.get('cache-control')).toBe('no-store');
+  expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(headers.get('cross-origin-resource-policy')).toBe('same-origin');
   expect(headers.has('x-powered-by')).toBe(false);
+  expect(headers.has('x-xss-protection')).toBe(false);
   // Plain HTTP: HSTS means nothing here (see the proxy tests below).
   expect(headers.has('strict-transport-security')).toBe(false);
 };

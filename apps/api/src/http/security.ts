@@ -35,6 +35,12 @@ export const applySecurity = (app: NestFastifyApplication, config: TConfig): voi
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
     xPoweredBy: true,
+    // Headers for HTML pages in old browsers: nothing to protect in a JSON answer.
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
   });
 
   if (config.CORS_ORIGINS.length === 0) {
