@@ -98,7 +98,8 @@ describe('docker-compose.yml', () => {
     const nginx = readFileSync(join(REPO_ROOT, 'deploy', 'nginx.conf'), 'utf8');
     expect(nginx).toMatch(/server api-1:4000/);
     expect(nginx).toMatch(/server api-2:4000/);
-    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For/);
+    // The client's own X-Forwarded-For is replaced, never trusted.
+    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
   });
 
   it('the site calls the API through the proxy, with its key from the environment', () => {
