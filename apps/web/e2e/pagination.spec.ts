@@ -36,14 +36,14 @@ test.describe('Pages', () => {
     expect(lastUrl).toContain('back=');
   });
 
-  test('pages through one category, which the site filters over the API pages', async ({
+  test('pages through one category with the API categoryId filter', async ({
     page,
     stack,
     api,
   }) => {
     const category = (await categories(api)).at(-1);
     expect(category).toBeDefined();
-    // Enough animals of one category for three pages of 12 (the API's own pages are of 100).
+    // Enough animals of one category for three pages of 12.
     for (let index = 0; index < 26; index += 1) {
       const response = await api.pets.createPet({
         body: { name: uniqueName(`Paging ${index}`), categoryId: category?.id ?? 0 },

@@ -21,7 +21,7 @@ import {
   type TBrowseQuery,
 } from '@/lib/browse-query';
 import { petHref } from '@/lib/pet-links';
-import { loadPetsPage, type TPetsPage } from '@/lib/pets-page';
+import type { TPetsPage } from '@/lib/pets-page';
 import { STORE_NAME } from '@/lib/site';
 
 export const metadata: Metadata = {
@@ -36,7 +36,7 @@ const EmptyList = ({ query }: { query: TBrowseQuery }) => {
       <StatePanel icon={SearchX} title="No more animals here" role="status">
         <p>That is the end of this list.</p>
         <p>
-          <Link href={browseHref({ ...query, position: { skip: 0 }, back: [] })}>
+          <Link href={browseHref({ ...query, position: {}, back: [] })}>
             Back to the first page
           </Link>
         </p>
@@ -72,7 +72,7 @@ const Results = ({
   page: TPetsPage;
   categories: TCategory[];
 }) => {
-  if (page.pets.length === 0 && !page.next) {
+  if (page.pets.length === 0 && !page.nextCursor) {
     return <EmptyList query={query} />;
   }
   const names = new Map(categories.map((category) => [category.id, category.name]));
@@ -95,7 +95,11 @@ const Results = ({
       </ul>
       <Pagination
         previousHref={previous ? browseHref(previous) : undefined}
-        nextHref={page.next ? browseHref(nextPageQuery(query, page.next)) : undefined}
+        nextHref={
+          page.nextCursor
+            ? browseHref(nextPageQuery(query, { cursor: page.nextCursor }))
+            : undefined
+        }
       />
     </>
   );
@@ -106,11 +110,11 @@ const BrowsePage = async ({ searchParams }: TProps) => {
   const query = parseBrowseQuery(await searchParams);
   const [categories, page] = await Promise.all([
     listCategories(),
-    loadPetsPage(listPets, {
+    listPets({
       status: apiStatusOf(query.status),
       categoryId: query.categoryId,
       limit: query.limit,
-      position: query.position,
+      cursor: query.position.cursor,
     }),
   ]);
 
@@ -128,7 +132,7 @@ const BrowsePage = async ({ searchParams }: TProps) => {
         {!page.ok && page.failure.kind === 'invalid' ? (
           <StatePanel icon={SearchX} title="This page of the list has expired" role="alert">
             <p>
-              <Link href={browseHref({ ...query, position: { skip: 0 }, back: [] })}>
+              <Link href={browseHref({ ...query, position: {}, back: [] })}>
                 Start again from the first page
               </Link>
             </p>

@@ -13,7 +13,7 @@ import { webConfig } from '../env';
 import { failure, success, type TApiFailure, type TApiResult } from './api-result';
 import { Backoff } from './backoff';
 import { nextLinkOf, retryAfterSeconds } from './http-headers';
-import type { TPetsBatch } from './pets-page';
+import type { TPetsPage } from './pets-page';
 
 /** How long one call to the API may take before the page shows the "unavailable" state. */
 const REQUEST_TIMEOUT_MS = 8_000;
@@ -101,7 +101,7 @@ const call = async <R extends TRawResponse, T>(
 };
 
 /** One page of `listPets`, with the cursor of the next page from the `Link` header. */
-export const listPets = (query: Partial<TListPetsQuery>): Promise<TApiResult<TPetsBatch>> =>
+export const listPets = (query: Partial<TListPetsQuery>): Promise<TApiResult<TPetsPage>> =>
   call(
     'listPets',
     () => api().pets.listPets({ query, fetchOptions: fetchOptions() }),

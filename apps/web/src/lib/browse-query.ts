@@ -3,12 +3,12 @@ import { MAX_ID, PAGE_SIZE, type TPetStatus, ZPetStatus } from '@pets/contract/s
 /**
  * The state of the Browse page, kept in its URL so a filtered page can be shared and reloaded:
  *
- *   /?status=pending&category=2&limit=24&cursor=<api cursor>&skip=3&back=0:&back=0:<cursor>
+ *   /?status=pending&category=2&limit=24&cursor=<api cursor>&back=&back=<api cursor>
  *
  * - `status`: a PetStatus or `all`; omitted means `available` (people come to adopt).
  * - `category`: a category id; omitted means every category.
  * - `limit`: the page size, one of PAGE_SIZES; omitted means the first of them.
- * - `cursor`/`skip`: where this page starts (see TPosition); omitted means the first page.
+ * - `cursor`: where this page starts, an opaque cursor of the API; omitted means the first page.
  * - `back`: the positions of the pages before this one, oldest first, so "Previous" works without
  *   the API having to page backwards.
  *
@@ -31,12 +31,8 @@ export const MAX_BACK_PAGES = 20;
 /** Cursors are opaque and short; anything longer is not one of ours. */
 const MAX_CURSOR_LENGTH = 200;
 
-/**
- * Where a page starts: after `cursor` (an opaque cursor of the API, absent for the start of the
- * list), skipping `skip` animals of that API page first. `skip` is only used when filtering by
- * category, which the site does itself over the API's pages.
- */
-export type TPosition = { cursor?: string; skip: number };
+/** Where a page starts: after `cursor` (an opaque cursor of the API, absent for the first page). */
+export type TPosition = { cursor?: string };
 
 export type TBrowseQuery = {
   status: TStatusFilter;
@@ -49,7 +45,7 @@ export type TBrowseQuery = {
 export const DEFAULT_BROWSE_QUERY: TBrowseQuery = {
   status: DEFAULT_STATUS,
   limit: DEFAULT_PAGE_SIZE,
-  position: { skip: 0 },
+  position: {},
   back: [],
 };
 
@@ -76,22 +72,15 @@ const parseCount = (value: string | undefined, max: number): number | undefined 
   return count <= max ? count : undefined;
 };
 
-/** `skip:cursor`, the form of a position inside `back`. */
-export const encodePosition = (position: TPosition): string =>
-  `${position.skip}:${position.cursor ?? ''}`;
+/** The form of a position inside `back`: its cursor, empty for the first page. */
+export const encodePosition = (position: TPosition): string => position.cursor ?? '';
 
 export const decodePosition = (value: string): TPosition | undefined => {
-  const colon = value.indexOf(':');
-  const skip = parseCount(value.slice(0, colon), PAGE_SIZE.max);
-  if (colon < 0 || skip === undefined) {
-    return undefined;
+  if (value === '') {
+    return {};
   }
-  const cursor = value.slice(colon + 1);
-  if (cursor === '') {
-    return { skip };
-  }
-  const parsed = parseCursor(cursor);
-  return parsed === undefined ? undefined : { cursor: parsed, skip };
+  const cursor = parseCursor(value);
+  return cursor === undefined ? undefined : { cursor };
 };
 
 export const toSearchParamsRecord = (params: URLSearchParams): TSearchParamsRecord => {
@@ -107,7 +96,6 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
   const limit = parseCount(first(params, 'limit'), PAGE_SIZE.max);
   const categoryId = parseCount(first(params, 'category'), MAX_ID);
   const cursor = parseCursor(first(params, 'cursor'));
-  const skip = parseCount(first(params, 'skip'), PAGE_SIZE.max) ?? 0;
   const back = all(params, 'back')
     .map(decodePosition)
     .filter((position): position is TPosition => position !== undefined)
@@ -116,8 +104,8 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
     status: STATUS_FILTERS.find((filter) => filter === status) ?? DEFAULT_STATUS,
     categoryId: categoryId !== undefined && categoryId >= 1 ? categoryId : undefined,
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
-    position: cursor === undefined && skip === 0 ? { skip: 0 } : { cursor, skip },
-    back: cursor === undefined && skip === 0 ? [] : back,
+    position: cursor === undefined ? {} : { cursor },
+    back: cursor === undefined ? [] : back,
   };
 };
 
@@ -136,9 +124,6 @@ export const browseSearch = (query: TBrowseQuery): string => {
   if (query.position.cursor !== undefined) {
     params.set('cursor', query.position.cursor);
   }
-  if (query.position.skip > 0) {
-    params.set('skip', String(query.position.skip));
-  }
   for (const position of query.back) {
     params.append('back', encodePosition(position));
   }
@@ -148,14 +133,13 @@ export const browseSearch = (query: TBrowseQuery): string => {
 
 export const browseHref = (query: TBrowseQuery): string => `/${browseSearch(query)}`;
 
-export const isFirstPage = (query: TBrowseQuery): boolean =>
-  query.position.cursor === undefined && query.position.skip === 0;
+export const isFirstPage = (query: TBrowseQuery): boolean => query.position.cursor === undefined;
 
 /** The same filters from their first page: what a change of filter leads to. */
 export const withFilters = (
   query: TBrowseQuery,
   filters: Partial<Pick<TBrowseQuery, 'status' | 'categoryId' | 'limit'>>,
-): TBrowseQuery => ({ ...query, ...filters, position: { skip: 0 }, back: [] });
+): TBrowseQuery => ({ ...query, ...filters, position: {}, back: [] });
 
 export const nextPageQuery = (query: TBrowseQuery, next: TPosition): TBrowseQuery => ({
   ...query,
@@ -168,7 +152,7 @@ export const previousPageQuery = (query: TBrowseQuery): TBrowseQuery | undefined
   if (isFirstPage(query)) {
     return undefined;
   }
-  const previous = query.back.at(-1) ?? { skip: 0 };
+  const previous = query.back.at(-1) ?? {};
   return { ...query, position: previous, back: query.back.slice(0, -1) };
 };
 

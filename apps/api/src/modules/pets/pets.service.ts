@@ -23,17 +23,22 @@ const isForeignKeyViolation = (error: unknown): boolean =>
 export class PetsService {
   constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
 
-  /** One index scan: the primary key without a filter, (status, id) with one. */
-  async list({ limit, status, cursor }: TListPetsQuery): Promise<TPage<TPet>> {
+  /**
+   * Keyset pages, newest first. Each filter combination has an index whose leading columns are the
+   * filtered ones and whose last is `id DESC` (pets_status_id_idx, pets_category_id_id_idx,
+   * pets_category_id_status_id_idx), so a page is one index range scan; when the filter keeps most
+   * rows, PostgreSQL may prefer walking the primary key backwards and skipping the few others, which
+   * is as cheap (checked with EXPLAIN ANALYZE on 300,000 rows, uniform and skewed).
+   */
+  async list({ limit, status, categoryId, cursor }: TListPetsQuery): Promise<TPage<TPet>> {
     const rows = await this.prisma.pet.findMany({
       select: PET_FIELDS,
       where: {
+        ...(categoryId ? { categoryId: BigInt(categoryId) } : {}),
         ...(status ? { status } : {}),
         ...(cursor ? { id: { lt: decodeCursor(cursor) } } : {}),
       },
-      // With a filter, ordering by (status, id) names the index's own order, so PostgreSQL walks
-      // pets_status_id_idx instead of the primary key with a filter (same rows: status is fixed).
-      orderBy: status ? [{ status: 'asc' }, { id: 'desc' }] : { id: 'desc' },
+      orderBy: { id: 'desc' },
       take: limit + 1,
     });
     const page = toPage(rows, limit);
