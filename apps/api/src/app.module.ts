@@ -17,6 +17,8 @@ import { BodyInterceptor } from './http/body.interceptor';
 import { AllExceptionsFilter } from './http/exception.filter';
 import { LOGGER } from './logging/logger';
 import { CategoriesModule } from './modules/categories/categories.module';
+import { DocsModule } from './modules/docs/docs.module';
+import { HealthModule } from './modules/health/health.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -64,12 +66,16 @@ export class AppModule {
         PetsModule,
         OrdersModule,
         CategoriesModule,
+        HealthModule,
+        DocsModule,
       ],
       providers: [
         { provide: CONFIG, useValue: dependencies.config },
         { provide: PRISMA, useValue: dependencies.prisma },
         { provide: LOGGER, useValue: dependencies.logger },
         { provide: API_KEY_LOOKUP, useValue: dependencies.apiKeyLookup },
+        // Also provided here (not only by RateLimitModule) so that readiness can describe it.
+        { provide: RATE_LIMIT_STORE, useValue: dependencies.rateLimitStore },
         ApiKeysService,
         RateLimitStoreLifecycle,
         // Guards run in this order on every request: identify the caller, rate limit by key or
@@ -80,7 +86,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [CONFIG, PRISMA, LOGGER, ApiKeysService],
+      exports: [CONFIG, PRISMA, LOGGER, RATE_LIMIT_STORE, ApiKeysService],
     };
   }
 }
