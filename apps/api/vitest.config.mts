@@ -6,6 +6,8 @@ export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
   test: {
     include: ['src/**/*.test.ts'],
+    // Builds dist/ when it is stale: some tests run the built API as a child process.
+    globalSetup: ['src/test/global-setup.ts'],
     passWithNoTests: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,7 +1,8 @@
 /**
- * The SQL of listPets and createPet as the floor sends it, and as the benchmark EXPLAINs it: one
- * index scan that stops after `limit + 1` rows (the primary key without a filter, pets_status_id_idx
- * with one), keyset pagination below the cursor's id, no OFFSET, no COUNT(*).
+ * The SQL of listPets and createPet as the API sends it (apps/api/src/modules/pets/pets.service.ts),
+ * for the floor to send and the benchmark to EXPLAIN: one index scan that stops after `limit + 1`
+ * rows (the primary key without a filter, pets_status_id_idx or the primary key with a status),
+ * keyset pagination below the cursor's id, no OFFSET, no COUNT(*).
  */
 export const listPetsSql = ({
   hasStatus,
@@ -21,8 +22,7 @@ export const listPetsSql = ({
     where.push(`id < $${parameter}`);
   }
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
-  const order = hasStatus ? 'status, id DESC' : 'id DESC';
-  return `SELECT id, name, category_id, status FROM pets${filter} ORDER BY ${order} LIMIT $${parameter + 1}`;
+  return `SELECT id, name, category_id, status FROM pets${filter} ORDER BY id DESC LIMIT $${parameter + 1}`;
 };
 
 export const CREATE_PET_SQL =

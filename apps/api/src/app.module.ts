@@ -18,6 +18,8 @@ import { BodyInterceptor } from './http/body.interceptor';
 import { AllExceptionsFilter } from './http/exception.filter';
 import { LOGGER } from './logging/logger';
 import { CategoriesModule } from './modules/categories/categories.module';
+import { DocsModule } from './modules/docs/docs.module';
+import { HealthModule } from './modules/health/health.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -67,6 +69,8 @@ export class AppModule {
         PetsModule,
         OrdersModule,
         CategoriesModule,
+        HealthModule,
+        DocsModule,
       ],
       providers: [
         { provide: CONFIG, useValue: dependencies.config },
@@ -74,6 +78,8 @@ export class AppModule {
         { provide: PG_POOL, useValue: dependencies.pool },
         { provide: LOGGER, useValue: dependencies.logger },
         { provide: API_KEY_LOOKUP, useValue: dependencies.apiKeyLookup },
+        // Also provided here (not only by RateLimitModule) so that readiness can describe it.
+        { provide: RATE_LIMIT_STORE, useValue: dependencies.rateLimitStore },
         ApiKeysService,
         RateLimitStoreLifecycle,
         // Guards run in this order on every request: identify the caller, rate limit by key or
@@ -84,7 +90,7 @@ export class AppModule {
         { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [CONFIG, PRISMA, PG_POOL, LOGGER, ApiKeysService],
+      exports: [CONFIG, PRISMA, PG_POOL, LOGGER, RATE_LIMIT_STORE, ApiKeysService],
     };
   }
 }

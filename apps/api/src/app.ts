@@ -8,6 +8,7 @@ import { ApiKeysService } from './api-keys/api-keys.service';
 import { AppModule, type TAppDependencies } from './app.module';
 import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers } from './http/body';
+import { applySecurity, securityHeadersHook } from './http/security';
 import { NestPinoLogger } from './logging/nest-logger';
 import { GET_PET_DEPRECATION_HEADERS } from './modules/pets/deprecations';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -30,7 +31,7 @@ const registerHooks = (
   app: NestFastifyApplication,
 ): void => {
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header(Header.requestId, request.id);
+    securityHeadersHook(request, reply);
     // Every response of the deprecated operation announces it, errors (401, 429, 404) included.
     if (request.routeOptions.url === GET_PET_ROUTE) {
       reply.headers(GET_PET_DEPRECATION_HEADERS);
@@ -53,6 +54,23 @@ const registerHooks = (
     await app.get(RateLimitGuard).limit(request, reply);
   });
 
+  // Every response carries its request id, including those sent before our onRequest hooks run
+  // (CORS preflights). Once shutdown has begun, a response ends its connection, so that
+  // keep-alive connections do not hold the shutdown back; connections idle at that moment are
+  // closed by the server itself.
+  let isClosing = false;
+  fastify.addHook('preClose', (done) => {
+    isClosing = true;
+    done();
+  });
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(Header.requestId, request.id);
+    if (isClosing) {
+      reply.header('connection', 'close');
+    }
+    done(null, payload);
+  });
+
   // One access line per request; the key appears only as its display start. The line holds only
   // the fields below, none of which a redaction path names, so it skips pino's redaction: with a
   // wildcard path that clones and walks every object logged, which was the largest single
@@ -66,6 +84,7 @@ const registerHooks = (
         route: request.routeOptions.url ?? null,
         url: request.url,
         status: reply.statusCode,
+        ip: request.ip,
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
         apiKey: request.caller?.start ?? null,
       },
@@ -82,7 +101,12 @@ export const createApp = async (
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestId,
-    return503OnClosing: true,
+    // The client's address (per-address rate limits, logs) and protocol (HSTS) as told by the
+    // proxies we trust, and only those.
+    trustProxy: dependencies.config.TRUST_PROXY,
+    // Fastify's own 503 during shutdown has a body of its own: requests that still arrive on an
+    // open connection are served instead, with `Connection: close` (see main.ts).
+    return503OnClosing: false,
   });
   const rateLimitSettings = {
     ...DEFAULT_RATE_LIMIT_SETTINGS,
@@ -99,6 +123,7 @@ export const createApp = async (
     adapter,
     { bodyParser: false, abortOnError: false, logger: new NestPinoLogger(dependencies.logger) },
   );
+  applySecurity(app, dependencies.config);
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
   registerHooks(fastify, dependencies, app);

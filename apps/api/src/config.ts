@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -19,8 +20,64 @@ const ZBaseUrl = ZUrl(['http', 'https']).refine(
   },
 );
 
+/** An address or a CIDR range (`10.0.0.0/8`, `::1`). */
+const isAddressOrRange = (value: string): boolean => {
+  const [address = '', bits, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) {
+    return false;
+  }
+  if (bits === undefined) {
+    return true;
+  }
+  const prefix = Number(bits);
+  return /^\d+$/.test(bits) && prefix <= (version === 4 ? 32 : 128);
+};
+
+/** proxy-addr's names for address ranges: 127.0.0.1/8 and ::1, 169.254.0.0/16 and fe80::/10, private ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * Which proxies in front of the API to believe about the client's address and protocol
+ * (X-Forwarded-For, X-Forwarded-Proto): `false` (none, the default), `true` (any: only when
+ * nothing but the proxy can reach the API), or a comma-separated list of addresses, CIDR ranges
+ * and the names loopback, linklocal, uniquelocal. Fastify's `trustProxy` takes each.
+ */
+const ZTrustProxy = z
+  .string()
+  .default('false')
+  .transform((value, context): boolean | string[] => {
+    const text = value.trim().toLowerCase();
+    if (text === 'false') {
+      return false;
+    }
+    if (text === 'true') {
+      return true;
+    }
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.find((entry) => !PROXY_RANGE_NAMES.has(entry) && !isAddressOrRange(entry));
+    if (bad !== undefined || entries.length === 0) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `must be true, false, or addresses, CIDR ranges and loopback/linklocal/uniquelocal separated by commas (not "${bad ?? value}")`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+const ZInteger = (min: number, max: number) =>
+  z.coerce
+    .number({ invalid_type_error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be a whole number from ${min} to ${max}`)
+    .max(max, `must be a whole number from ${min} to ${max}`);
+
 const ZEnvironment = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  PORT: ZInteger(0, 65_535).default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
   /** PostgreSQL to use. Unset: the embedded PostgreSQL (PGlite) kept under DATA_DIR. */
   DATABASE_URL: ZUrl(['postgres', 'postgresql']).optional(),
@@ -31,10 +88,20 @@ const ZEnvironment = z.object({
   /** Prefix of the rate limiter's Redis keys, so deployments sharing one Redis keep apart. */
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:rl:'),
   /** Which environment this deployment is: keys of the other environment are refused. */
-  APP_ENV: z.enum(['production', 'staging']).default('production'),
+  APP_ENV: z
+    .enum(['production', 'staging'], {
+      errorMap: () => ({ message: 'must be production or staging' }),
+    })
+    .default('production'),
   PUBLIC_BASE_URL_PRODUCTION: ZBaseUrl.default('https://api.pet-adoption.dev/v1'),
   PUBLIC_BASE_URL_STAGING: ZBaseUrl.default('https://staging-api.pet-adoption.dev/v1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      errorMap: () => ({
+        message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      }),
+    })
+    .default('info'),
   /** Comma-separated origins allowed by CORS. Empty: CORS off. */
   CORS_ORIGINS: z
     .string()
@@ -45,9 +112,26 @@ const ZEnvironment = z.object({
         .map((origin) => origin.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.string().url('each origin must be a URL'))),
+    .pipe(
+      z.array(
+        z
+          .string()
+          .url('must be a comma-separated list of origins such as https://shop.example')
+          .refine((origin) => /^https?:\/\/[^/]+$/.test(origin), {
+            message:
+              'must be a comma-separated list of origins (scheme, host and port, no path) such as https://shop.example',
+          }),
+      ),
+    ),
   /** Size of the PostgreSQL connection pool of one API process. */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_POOL_SIZE: ZInteger(1, 100).default(10),
+  /** Proxies trusted for the client's address and protocol; see ZTrustProxy. */
+  TRUST_PROXY: ZTrustProxy,
+  /**
+   * On SIGTERM, how long in-flight requests may take to finish before their connections are
+   * closed anyway (the database is still flushed and closed cleanly afterwards).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: ZInteger(0, 600).default(20),
 });
 
 export type TConfig = z.infer<typeof ZEnvironment> & {

@@ -72,8 +72,10 @@ const main = async () => {
     apiKeyLookup: (hash) => findKeyByHash(prisma, hash),
   });
   await app.listen({ port: config.PORT, host: config.HOST });
-  const baseUrl = `http://localhost:${config.PORT}/v1`;
-  logger.info({ url: baseUrl, environment: config.APP_ENV }, 'API listening');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const baseUrl = `http://localhost:${port}/v1`;
+  logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
   if (demoKey) {
     printDemoKey(demoKey, baseUrl);
   }
@@ -84,11 +86,23 @@ const main = async () => {
       return;
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timeoutSeconds = config.SHUTDOWN_TIMEOUT_SECONDS;
+    logger.info(
+      { signal, timeoutSeconds },
+      'shutting down: accepting no new connections, finishing in-flight requests',
+    );
+    // Requests still running after the timeout lose their connections; the database is closed
+    // cleanly all the same.
+    const deadline = setTimeout(() => {
+      logger.warn({ timeoutSeconds }, 'in-flight requests did not finish in time: closing them');
+      app.getHttpServer().closeAllConnections();
+    }, timeoutSeconds * 1000);
     try {
       await app.close();
+      clearTimeout(deadline);
       await prisma.$disconnect();
       await pool.end();
+      // The embedded database: stops serving it and flushes PGlite to disk.
       await database.close();
       logger.info('stopped');
       process.exit(0);

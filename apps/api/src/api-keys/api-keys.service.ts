@@ -27,6 +27,7 @@ const unauthorized = (message: string) =>
 @Injectable()
 export class ApiKeysService {
   private readonly cache = new Map<string, TEntry>();
+  private readonly inFlight = new Map<string, Promise<TStoredApiKey | null>>();
 
   constructor(
     @Inject(API_KEY_LOOKUP) private readonly lookup: TApiKeyLookup,
@@ -93,7 +94,18 @@ export class ApiKeysService {
     });
   }
 
-  private async fetch(hash: string): Promise<TStoredApiKey | null> {
+  /** One database lookup per hash at a time: a burst on a cold key shares it. */
+  private fetch(hash: string): Promise<TStoredApiKey | null> {
+    const pending = this.inFlight.get(hash);
+    if (pending) {
+      return pending;
+    }
+    const lookup = this.lookupAndCache(hash).finally(() => this.inFlight.delete(hash));
+    this.inFlight.set(hash, lookup);
+    return lookup;
+  }
+
+  private async lookupAndCache(hash: string): Promise<TStoredApiKey | null> {
     const key = await this.lookup(hash);
     this.cache.delete(hash);
     if (this.cache.size >= MAX_ENTRIES) {

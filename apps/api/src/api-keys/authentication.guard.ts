@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../http/app-error';
-import { IS_PUBLIC } from '../http/public.decorator';
+import { isKeyOptional } from '../http/public.decorator';
 import { ApiKeysService } from './api-keys.service';
 
 /**
@@ -18,7 +18,7 @@ export class AuthenticationGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.get<boolean>(IS_PUBLIC, context.getHandler())) {
+    if (isKeyOptional(this.reflector, context)) {
       return true;
     }
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -38,7 +38,7 @@ export class RequireApiKeyGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.get<boolean>(IS_PUBLIC, context.getHandler())) {
+    if (isKeyOptional(this.reflector, context)) {
       return true;
     }
     const request = context.switchToHttp().getRequest<FastifyRequest>();

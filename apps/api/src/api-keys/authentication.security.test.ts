@@ -116,6 +116,16 @@ describe('key lifecycle', () => {
     expect(body.message).toMatch(/revoked/);
   });
 
+  it('a burst on a key not seen yet looks it up once', async () => {
+    const key = await api.createKey();
+    const before = api.keyLookups();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => api.fetch('/v1/pets?limit=1', { key })),
+    );
+    expect(responses.every((response) => response.status === 200)).toBe(true);
+    expect(api.keyLookups() - before).toBe(1);
+  });
+
   it('in the steady state, verifying a key costs no database round trip', async () => {
     const key = await api.createKey();
     await api.fetch('/v1/pets?limit=1', { key });

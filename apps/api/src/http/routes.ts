@@ -1,5 +1,12 @@
 import { contract } from '@pets/contract';
 import { type AppRoute, isAppRoute } from '@ts-rest/core';
+import {
+  DOCS_BUNDLE_PATH,
+  DOCS_INIT_PATH,
+  DOCS_PATH,
+  OPENAPI_PATH,
+} from '../modules/docs/docs-page';
+import { HEALTH_PATH, READINESS_PATH } from '../modules/health/readiness';
 
 type TKnownRoute = { method: string; pattern: RegExp };
 
@@ -13,11 +20,20 @@ const collectRoutes = (router: Record<string, unknown>): AppRoute[] =>
 const toPattern = (path: string): RegExp =>
   new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`);
 
-/** Every route of the contract, for telling "no such path" (404) from "no such method" (405). */
-const KNOWN_ROUTES: TKnownRoute[] = collectRoutes(contract).map((route) => ({
-  method: route.method,
-  pattern: toPattern(route.path),
-}));
+/** Routes served outside the contract: the OpenAPI document, the docs page, the probes. */
+const OPERATIONAL_ROUTES = [
+  OPENAPI_PATH,
+  DOCS_PATH,
+  DOCS_BUNDLE_PATH,
+  DOCS_INIT_PATH,
+  HEALTH_PATH,
+  READINESS_PATH,
+].map((path) => ({ method: 'GET', path }));
+
+/** Every route, for telling "no such path" (404) from "no such method" (405). */
+const KNOWN_ROUTES: TKnownRoute[] = [...collectRoutes(contract), ...OPERATIONAL_ROUTES].map(
+  (route) => ({ method: route.method, pattern: toPattern(route.path) }),
+);
 
 /**
  * The methods a path answers to, `HEAD` included wherever `GET` is; empty when no route of the

@@ -1,8 +1,7 @@
 import {
-  incrementWith,
+  RateLimitStore,
   type TBanPolicy,
   type TDecision,
-  type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
 } from './rate-limit.types';
@@ -15,11 +14,12 @@ const SWEEP_INTERVAL_MS = 30_000;
  * Limits in this process's memory. Each decision runs synchronously from check to count, so in
  * one process it is exact under any concurrency. Expired counters are swept periodically.
  */
-export class MemoryRateLimitStore implements TRateLimitStore {
+export class MemoryRateLimitStore extends RateLimitStore {
   private readonly counters = new Map<string, TCounter>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
+    super();
     this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
@@ -82,16 +82,6 @@ export class MemoryRateLimitStore implements TRateLimitStore {
       return { ...window, used: counter.count, resetInMs: counter.expiresAt - now };
     });
     return { outcome: 'allowed', windows: after };
-  }
-
-  increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    _blockDuration: number,
-    throttlerName: string,
-  ) {
-    return incrementWith(this, key, ttl, limit, throttlerName);
   }
 
   describe() {

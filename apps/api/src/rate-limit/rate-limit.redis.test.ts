@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TTestApi } from '../test/api-harness';
+import { freePort, startRedis } from '../test/redis-server';
 import { createTestDatabase, type TTestDatabase } from '../test/test-database';
 import { burst, countStatuses, limitHeaders, list, sleep } from './rate-limit.test-support';
 
@@ -94,42 +93,6 @@ describe('limits shared through Redis', () => {
     }
   });
 });
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(),
-      );
-    });
-  });
-
-const startRedis = async (port: number): Promise<ChildProcess> => {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const probe = new Redis(port, '127.0.0.1', {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return child;
-    } catch {
-      await sleep(100);
-    }
-  }
-  throw new Error('redis-server did not start');
-};
 
 const waitForLog = async (api: TTestApi, predicate: (line: Record<string, unknown>) => boolean) => {
   for (let attempt = 0; attempt < 100; attempt += 1) {

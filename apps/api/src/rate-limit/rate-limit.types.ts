@@ -52,24 +52,34 @@ export const DEFAULT_RATE_LIMIT_SETTINGS: TRateLimitSettings = {
 };
 
 /**
- * @nestjs/throttler's single-window `increment`, answered by `consume` with one window, so our
- * stores are complete ThrottlerStorage implementations.
+ * Base of our stores: @nestjs/throttler's single-window `increment` is answered by `consume` with
+ * one window, so every store is a complete ThrottlerStorage.
  */
-export const incrementWith = async (
-  store: Pick<TRateLimitStore, 'consume'>,
-  key: string,
-  ttl: number,
-  limit: number,
-  throttlerName: string,
-): Promise<ThrottlerStorageRecord> => {
-  const decision = await store.consume(key, [{ name: throttlerName, limit, ttlMs: ttl }], null);
-  const window = decision.windows[0];
-  const timeToExpire = Math.ceil((window?.resetInMs ?? ttl) / 1000);
-  const isBlocked = decision.outcome !== 'allowed';
-  return {
-    totalHits: (window?.used ?? 0) + (isBlocked ? 1 : 0),
-    timeToExpire,
-    isBlocked,
-    timeToBlockExpire: isBlocked ? timeToExpire : 0,
-  };
-};
+export abstract class RateLimitStore implements TRateLimitStore {
+  abstract consume(
+    tracker: string,
+    windows: TWindowSpec[],
+    ban: TBanPolicy | null,
+  ): Promise<TDecision>;
+  abstract describe(): { backend: string; degraded: boolean };
+  abstract close(): Promise<void>;
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    const decision = await this.consume(key, [{ name: throttlerName, limit, ttlMs: ttl }], null);
+    const window = decision.windows[0];
+    const timeToExpire = Math.ceil((window?.resetInMs ?? ttl) / 1000);
+    const isBlocked = decision.outcome !== 'allowed';
+    return {
+      totalHits: (window?.used ?? 0) + (isBlocked ? 1 : 0),
+      timeToExpire,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? timeToExpire : 0,
+    };
+  }
+}

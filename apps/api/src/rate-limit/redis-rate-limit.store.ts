@@ -2,10 +2,9 @@ import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { MemoryRateLimitStore } from './memory-rate-limit.store';
 import {
-  incrementWith,
+  RateLimitStore,
   type TBanPolicy,
   type TDecision,
-  type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
 } from './rate-limit.types';
@@ -86,7 +85,7 @@ type TRedisWithScript = Redis & {
  * through an outage (with per-process limits, which the logs and readiness report), and the store
  * goes back to Redis by itself once it reconnects.
  */
-export class RedisRateLimitStore implements TRateLimitStore {
+export class RedisRateLimitStore extends RateLimitStore {
   private readonly redis: TRedisWithScript;
   private readonly fallback = new MemoryRateLimitStore();
   private usingFallback = false;
@@ -96,6 +95,7 @@ export class RedisRateLimitStore implements TRateLimitStore {
     private readonly keyPrefix: string,
     private readonly logger: Logger,
   ) {
+    super();
     this.redis = new Redis(url, {
       // Fail fast instead of queueing while disconnected: the fallback answers meanwhile.
       enableOfflineQueue: false,
@@ -185,16 +185,6 @@ export class RedisRateLimitStore implements TRateLimitStore {
       };
     }
     return { outcome: outcome === 1 ? 'allowed' : 'limited', windows: states };
-  }
-
-  increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    _blockDuration: number,
-    throttlerName: string,
-  ) {
-    return incrementWith(this, key, ttl, limit, throttlerName);
   }
 
   describe() {

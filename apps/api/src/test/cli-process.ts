@@ -9,7 +9,7 @@ const OWNER_FIXTURE = join(__dirname, 'embedded-owner.cjs');
 export type TCliResult = { code: number | null; stdout: string; stderr: string };
 
 /** The environment of a child: ours without any database settings, plus `env`. */
-const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
+export const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...rest } = process.env;
   return { ...rest, ...env };
 };

@@ -64,6 +64,17 @@ describe('ZListPetsQuery.status', () => {
   });
 });
 
+describe('ZListPetsQuery.categoryId', () => {
+  it('is absent when not given, and read from its decimal text', () => {
+    expect(query({}).data?.categoryId).toBeUndefined();
+    expect(query({ categoryId: '7' })).toMatchObject({ success: true, data: { categoryId: 7 } });
+  });
+
+  it.each(['0', '-2', 'dogs', '1.5', String(MAX_ID + 1)])('rejects %j', (categoryId) => {
+    expect(query({ categoryId }).success).toBe(false);
+  });
+});
+
 describe('ZPetIdParams', () => {
   it.each([
     ['1', 1],

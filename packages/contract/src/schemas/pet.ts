@@ -69,6 +69,21 @@ export const ZListPetsQuery = z.object({
   status: extendApi(ZPetStatus.optional(), {
     description: 'Only animals whose status equals this value. Omit for all animals.',
   }),
+  categoryId: extendApi(
+    integerFromText(
+      z
+        .number({ invalid_type_error: 'categoryId must be an integer' })
+        .int('categoryId must be an integer')
+        .min(1, 'categoryId must be a positive integer')
+        .max(MAX_ID, 'categoryId is out of range'),
+    ).optional(),
+    {
+      format: 'int64',
+      description:
+        'Only animals of this category (see `GET /v1/categories`). An addition to the spec; omit ' +
+        'for all categories.',
+    },
+  ),
   cursor: ZCursorQuery,
 });
 export type TListPetsQuery = z.infer<typeof ZListPetsQuery>;

@@ -20,10 +20,7 @@ export class OrdersService {
         ...(status ? { status } : {}),
         ...(cursor ? { id: { lt: decodeCursor(cursor) } } : {}),
       },
-      // The order of orders_api_key_id[_status]_id_idx, so one index scan serves each page.
-      orderBy: status
-        ? [{ apiKeyId: 'asc' }, { status: 'asc' }, { id: 'desc' }]
-        : [{ apiKeyId: 'asc' }, { id: 'desc' }],
+      orderBy: { id: 'desc' },
       take: limit + 1,
     });
     const page = toPage(rows, limit);

@@ -46,6 +46,15 @@ describe('listPets rejects bad query values with 400', () => {
     expect(body.details?.[0]?.field).toBe('query.status');
   });
 
+  it.each(['0', 'dogs', '2.5'])('categoryId=%j', async (categoryId) => {
+    const body = await expectError(
+      await api.fetch(`/v1/pets?categoryId=${categoryId}`),
+      400,
+      'invalid_request',
+    );
+    expect(body.details?.[0]?.field).toBe('query.categoryId');
+  });
+
   it('a cursor it did not issue', async () => {
     const body = await expectError(
       await api.fetch('/v1/pets?cursor=not-a-cursor'),

@@ -56,6 +56,23 @@ describe('listPets', () => {
     expect(body.length).toBeGreaterThan(0);
   });
 
+  it('filters by categoryId, alone and with status, paging with the filters kept', async () => {
+    const response = await api.fetch(`/v1/pets?categoryId=${cats}&limit=100`);
+    expect(await response.json()).toEqual(created.filter((pet) => pet.categoryId === cats));
+    const both = await api.fetch(`/v1/pets?categoryId=${dogs}&status=sold&limit=3`);
+    const expected = created.filter((pet) => pet.categoryId === dogs && pet.status === 'sold');
+    expect(await both.json()).toEqual(expected.slice(0, 3));
+    const next = /<([^>]+)>; rel="next"/.exec(both.headers.get('link') ?? '')?.[1] ?? '';
+    expect(new URL(next, api.baseUrl).searchParams.get('categoryId')).toBe(String(dogs));
+    expect(await (await api.fetch(next)).json()).toEqual(expected.slice(3, 6));
+  });
+
+  it('an unknown categoryId is an empty list, not an error', async () => {
+    const response = await api.fetch(`/v1/pets?categoryId=${cats + 1000}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([]);
+  });
+
   it('pages through every pet exactly once by following rel="next"', async () => {
     const seen: TPetBody[] = [];
     let path: string | null = '/v1/pets?limit=10';

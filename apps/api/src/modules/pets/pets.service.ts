@@ -30,19 +30,6 @@ export const toPet = (row: TPetRow): TPet => ({
  */
 const PET_COLUMNS = 'id, name, category_id AS "categoryId", status';
 
-/** With a status, ordering by (status, id) names pets_status_id_idx's own order: one index scan. */
-const listSql = (hasStatus: boolean, hasCursor: boolean): string => {
-  const conditions = [
-    ...(hasStatus ? ['status = $2::pet_status'] : []),
-    ...(hasCursor ? [`id < $${hasStatus ? 3 : 2}`] : []),
-  ];
-  return `SELECT ${PET_COLUMNS} FROM pets${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY ${hasStatus ? 'status, ' : ''}id DESC LIMIT $1`;
-};
-const LIST_SQL = [
-  [listSql(false, false), listSql(false, true)],
-  [listSql(true, false), listSql(true, true)],
-] as const;
-
 const CREATE_SQL = `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3::pet_status) RETURNING ${PET_COLUMNS}`;
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -59,17 +46,31 @@ export class PetsService {
     @Inject(PG_POOL) private readonly pool: Pool,
   ) {}
 
-  /** One index scan: the primary key without a filter, (status, id) with one. */
-  async list({ limit, status, cursor }: TListPetsQuery): Promise<TPage<TPet>> {
+  /**
+   * Keyset pages, newest first. Each filter combination has an index whose leading columns are the
+   * filtered ones and whose last is `id DESC` (pets_status_id_idx, pets_category_id_id_idx,
+   * pets_category_id_status_id_idx), so a page is one index range scan; when the filter keeps most
+   * rows, PostgreSQL may prefer walking the primary key backwards and skipping the few others, which
+   * is as cheap (checked with EXPLAIN ANALYZE on 300,000 rows, uniform and skewed).
+   */
+  async list({ limit, status, categoryId, cursor }: TListPetsQuery): Promise<TPage<TPet>> {
     const params: (number | string)[] = [limit + 1];
+    const conditions: string[] = [];
+    if (categoryId) {
+      params.push(categoryId);
+      conditions.push(`category_id = $${params.length}`);
+    }
     if (status) {
       params.push(status);
+      conditions.push(`status = $${params.length}::pet_status`);
     }
     if (cursor) {
       params.push(String(decodeCursor(cursor)));
+      conditions.push(`id < $${params.length}`);
     }
+    const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
     const { rows } = await this.pool.query<TPetRow & { id: string }>(
-      LIST_SQL[status ? 1 : 0][cursor ? 1 : 0],
+      `SELECT ${PET_COLUMNS} FROM pets${where} ORDER BY id DESC LIMIT $1`,
       params,
     );
     const page = toPage(rows, limit);

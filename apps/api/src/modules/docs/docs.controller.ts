@@ -1,0 +1,102 @@
+import { Controller, Get, Headers, Inject } from '@nestjs/common';
+import { buildOpenApiDocument } from '@pets/contract';
+import { CONFIG } from '../../app.tokens';
+import type { TConfig } from '../../config';
+import { Keyless, Public } from '../../http/public.decorator';
+import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
+import {
+  DOCS_BUNDLE_PATH,
+  DOCS_INIT_PATH,
+  DOCS_PATH,
+  docsInitScript,
+  loadScalarBundle,
+  OPENAPI_PATH,
+  renderDocsPage,
+  type TStaticAsset,
+} from './docs-page';
+
+/**
+ * A script of the page, gzipped when the client takes it. The page names it with its content
+ * hash (`?v=`), so caches may keep it for good.
+ */
+const sendAsset = (
+  asset: TStaticAsset,
+  acceptEncoding: string | undefined,
+  setHeader: TSetHeader,
+): Buffer => {
+  setHeader('content-type', asset.contentType);
+  setHeader('cache-control', 'public, max-age=31536000, immutable');
+  setHeader('vary', 'accept-encoding');
+  if (/\bgzip\b/.test(acceptEncoding ?? '')) {
+    setHeader('content-encoding', 'gzip');
+    return asset.gzipped;
+  }
+  return asset.body;
+};
+
+/**
+ * Documentation for the people who use the API: the OpenAPI document of the contract with this
+ * deployment's public addresses, and an interactive reference (Scalar) whose scripts are served
+ * from here, never from a CDN.
+ */
+@Controller()
+export class DocsController {
+  private readonly document: string;
+  private bundle: TStaticAsset | undefined;
+  private readonly initScript = docsInitScript();
+
+  constructor(@Inject(CONFIG) private readonly config: TConfig) {
+    this.document = JSON.stringify(
+      buildOpenApiDocument({
+        productionUrl: config.PUBLIC_BASE_URL_PRODUCTION,
+        stagingUrl: config.PUBLIC_BASE_URL_STAGING,
+      }),
+    );
+  }
+
+  /** Read (4 MB) and compressed on first use, not at every start. */
+  private scalar(): TStaticAsset {
+    this.bundle ??= loadScalarBundle();
+    return this.bundle;
+  }
+
+  @Keyless()
+  @Get(OPENAPI_PATH)
+  openApi(@ResponseHeaders() setHeader: TSetHeader): string {
+    setHeader('content-type', 'application/json; charset=utf-8');
+    return this.document;
+  }
+
+  @Public()
+  @Get(DOCS_PATH)
+  page(@ResponseHeaders() setHeader: TSetHeader): string {
+    const { html, contentSecurityPolicy } = renderDocsPage(
+      {
+        productionUrl: this.config.PUBLIC_BASE_URL_PRODUCTION,
+        stagingUrl: this.config.PUBLIC_BASE_URL_STAGING,
+      },
+      { bundle: this.scalar().version, init: this.initScript.version },
+    );
+    setHeader('content-type', 'text/html; charset=utf-8');
+    setHeader('content-security-policy', contentSecurityPolicy);
+    return html;
+  }
+
+  @Public()
+  @Get(DOCS_BUNDLE_PATH)
+  scalarBundle(
+    @Headers('accept-encoding') acceptEncoding: string | undefined,
+    @ResponseHeaders() setHeader: TSetHeader,
+  ): Buffer {
+    return sendAsset(this.scalar(), acceptEncoding, setHeader);
+  }
+
+  @Public()
+  @Get(DOCS_INIT_PATH)
+  initialisation(
+    @Headers('accept-encoding') acceptEncoding: string | undefined,
+    @ResponseHeaders() setHeader: TSetHeader,
+  ): Buffer {
+    return sendAsset(this.initScript, acceptEncoding, setHeader);
+  }
+}

@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { buildOpenApiDocument, operationNames } from '@pets/contract';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, startTestApi, type TTestApi } from '../../test/api-harness';
+import { launchChromium } from '../../test/browser';
+
+const PRODUCTION_URL = 'https://api.shop.example/v1';
+const STAGING_URL = 'https://staging-api.shop.example/v1';
+
+let api: TTestApi;
+
+beforeAll(async () => {
+  api = await startTestApi({
+    env: { PUBLIC_BASE_URL_PRODUCTION: PRODUCTION_URL, PUBLIC_BASE_URL_STAGING: STAGING_URL },
+  });
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const installedBundle = () => {
+  const entry = createRequire(__filename).resolve('@scalar/api-reference');
+  return readFileSync(join(dirname(entry), 'browser', 'standalone.js'));
+};
+
+describe('GET /v1/openapi.json', () => {
+  it('serves the contract with this deployment’s addresses, without a key', async () => {
+    const response = await api.fetch('/v1/openapi.json', { key: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const document = (await response.json()) as ReturnType<typeof buildOpenApiDocument>;
+    expect(document).toEqual(
+      buildOpenApiDocument({ productionUrl: PRODUCTION_URL, stagingUrl: STAGING_URL }),
+    );
+    expect(document.servers?.map((server) => server.url)).toEqual([PRODUCTION_URL, STAGING_URL]);
+    const operationIds = Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, { operationId?: string }>).map(
+        (operation) => operation.operationId,
+      ),
+    );
+    expect(operationIds.sort()).toEqual(operationNames().sort());
+  });
+
+  it('is limited per client address like any request without a key, with the headers', async () => {
+    const limited = await startTestApi({ rateLimit: { minuteMs: 60_000 } });
+    try {
+      const responses: Response[] = [];
+      for (let index = 0; index < 61; index += 1) {
+        // A valid key does not move the document onto the key's budget: it is per address.
+        responses.push(await limited.fetch('/v1/openapi.json', index % 2 ? {} : { key: null }));
+      }
+      const first = responses[0] as Response;
+      expect(first.headers.get('x-ratelimit-limit')).toBe('60');
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('59');
+      expect(first.headers.get('ratelimit-policy')).toMatch(/"minute";q=60;w=60/);
+      expect(responses.slice(0, 60).every((response) => response.status === 200)).toBe(true);
+      const refused = responses[60] as Response;
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await errorBody(refused)).toMatchObject({ code: 'rate_limited', status: 429 });
+      // The same address has used its budget for key-less /v1 requests too.
+      expect((await limited.fetch('/v1/pets', { key: null })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('another method: 405 with the error body', async () => {
+    const response = await api.fetch('/v1/openapi.json', { method: 'DELETE', key: null });
+    expect(response.status).toBe(405);
+    expect(await errorBody(response)).toMatchObject({ code: 'method_not_allowed', status: 405 });
+  });
+});
+
+describe('GET /docs', () => {
+  it('is an HTML page whose scripts all come from this server, under a strict CSP', async () => {
+    const response = await api.fetch('/docs', { key: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.has('x-ratelimit-limit')).toBe(false);
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/docs\/scalar\.js\?v=/),
+      expect.stringMatching(/^\/docs\/docs\.js\?v=/),
+    ]);
+    expect(html).not.toMatch(/https?:\/\/(?!api\.shop\.example|staging-api\.shop\.example)/);
+
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain(
+      "connect-src 'self' https://api.shop.example https://staging-api.shop.example;",
+    );
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(/script-src[^;]*unsafe-inline/.test(csp)).toBe(false);
+  });
+
+  it('serves the Scalar bundle of the installed package, compressed and cacheable', async () => {
+    const page = await (await api.fetch('/docs', { key: null })).text();
+    const src = /src="(\/docs\/scalar\.js\?v=[^"]+)"/.exec(page)?.[1] as string;
+    const plain = await fetch(`${api.baseUrl}${src}`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const body = Buffer.from(await plain.arrayBuffer());
+    expect(body.equals(installedBundle())).toBe(true);
+
+    // Node's fetch would decompress on its own: read the raw gzip bytes with node:http instead.
+    const { request } = await import('node:http');
+    const gzipped = await new Promise<{ encoding?: string; bytes: Buffer }>((resolve, reject) => {
+      request(`${api.baseUrl}${src}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            encoding: res.headers['content-encoding'],
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(gzipped.encoding).toBe('gzip');
+    expect(gzipped.bytes.length).toBeLessThan(body.length / 3);
+    expect(gunzipSync(gzipped.bytes).equals(body)).toBe(true);
+  });
+});
+
+describe('the reference in a real browser', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('loads and renders every operation without a single request elsewhere', {
+    timeout: 90_000,
+  }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    const external: string[] = [];
+    const problems: string[] = [];
+    // Nothing leaves this machine: any request to another origin is recorded and refused.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${api.baseUrl}/`)) {
+        return route.continue();
+      }
+      external.push(url);
+      return route.abort();
+    });
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('console', (message) => {
+      // The bundle probes once whether eval works (zod's JIT check, in a try/catch) and does
+      // without it: the CSP refuses, as it should, and nothing else depends on it.
+      if (
+        message.type() === 'error' &&
+        !message.text().startsWith('CSP violation: script-src eval')
+      ) {
+        problems.push(`console: ${message.text()}`);
+      }
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    // Runs in the page: every CSP violation becomes a console error (the API has no DOM types).
+    await page.addInitScript({
+      content: `document.addEventListener('securitypolicyviolation', (event) => {
+        console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI +
+          ' at ' + event.sourceFile + ':' + event.lineNumber);
+      });`,
+    });
+
+    // Rendering failures are reported after what was requested elsewhere, the likelier cause.
+    let renderError: unknown = null;
+    try {
+      const response = await page.goto(`${api.baseUrl}/docs`);
+      expect(response?.status()).toBe(200);
+      await page.getByRole('heading', { name: 'Pet Adoption API' }).first().waitFor();
+      for (const summary of [
+        'List animals',
+        'Add an animal',
+        'Get an animal (deprecated)',
+        "List the caller's adoption orders",
+        'List categories',
+      ]) {
+        await page.getByText(summary, { exact: true }).first().waitFor({ state: 'visible' });
+      }
+      await page.waitForLoadState('networkidle');
+      await page.screenshot({ path: join(__dirname, '..', '..', '..', 'artifacts', 'docs.png') });
+    } catch (error) {
+      renderError = error;
+    }
+
+    expect(external).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(renderError).toBeNull();
+    expect(requested.some((url) => url.includes('/docs/scalar.js?v='))).toBe(true);
+    expect(requested.some((url) => url.endsWith('/v1/openapi.json'))).toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,66 @@
+import { type BeforeApplicationShutdown, Controller, Get, Inject } from '@nestjs/common';
+import { CONFIG, PRISMA } from '../../app.tokens';
+import type { TConfig } from '../../config';
+import type { PrismaClient } from '../../generated/prisma/client';
+import { AppError } from '../../http/app-error';
+import { Public } from '../../http/public.decorator';
+import { RATE_LIMIT_STORE, type TRateLimitStore } from '../../rate-limit/rate-limit.types';
+import {
+  checkDatabase,
+  checkRateLimits,
+  HEALTH_PATH,
+  READINESS_PATH,
+  type TReadiness,
+} from './readiness';
+
+/**
+ * Probes for orchestrators and load balancers, outside /v1: no key, no rate limit, never cached.
+ * `/healthz` answers while the process runs; `/readyz` while it can serve requests.
+ */
+@Controller()
+export class HealthController implements BeforeApplicationShutdown {
+  private isShuttingDown = false;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: TConfig,
+    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(RATE_LIMIT_STORE) private readonly rateLimitStore: TRateLimitStore,
+  ) {}
+
+  /** Liveness: the process is up and its event loop answers. Touches no dependency. */
+  @Public()
+  @Get(HEALTH_PATH)
+  health(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /**
+   * Readiness: 200 `ok` when the database answers and the rate limits are shared as configured;
+   * 200 `degraded` when only Redis is unreachable (requests are still served, with per-process
+   * limits); 503 with the error body when the database does not answer or shutdown has begun.
+   */
+  @Public()
+  @Get(READINESS_PATH)
+  async ready(): Promise<TReadiness> {
+    if (this.isShuttingDown) {
+      throw new AppError('service_unavailable', 'Not ready: the API is shutting down.');
+    }
+    const database = await checkDatabase(this.prisma);
+    if (database.status !== 'ok') {
+      throw new AppError(
+        'service_unavailable',
+        `Not ready: the database does not answer (${database.reason}).`,
+      );
+    }
+    const rateLimits = checkRateLimits(this.rateLimitStore, this.config.REDIS_URL !== undefined);
+    return {
+      status: rateLimits.status === 'degraded' ? 'degraded' : 'ok',
+      checks: { database, rateLimits },
+    };
+  }
+
+  /** Runs as soon as shutdown begins, while in-flight requests still finish. */
+  beforeApplicationShutdown(): void {
+    this.isShuttingDown = true;
+  }
+}

@@ -1,0 +1,79 @@
+import type { PrismaClient } from '../../generated/prisma/client';
+import type { TRateLimitStore } from '../../rate-limit/rate-limit.types';
+
+export const HEALTH_PATH = '/healthz';
+export const READINESS_PATH = '/readyz';
+
+/** How long the database may take to answer `SELECT 1` before readiness gives up on it. */
+export const DATABASE_CHECK_TIMEOUT_MS = 2_000;
+
+export type TDatabaseCheck =
+  | { status: 'ok'; latencyMs: number }
+  | { status: 'down'; reason: string };
+
+/** `not_configured`: REDIS_URL is unset and limits live in this process on purpose. */
+export type TRateLimitCheck = {
+  status: 'ok' | 'degraded' | 'not_configured';
+  backend: string;
+};
+
+export type TReadiness = {
+  status: 'ok' | 'degraded';
+  checks: { database: TDatabaseCheck & { status: 'ok' }; rateLimits: TRateLimitCheck };
+};
+
+const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+
+/** A reason safe to show to anyone: an error code, never a message with an address or a query. */
+const reasonOf = (error: unknown): string => {
+  const { code, cause, errors } = error as {
+    code?: unknown;
+    cause?: { code?: unknown };
+    errors?: { code?: unknown }[];
+  };
+  const found = [code, cause?.code, errors?.[0]?.code].find((value) => typeof value === 'string');
+  if (typeof found === 'string') {
+    return found;
+  }
+  return error instanceof Error && error.message.startsWith('no answer within')
+    ? error.message
+    : 'query failed';
+};
+
+export const checkDatabase = async (prisma: PrismaClient): Promise<TDatabaseCheck> => {
+  const started = performance.now();
+  try {
+    await withTimeout(prisma.$queryRaw`SELECT 1`, DATABASE_CHECK_TIMEOUT_MS);
+    return { status: 'ok', latencyMs: Math.round((performance.now() - started) * 100) / 100 };
+  } catch (error) {
+    return { status: 'down', reason: reasonOf(error) };
+  }
+};
+
+/**
+ * The rate-limit backend as the store sees it right now (no round trip): Redis connected, Redis
+ * configured but unreachable (limits per process meanwhile), or no Redis configured at all.
+ */
+export const checkRateLimits = (
+  store: Pick<TRateLimitStore, 'describe'>,
+  isRedisConfigured: boolean,
+): TRateLimitCheck => {
+  const { backend, degraded } = store.describe();
+  if (!isRedisConfigured) {
+    return { status: 'not_configured', backend };
+  }
+  return { status: degraded ? 'degraded' : 'ok', backend };
+};

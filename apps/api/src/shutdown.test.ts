@@ -1,0 +1,230 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { type ClientRequest, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from './api-keys/api-key-repository';
+import { createPrismaClient } from './database/prisma';
+import type { PrismaClient } from './generated/prisma/client';
+import { startApiProcess, type TApiProcess } from './test/api-process';
+import { createTestDatabase, type TTestDatabase } from './test/test-database';
+
+/**
+ * SIGTERM on the built API, run as a child process exactly as in production: it stops accepting
+ * connections, lets the requests in flight finish, closes the pool, flushes the embedded
+ * database, and exits 0.
+ */
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const running: TApiProcess[] = [];
+const start = async (env: Record<string, string>) => {
+  const api = await startApiProcess(env);
+  running.push(api);
+  return api;
+};
+
+afterEach(() => {
+  for (const api of running.splice(0)) {
+    api.child.kill('SIGKILL');
+  }
+});
+
+type TSlowRequest = {
+  request: ClientRequest;
+  /** Sends the rest of the body. */
+  finish: () => void;
+  response: Promise<{ status: number; body: string; headers: Record<string, unknown> }>;
+};
+
+/**
+ * A POST whose body arrives in two parts: after the first, the request is in flight on the
+ * server (headers read, body pending) for as long as the test wants.
+ */
+const slowCreate = (baseUrl: string, key: string, name: string): TSlowRequest => {
+  const body = JSON.stringify({ name, categoryId: 1 });
+  const half = Math.floor(body.length / 2);
+  const sent = request(`${baseUrl}/v1/pets`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    },
+  });
+  const response = new Promise<{ status: number; body: string; headers: Record<string, unknown> }>(
+    (resolve, reject) => {
+      sent.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }),
+        );
+      });
+      sent.on('error', reject);
+    },
+  );
+  sent.write(body.slice(0, half));
+  return { request: sent, finish: () => sent.end(body.slice(half)), response };
+};
+
+/** Whether a new connection is refused (the listening socket is closed). */
+const isRefused = async (baseUrl: string): Promise<boolean> => {
+  try {
+    await fetch(`${baseUrl}/healthz`, { headers: { connection: 'close' } });
+    return false;
+  } catch (error) {
+    return (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED';
+  }
+};
+
+const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) {
+      return true;
+    }
+    await sleep(25);
+  }
+  return false;
+};
+
+describe('on PostgreSQL (DATABASE_URL)', () => {
+  let database: TTestDatabase;
+  let prisma: PrismaClient;
+  let key: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    prisma = createPrismaClient(database.url, 2);
+    await prisma.category.create({ data: { id: 1, name: 'Dogs' } });
+    key = (
+      await createApiKey(prisma, { name: 'shutdown', plan: 'business', environment: 'production' })
+    ).key;
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await database?.drop();
+  });
+
+  it('finishes the requests in flight, refuses new connections meanwhile, exits 0', async () => {
+    const api = await start({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    // Warm keep-alive connections (fetch pools them): idle ones must not hold the shutdown back.
+    for (let index = 0; index < 5; index += 1) {
+      expect(
+        (await fetch(`${api.baseUrl}/v1/pets`, { headers: { authorization: `Bearer ${key}` } }))
+          .status,
+      ).toBe(200);
+    }
+    const slow = [
+      slowCreate(api.baseUrl, key, 'Inflight One'),
+      slowCreate(api.baseUrl, key, 'Inflight Two'),
+    ];
+    await sleep(300);
+
+    api.child.kill('SIGTERM');
+    expect(await waitUntil(() => isRefused(api.baseUrl), 5_000)).toBe(true);
+    expect(api.child.exitCode).toBeNull();
+
+    const finishedAt = Date.now();
+    for (const request of slow) {
+      request.finish();
+    }
+    const responses = await Promise.all(slow.map((request) => request.response));
+    for (const response of responses) {
+      expect(response.status).toBe(201);
+      expect(response.headers.connection).toBe('close');
+    }
+    expect(responses.map((response) => JSON.parse(response.body).name).sort()).toEqual([
+      'Inflight One',
+      'Inflight Two',
+    ]);
+
+    expect(await api.exited).toBe(0);
+    expect(Date.now() - finishedAt).toBeLessThan(5_000);
+    const stored = await prisma.pet.findMany({ where: { name: { startsWith: 'Inflight' } } });
+    expect(stored).toHaveLength(2);
+    const messages = api.logs().map((line) => line.msg);
+    expect(messages).toContain(
+      'shutting down: accepting no new connections, finishing in-flight requests',
+    );
+    expect(messages.at(-1)).toBe('stopped');
+    expect(api.logs().filter((line) => line.msg === 'request' && line.status === 201)).toHaveLength(
+      2,
+    );
+  });
+
+  it('a request that never finishes loses its connection after SHUTDOWN_TIMEOUT_SECONDS', async () => {
+    const api = await start({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '1' });
+    const stuck = slowCreate(api.baseUrl, key, 'Never Finished');
+    const outcome = stuck.response.then(
+      () => 'answered',
+      (error: NodeJS.ErrnoException) => error.code,
+    );
+    await sleep(300);
+    const signalledAt = Date.now();
+    api.child.kill('SIGTERM');
+    expect(await api.exited).toBe(0);
+    const took = Date.now() - signalledAt;
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(5_000);
+    expect(await outcome).toBe('ECONNRESET');
+    expect(
+      api
+        .logs()
+        .some((line) => line.msg === 'in-flight requests did not finish in time: closing them'),
+    ).toBe(true);
+    stuck.request.destroy();
+  });
+});
+
+describe('on the embedded database', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'pets-shutdown-'));
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('a pet acknowledged just before SIGTERM is there after a restart', {
+    timeout: 120_000,
+  }, async () => {
+    const first = await start({ DATA_DIR: dataDir });
+    // A new embedded database prints its demo key once, on standard output.
+    const key = /^\s+(pets_live_\S+)$/m.exec(first.stdout())?.[1];
+    expect(key).toBeTruthy();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const categories = (await (
+      await fetch(`${first.baseUrl}/v1/categories`, { headers })
+    ).json()) as { id: number }[];
+    const created = await fetch(`${first.baseUrl}/v1/pets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Last Before Shutdown', categoryId: categories[0]?.id }),
+    });
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+    // SIGTERM right after the acknowledgement: no pause for the database to settle.
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = await start({ DATA_DIR: dataDir });
+    expect(second.stdout()).not.toContain('demo API key');
+    const fetched = await fetch(`${second.baseUrl}/v1/pets?limit=1`, { headers });
+    expect(fetched.status).toBe(200);
+    expect(await fetched.json()).toEqual([
+      {
+        id: pet.id,
+        name: 'Last Before Shutdown',
+        categoryId: categories[0]?.id,
+        status: 'available',
+      },
+    ]);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});

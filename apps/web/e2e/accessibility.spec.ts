@@ -1,0 +1,90 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { apiPages, NO_RATE_LIMITS } from './helpers';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/** axe-core on the page as it is now: no serious or critical violation, listed readably if any. */
+const expectNoSeriousViolations = async (page: Page, what: string) => {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(' '))
+          .join(', ')})`,
+    );
+  expect(serious, `axe on ${what}`).toEqual([]);
+  expect(results.passes.length, `axe ran its checks on ${what}`).toBeGreaterThan(10);
+};
+
+test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
+  test('the Browse page, plain and filtered, desktop and phone', async ({ page, stack }) => {
+    await page.goto(stack.siteUrl);
+    await expectNoSeriousViolations(page, 'Browse');
+    await page.goto(`${stack.siteUrl}/?status=sold`);
+    await expectNoSeriousViolations(page, 'Browse, adopted animals');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(stack.siteUrl);
+    await expectNoSeriousViolations(page, 'Browse on a phone');
+    await page.goto(`${stack.siteUrl}/?category=999999`);
+    await expectNoSeriousViolations(page, 'Browse, empty');
+  });
+
+  test("an animal's page", async ({ page, stack, api }) => {
+    const [pets] = await apiPages(api, stack.apiUrl, { limit: 3 }, 1);
+    for (const pet of pets ?? []) {
+      await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+      await expectNoSeriousViolations(page, `/pets/${pet.id}`);
+    }
+  });
+
+  test('the Add form, empty and with errors', async ({ page, stack }) => {
+    await page.goto(`${stack.siteUrl}/pets/new`);
+    await expectNoSeriousViolations(page, 'Add an animal');
+    await page.getByRole('button', { name: 'Add animal' }).click();
+    await expect(page.locator('#pet-name-error')).toBeVisible();
+    await expectNoSeriousViolations(page, 'Add an animal, with errors');
+  });
+
+  test('the not-found, rate-limited and unreachable states', async ({ page, stack }) => {
+    await page.goto(`${stack.siteUrl}/pets/987654321`);
+    await expectNoSeriousViolations(page, 'not found');
+    if (stack.hasRateLimits) {
+      await page.goto(stack.limitedSiteUrl);
+      await expect(page.getByText(/We're getting a lot of visits/)).toBeVisible();
+      await expectNoSeriousViolations(page, 'rate limited');
+    } else {
+      test.info().annotations.push({ type: 'skipped in part', description: NO_RATE_LIMITS });
+    }
+    await page.goto(stack.offlineSiteUrl);
+    await expectNoSeriousViolations(page, 'unreachable');
+  });
+
+  test('every control shows a visible focus ring', async ({ page, stack }) => {
+    await page.goto(stack.siteUrl);
+    const outlines: string[] = [];
+    for (let step = 0; step < 12; step += 1) {
+      await page.keyboard.press('Tab');
+      outlines.push(
+        await page.evaluate(() => {
+          const active = document.activeElement as HTMLElement | null;
+          if (!active || active === document.body) {
+            return 'body';
+          }
+          const own = getComputedStyle(active);
+          // Radios and card links draw their ring on their label / card.
+          const ringed = active.closest('.segmented__option, .card') as HTMLElement | null;
+          const style = own.outlineStyle !== 'none' ? own : getComputedStyle(ringed ?? active);
+          return `${active.tagName} ${style.outlineStyle} ${style.outlineWidth}`;
+        }),
+      );
+    }
+    for (const outline of outlines.filter((value) => value !== 'body')) {
+      expect(outline).toMatch(/ solid 3px$/);
+    }
+  });
+});

@@ -1,0 +1,12 @@
+import { join, resolve } from 'node:path';
+
+/** apps/web */
+export const WEB_DIR = resolve(__dirname, '..', '..');
+export const REPO_ROOT = resolve(WEB_DIR, '..', '..');
+/** Git-ignored output of the browser tests: screenshots and the logs of the processes. */
+export const ARTIFACTS_DIR = join(WEB_DIR, 'artifacts');
+export const SCREENSHOTS_DIR = join(ARTIFACTS_DIR, 'screenshots');
+export const LOGS_DIR = join(ARTIFACTS_DIR, 'logs');
+export const API_MAIN = join(REPO_ROOT, 'apps', 'api', 'dist', 'main.js');
+export const NEXT_BIN = join(WEB_DIR, 'node_modules', 'next', 'dist', 'bin', 'next');
+export const NEXT_BUILD_ID = join(WEB_DIR, '.next', 'BUILD_ID');

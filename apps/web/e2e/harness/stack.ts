@@ -1,0 +1,218 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { createTestDatabase, type TTestDatabase } from './database';
+import { API_MAIN, NEXT_BIN, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
+import { freePort, startProcess, stopProcess, type TProcess, waitForHttp } from './processes';
+import { inheritedEnv, testEnv } from './test-env';
+
+const run = promisify(execFile);
+
+/** What the tests get to know about the running stack (passed to them as JSON). */
+export type TStack = {
+  apiUrl: string;
+  /** The site with a key of a high plan. */
+  siteUrl: string;
+  /** The same build with a key of tiny limits: every page soon meets a 429. */
+  limitedSiteUrl: string;
+  /** The same build pointed at an address where no API listens. */
+  offlineSiteUrl: string;
+  /** The main site's key: the tests check it never reaches the browser. */
+  webApiKey: string;
+  limitedApiKey: string;
+  databaseName: string;
+  /**
+   * Whether the API enforces rate limits (its responses carry X-RateLimit-Limit, or it answers
+   * 429). Until it does, nothing can provoke a 429 and the tests of that state are skipped, saying
+   * why.
+   */
+  hasRateLimits: boolean;
+};
+
+export const STACK_ENV = 'PETS_E2E_STACK';
+
+const API_READY_TIMEOUT_MS = 90_000;
+const SITE_READY_TIMEOUT_MS = 30_000;
+
+/** A root command of the API's CLI (`pnpm keys ...`, `pnpm db:seed`) on the test database. */
+const runCli = (databaseUrl: string, args: string[]) =>
+  run('pnpm', ['--silent', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    timeout: 120_000,
+  });
+
+const cliFailure = (command: string, error: unknown): Error => {
+  const detail =
+    error && typeof error === 'object' && 'stderr' in error
+      ? String((error as { stderr: unknown }).stderr).slice(-1_000)
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new Error(`\`pnpm ${command}\` failed: ${detail}`);
+};
+
+/**
+ * `pnpm keys create ...` against the test database; the key is the last line of its output.
+ */
+const createKey = async (databaseUrl: string, args: string[]): Promise<string> => {
+  try {
+    const { stdout } = await runCli(databaseUrl, ['keys', 'create', ...args]);
+    const key = stdout.trim().split('\n').at(-1)?.trim() ?? '';
+    if (!/^\S{20,}$/.test(key)) {
+      throw new Error(`its last line is not a key: ${JSON.stringify(stdout.slice(-200))}`);
+    }
+    return key;
+  } catch (error) {
+    throw cliFailure(`keys create ${args.join(' ')}`, error);
+  }
+};
+
+const startSite = async (
+  processes: TProcess[],
+  name: string,
+  port: number,
+  apiUrl: string,
+  apiKey: string,
+) => {
+  const site = startProcess(
+    name,
+    process.execPath,
+    [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    {
+      cwd: WEB_DIR,
+      env: {
+        ...inheritedEnv(),
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+        API_URL: apiUrl,
+        WEB_API_KEY: apiKey,
+      },
+    },
+  );
+  processes.push(site);
+  const url = `http://127.0.0.1:${port}`;
+  // /healthz does not call the API, so waiting spends nothing of a rate-limited key.
+  await waitForHttp(site, `${url}/healthz`, (status) => status === 200, SITE_READY_TIMEOUT_MS);
+  return url;
+};
+
+/** `timings`: when each step was done, for the run's log. */
+/** Two requests with the key of 1 request a minute: a limiter answers the second with a 429. */
+const probeRateLimits = async (apiUrl: string, key: string): Promise<boolean> => {
+  let limited = false;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const response = await fetch(`${apiUrl}/categories`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    await response.body?.cancel();
+    limited ||= response.status === 429 || response.headers.has('x-ratelimit-limit');
+  }
+  return limited;
+};
+
+export type TRunningStack = { stack: TStack; stop: () => Promise<void>; timings: string[] };
+
+/**
+ * A real API on a new PostgreSQL database, keys made with the real key CLI, and the built site
+ * served by `next start` three times (normal, rate-limited, API unreachable).
+ */
+export const startStack = async (): Promise<TRunningStack> => {
+  if (!existsSync(API_MAIN)) {
+    throw new Error(
+      `The API is not built (${API_MAIN} is missing): run \`pnpm --filter @pets/api build\`, ` +
+        'or `pnpm test` at the repo root, which builds it first.',
+    );
+  }
+  if (!existsSync(NEXT_BUILD_ID)) {
+    throw new Error(
+      'The site is not built (.next/BUILD_ID is missing): run `pnpm --filter @pets/web build`, ' +
+        'or `pnpm test` at the repo root, which builds it first.',
+    );
+  }
+
+  const processes: TProcess[] = [];
+  let database: TTestDatabase | undefined;
+  const stop = async () => {
+    await Promise.all(processes.map((process_) => stopProcess(process_)));
+    await database?.drop();
+  };
+
+  const started = Date.now();
+  const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const timings: string[] = [];
+  try {
+    database = await createTestDatabase(testEnv.databaseUrl);
+    const [apiPort, sitePort, limitedPort, offlinePort, deadPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
+
+    const api = startProcess('api', process.execPath, [API_MAIN], {
+      cwd: REPO_ROOT,
+      env: {
+        ...inheritedEnv(),
+        NODE_ENV: 'production',
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        REDIS_URL: '',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    processes.push(api);
+    const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
+    // Any HTTP answer (a 401 without a key) means it is serving; it migrates the database first.
+    await waitForHttp(api, `${apiUrl}/categories`, (status) => status < 500, API_READY_TIMEOUT_MS);
+    timings.push(`API up ${seconds()}`);
+    // The store's real categories and a few dozen animals (the API seeds only its embedded
+    // default), and the keys, all at once: each is a separate CLI process on the same database.
+    const [, webApiKey, limitedApiKey] = await Promise.all([
+      runCli(database.url, ['db:seed']).catch((error: unknown) => {
+        throw cliFailure('db:seed', error);
+      }),
+      createKey(database.url, ['--plan', 'business', '--name', 'web-e2e']),
+      createKey(database.url, [
+        '--plan',
+        'enterprise',
+        '--name',
+        'web-e2e-limited',
+        '--rpm',
+        '1',
+        '--rpd',
+        '1000',
+      ]),
+    ]);
+    timings.push(`seeded, keys made ${seconds()}`);
+    const hasRateLimits = await probeRateLimits(apiUrl, limitedApiKey);
+
+    const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
+    const [siteUrl, limitedSiteUrl, offlineSiteUrl] = await Promise.all([
+      startSite(processes, 'site', sitePort, apiUrl, webApiKey),
+      startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
+      startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
+    ]);
+
+    timings.push(`sites up ${seconds()}`);
+    return {
+      timings,
+      stack: {
+        apiUrl,
+        siteUrl,
+        limitedSiteUrl,
+        offlineSiteUrl,
+        webApiKey,
+        limitedApiKey,
+        databaseName: database.name,
+        hasRateLimits,
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+};

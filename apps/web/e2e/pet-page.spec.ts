@@ -1,0 +1,42 @@
+import { expect, test } from './fixtures';
+import { apiPages, cardNames, cards, categories } from './helpers';
+
+test.describe('An animal', () => {
+  test('opens from its card and leads back to the same filtered list', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [pending] = await apiPages(api, stack.apiUrl, { status: 'pending', limit: 12 }, 1);
+    const pet = pending?.[0];
+    expect(pet).toBeDefined();
+    const categoryName = (await categories(api)).find((c) => c.id === pet?.categoryId)?.name;
+
+    await page.goto(`${stack.siteUrl}/?status=pending`);
+    await cards(page).first().getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/pets/${pet?.id}\\?from=status%3Dpending$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet?.name ?? '');
+    await expect(page).toHaveTitle(`Meet ${pet?.name} · Kindred Paws`);
+    const facts = page.locator('dl');
+    await expect(facts).toContainText(`Category${categoryName}`);
+    await expect(facts).toContainText('StatusPending adoption');
+    await expect(facts).toContainText(`Reference#${pet?.id}`);
+
+    await page.getByRole('link', { name: 'Back to the list' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/?status=pending`);
+    await expect(page.getByRole('radio', { name: 'Pending adoption' })).toBeChecked();
+    expect(await cardNames(page)).toEqual(pending?.map((p) => p.name));
+  });
+
+  for (const path of ['/pets/987654321', '/pets/abc', '/pets/0', '/no-such-page']) {
+    test(`${path} is a calm not-found page with a 404`, async ({ page, stack }) => {
+      const response = await page.goto(`${stack.siteUrl}${path}`);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+        "We couldn't find that animal or page",
+      );
+      await page.getByRole('link', { name: 'See the animals looking for a home' }).click();
+      await expect(page).toHaveURL(`${stack.siteUrl}/`);
+    });
+  }
+});

@@ -1,0 +1,135 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { ARTIFACTS_DIR, SCREENSHOTS_DIR } from './harness/paths';
+import { apiPages } from './helpers';
+
+const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** Cumulative layout shift of the page so far (the Layout Instability API). */
+const layoutShift = (page: Page): Promise<number> =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+          })[]) {
+            if (!entry.hadRecentInput) {
+              total += entry.value;
+            }
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 300);
+      }),
+  );
+
+type TMeasurement = {
+  page: string;
+  viewport: string;
+  status: number | undefined;
+  /** Bytes over the wire (compressed), from a cold cache. */
+  htmlKiB: number;
+  scriptKiB: number;
+  totalKiB: number;
+  layoutShift: number;
+  /** Navigation start to the load event. */
+  loadMs: number;
+};
+
+const kib = (bytes: number) => Math.round(bytes / 102.4) / 10;
+
+test('screenshots of the main pages at desktop and phone width, without layout shift', async ({
+  browser,
+  stack,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  const [pets] = await apiPages(api, stack.apiUrl, { limit: 1 }, 1);
+  const pages: [string, string][] = [
+    ['browse', `${stack.siteUrl}/`],
+    ['browse-pending', `${stack.siteUrl}/?status=pending`],
+    ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
+    ['add-animal', `${stack.siteUrl}/pets/new`],
+    ['not-found', `${stack.siteUrl}/pets/987654321`],
+    ['rate-limited', stack.limitedSiteUrl],
+    ['unreachable', stack.offlineSiteUrl],
+  ];
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const measurements: TMeasurement[] = [];
+
+  for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+    for (const [name, url] of pages) {
+      // A new context per page: a cold cache, as for a first-time visitor.
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      const sizes: Promise<{ type: string; bytes: number }>[] = [];
+      page.on('requestfinished', (request) => {
+        sizes.push(
+          request.sizes().then(({ responseBodySize }) => ({
+            type: request.resourceType(),
+            bytes: responseBodySize,
+          })),
+        );
+      });
+      const response = await page.goto(url, { waitUntil: 'load' });
+      await page.waitForLoadState('networkidle');
+      const loadMs = await page.evaluate(() => {
+        const [navigation] = performance.getEntriesByType(
+          'navigation',
+        ) as PerformanceNavigationTiming[];
+        return Math.round(navigation?.loadEventStart ?? 0);
+      });
+      const shift = await layoutShift(page);
+      expect(shift, `layout shift on ${name} (${viewportName})`).toBeLessThan(0.01);
+      await page.screenshot({
+        path: join(SCREENSHOTS_DIR, `${name}-${viewportName}.png`),
+        fullPage: true,
+      });
+      const resources = await Promise.all(sizes);
+      const sum = (type?: string) =>
+        resources
+          .filter((resource) => type === undefined || resource.type === type)
+          .reduce((total, resource) => total + resource.bytes, 0);
+      measurements.push({
+        page: name,
+        viewport: viewportName,
+        status: response?.status(),
+        htmlKiB: kib(sum('document')),
+        scriptKiB: kib(sum('script')),
+        totalKiB: kib(sum()),
+        layoutShift: Math.round(shift * 10_000) / 10_000,
+        loadMs,
+      });
+      if (name === 'add-animal') {
+        // The form with its errors showing.
+        await page.getByRole('button', { name: 'Add animal' }).click();
+        await expect(page.locator('#pet-name-error')).toBeVisible();
+        await page.screenshot({
+          path: join(SCREENSHOTS_DIR, `add-animal-errors-${viewportName}.png`),
+          fullPage: true,
+        });
+      }
+      await context.close();
+    }
+  }
+  writeFileSync(
+    join(ARTIFACTS_DIR, 'measurements.json'),
+    `${JSON.stringify(measurements, null, 2)}\n`,
+  );
+  process.stdout.write(
+    `${measurements
+      .map(
+        (m) =>
+          `[measure] ${m.page} (${m.viewport}): HTTP ${m.status}, over the wire ${m.totalKiB} KiB ` +
+          `(HTML ${m.htmlKiB}, scripts ${m.scriptKiB}), layout shift ${m.layoutShift}, load ${m.loadMs} ms`,
+      )
+      .join('\n')}\n`,
+  );
+});

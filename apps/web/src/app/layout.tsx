@@ -1,0 +1,38 @@
+import type { Metadata, Viewport } from 'next';
+import type { ReactNode } from 'react';
+import { SiteHeader } from '@/components/site-header';
+import { STORE_NAME } from '@/lib/site';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: `${STORE_NAME}: animals looking for a home`, template: `%s · ${STORE_NAME}` },
+  description: 'Find a dog, a cat, a rabbit or a bird to adopt, and meet them at our store.',
+};
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  themeColor: '#fbf8f4',
+};
+
+const RootLayout = ({ children }: { children: ReactNode }) => (
+  <html lang="en">
+    <body>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id="main" className="page" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>
+          {STORE_NAME} · Every animal here is waiting to meet you at the store. Ask at the front
+          desk with the animal's reference number.
+        </p>
+      </footer>
+    </body>
+  </html>
+);
+
+export default RootLayout;

@@ -1,0 +1,99 @@
+import { ArrowLeft, CircleCheck } from 'lucide-react';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { ApiFailure } from '@/components/api-failure';
+import { CategoryVisual } from '@/components/category-visual';
+import { StatusBadge } from '@/components/status-badge';
+import { getPet, listCategories } from '@/lib/api';
+import { backToListHref, parsePetId } from '@/lib/pet-links';
+
+type TProps = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export const generateMetadata = async ({ params }: TProps): Promise<Metadata> => {
+  const petId = parsePetId((await params).id);
+  const pet = petId === undefined ? undefined : await getPet(petId);
+  if (!pet?.ok) {
+    return { title: pet?.failure.kind === 'not-found' ? 'Animal not found' : 'Animal' };
+  }
+  return { title: `Meet ${pet.data.name}` };
+};
+
+const PetPage = async ({ params, searchParams }: TProps) => {
+  await connection(); // rendered per request: it reads the API
+  const [{ id }, search] = await Promise.all([params, searchParams]);
+  const petId = parsePetId(id);
+  if (petId === undefined) {
+    notFound();
+  }
+  const [pet, categories] = await Promise.all([getPet(petId), listCategories()]);
+  if (!pet.ok && (pet.failure.kind === 'not-found' || pet.failure.kind === 'invalid')) {
+    notFound();
+  }
+  const backHref = backToListHref(search.from);
+  const backLink = (
+    <Link href={backHref} className="back-link">
+      <ArrowLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+      Back to the list
+    </Link>
+  );
+  if (!pet.ok) {
+    return (
+      <>
+        {backLink}
+        <ApiFailure failure={pet.failure} retryHref={`/pets/${petId}`} headingLevel={1} />
+      </>
+    );
+  }
+
+  const categoryName = categories.ok
+    ? categories.data.find((category) => category.id === pet.data.categoryId)?.name
+    : undefined;
+  const isNew = search.created === '1';
+  return (
+    <>
+      {backLink}
+      {isNew ? (
+        <p className="notice" role="status">
+          <CircleCheck aria-hidden="true" focusable="false" className="notice__icon" />
+          {pet.data.name} has been added. They now appear first in the list.
+        </p>
+      ) : null}
+      <article className="pet">
+        <CategoryVisual categoryName={categoryName} size="hero" />
+        <div className="pet__details">
+          <h1 className="page-title">{pet.data.name}</h1>
+          <dl className="facts">
+            <div className="facts__row">
+              <dt>Category</dt>
+              <dd>{categoryName ?? 'Other'}</dd>
+            </div>
+            <div className="facts__row">
+              <dt>Status</dt>
+              <dd>
+                <StatusBadge status={pet.data.status} />
+              </dd>
+            </div>
+            <div className="facts__row">
+              <dt>Reference</dt>
+              <dd>#{pet.data.id}</dd>
+            </div>
+          </dl>
+          <p className="pet__note">
+            {pet.data.status === 'available'
+              ? `Would you like to meet ${pet.data.name}? Come to the store and give the front desk reference #${pet.data.id}.`
+              : pet.data.status === 'pending'
+                ? `An adoption of ${pet.data.name} is being arranged. If it falls through, ${pet.data.name} will be available again.`
+                : `${pet.data.name} has found a home.`}
+          </p>
+        </div>
+      </article>
+    </>
+  );
+};
+
+export default PetPage;

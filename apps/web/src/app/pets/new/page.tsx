@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import { connection } from 'next/server';
+import { ApiFailure } from '@/components/api-failure';
+import { PetForm } from '@/components/pet-form';
+import { listCategories } from '@/lib/api';
+import { addPet } from './actions';
+
+export const metadata: Metadata = { title: 'Add an animal' };
+
+/** Where store staff add a new arrival. The categories come from the API. */
+const NewPetPage = async () => {
+  await connection(); // rendered per request: it reads the API
+  const categories = await listCategories();
+  return (
+    <div className="narrow">
+      <div className="page-intro">
+        <h1 className="page-title">Add an animal</h1>
+        <p className="lead">A new arrival? Add them here and they appear first in the list.</p>
+      </div>
+      {categories.ok ? (
+        <PetForm categories={categories.data} action={addPet} />
+      ) : (
+        <ApiFailure failure={categories.failure} retryHref="/pets/new" />
+      )}
+    </div>
+  );
+};
+
+export default NewPetPage;

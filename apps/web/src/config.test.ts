@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseWebConfig } from './config';
+
+const KEY = 'pets_live_0123456789abcdefghijklmnopqrstuv';
+
+describe('parseWebConfig', () => {
+  it('defaults API_URL to the local API and splits off /v1 for the client', () => {
+    expect(parseWebConfig({ WEB_API_KEY: KEY })).toEqual({
+      apiUrl: 'http://localhost:4000/v1',
+      apiBaseUrl: 'http://localhost:4000',
+      apiKey: KEY,
+    });
+  });
+
+  it('accepts an API behind a path prefix, with or without a trailing slash', () => {
+    const config = parseWebConfig({
+      API_URL: 'https://example.org/pets-api/v1/',
+      WEB_API_KEY: KEY,
+    });
+    expect(config.apiUrl).toBe('https://example.org/pets-api/v1');
+    expect(config.apiBaseUrl).toBe('https://example.org/pets-api');
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(parseWebConfig({ API_URL: '', WEB_API_KEY: KEY }).apiUrl).toBe(
+      'http://localhost:4000/v1',
+    );
+  });
+
+  it('names the variable and the problem in one line', () => {
+    expect(() => parseWebConfig({})).toThrow(
+      new ConfigError(
+        'Invalid configuration: WEB_API_KEY is required (the API key the site uses to call the API)',
+      ),
+    );
+    expect(() => parseWebConfig({ WEB_API_KEY: '   ' })).toThrow(/WEB_API_KEY must not be empty/);
+    expect(() => parseWebConfig({ API_URL: 'localhost:4000', WEB_API_KEY: KEY })).toThrow(
+      /API_URL must/,
+    );
+    expect(() => parseWebConfig({ API_URL: 'http://localhost:4000', WEB_API_KEY: KEY })).toThrow(
+      'Invalid configuration: API_URL must end with /v1',
+    );
+    expect(() => parseWebConfig({ API_URL: 'ftp://host/v1', WEB_API_KEY: KEY })).toThrow(
+      /API_URL must start with http/,
+    );
+  });
+});

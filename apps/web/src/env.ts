@@ -1,0 +1,17 @@
+import 'server-only';
+import { parseWebConfig, type TWebConfig } from './config';
+
+let config: TWebConfig | undefined;
+
+/**
+ * The validated configuration, read from the environment on first use (instrumentation.ts makes
+ * that first use the server's start, so a bad value stops the server at once). The only place in
+ * the site that reads `process.env`; `server-only` keeps it (and the key) out of browser bundles.
+ */
+export const webConfig = (): TWebConfig => {
+  config ??= parseWebConfig({
+    API_URL: process.env.API_URL,
+    WEB_API_KEY: process.env.WEB_API_KEY,
+  });
+  return config;
+};

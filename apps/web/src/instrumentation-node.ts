@@ -1,0 +1,14 @@
+import { ConfigError } from './config';
+import { webConfig } from './env';
+
+// Validate the configuration as the server starts, so a missing WEB_API_KEY or a malformed API_URL
+// stops `next start` with one clear line instead of failing on the first visit.
+try {
+  webConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`[web] ${error.message}`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import {
+  browseHref,
+  DEFAULT_BROWSE_QUERY,
+  decodePosition,
+  encodePosition,
+  MAX_BACK_PAGES,
+  nextPageQuery,
+  PAGE_SIZES,
+  parseBrowseQuery,
+  previousPageQuery,
+  toSearchParamsRecord,
+  withFilters,
+} from './browse-query';
+
+const parse = (search: string) =>
+  parseBrowseQuery(toSearchParamsRecord(new URLSearchParams(search)));
+
+describe('parseBrowseQuery', () => {
+  it('gives the defaults for an empty address: available animals, first page', () => {
+    expect(parse('')).toEqual(DEFAULT_BROWSE_QUERY);
+    expect(DEFAULT_BROWSE_QUERY.status).toBe('available');
+    expect(DEFAULT_BROWSE_QUERY.limit).toBe(PAGE_SIZES[0]);
+  });
+
+  it('reads every filter and the position', () => {
+    expect(parse('status=sold&category=3&limit=24&cursor=abc&back=&back=xyz')).toEqual({
+      status: 'sold',
+      categoryId: 3,
+      limit: 24,
+      position: { cursor: 'abc' },
+      back: [{}, { cursor: 'xyz' }],
+    });
+    expect(parse('status=all').status).toBe('all');
+  });
+
+  it('falls back to defaults for values that make no sense instead of failing', () => {
+    expect(parse('status=adopted&category=cats&limit=7&back=nonsense')).toEqual(
+      DEFAULT_BROWSE_QUERY,
+    );
+    expect(parse('category=0').categoryId).toBeUndefined();
+    expect(parse('category=1e3').categoryId).toBeUndefined();
+    expect(parse('limit=1000').limit).toBe(DEFAULT_BROWSE_QUERY.limit);
+    expect(parse(`cursor=${'x'.repeat(500)}`).position).toEqual({});
+  });
+
+  it('ignores a trail on the first page', () => {
+    expect(parse('back=&back=abc').back).toEqual([]);
+  });
+
+  it('takes the first of repeated filters', () => {
+    expect(parse('status=pending&status=sold').status).toBe('pending');
+  });
+});
+
+describe('browseHref', () => {
+  it('leaves defaults out, so the plain list is just /', () => {
+    expect(browseHref(DEFAULT_BROWSE_QUERY)).toBe('/');
+    expect(browseHref({ ...DEFAULT_BROWSE_QUERY, status: 'pending', categoryId: 2 })).toBe(
+      '/?status=pending&category=2',
+    );
+  });
+
+  it('round-trips through parseBrowseQuery', () => {
+    const query = parse('status=all&category=5&limit=48&cursor=a%2Bb%3D&back=&back=q');
+    expect(parse(browseHref(query).slice(2))).toEqual(query);
+  });
+});
+
+describe('pages', () => {
+  it('a filter change goes back to the first page', () => {
+    const deep = parse('category=2&cursor=abc&back=');
+    expect(browseHref(withFilters(deep, { status: 'pending' }))).toBe(
+      '/?status=pending&category=2',
+    );
+  });
+
+  it('Next remembers where this page started, Previous goes back to it', () => {
+    const first = parse('status=pending');
+    const second = nextPageQuery(first, { cursor: 'c2' });
+    const third = nextPageQuery(second, { cursor: 'c3' });
+    expect(browseHref(third)).toBe('/?status=pending&cursor=c3&back=&back=c2');
+    const backToSecond = previousPageQuery(third);
+    expect(backToSecond).toEqual(second);
+    expect(backToSecond && previousPageQuery(backToSecond)).toEqual(first);
+    expect(previousPageQuery(first)).toBeUndefined();
+  });
+
+  it('keeps at most MAX_BACK_PAGES pages; beyond them Previous leads to the first page', () => {
+    let query = DEFAULT_BROWSE_QUERY;
+    for (let page = 1; page <= MAX_BACK_PAGES + 5; page += 1) {
+      query = nextPageQuery(query, { cursor: `c${page}` });
+    }
+    expect(query.back).toHaveLength(MAX_BACK_PAGES);
+    for (let page = 0; page < MAX_BACK_PAGES; page += 1) {
+      query = previousPageQuery(query) ?? DEFAULT_BROWSE_QUERY;
+    }
+    expect(query.position).toEqual({ cursor: 'c5' });
+    expect(previousPageQuery(query)).toEqual(DEFAULT_BROWSE_QUERY);
+  });
+});
+
+describe('positions', () => {
+  it('encode and decode', () => {
+    expect(encodePosition({})).toBe('');
+    expect(encodePosition({ cursor: 'a:b' })).toBe('a:b');
+    expect(decodePosition('a:b')).toEqual({ cursor: 'a:b' });
+    expect(decodePosition('')).toEqual({});
+    expect(decodePosition('x'.repeat(201))).toBeUndefined();
+  });
+});

@@ -1,0 +1,161 @@
+import { MAX_ID, PAGE_SIZE, type TPetStatus, ZPetStatus } from '@pets/contract/schemas';
+
+/**
+ * The state of the Browse page, kept in its URL so a filtered page can be shared and reloaded:
+ *
+ *   /?status=pending&category=2&limit=24&cursor=<api cursor>&back=&back=<api cursor>
+ *
+ * - `status`: a PetStatus or `all`; omitted means `available` (people come to adopt).
+ * - `category`: a category id; omitted means every category.
+ * - `limit`: the page size, one of PAGE_SIZES; omitted means the first of them.
+ * - `cursor`: where this page starts, an opaque cursor of the API; omitted means the first page.
+ * - `back`: the positions of the pages before this one, oldest first, so "Previous" works without
+ *   the API having to page backwards.
+ *
+ * Parsing is lenient: a value that makes no sense falls back to its default rather than failing,
+ * since these addresses are typed, shared and bookmarked by people.
+ */
+
+export type TStatusFilter = TPetStatus | 'all';
+export const STATUS_FILTERS: readonly TStatusFilter[] = [...ZPetStatus.options, 'all'];
+export const DEFAULT_STATUS: TStatusFilter = 'available';
+
+/** Page sizes on offer: multiples of four fill the grid's rows. All within the API's bounds. */
+export const PAGE_SIZES = [12, 24, 48].filter(
+  (size) => size >= PAGE_SIZE.min && size <= PAGE_SIZE.max,
+);
+export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0] ?? PAGE_SIZE.default;
+
+/** Pages remembered for "Previous"; older ones are dropped (then "Previous" leads further back). */
+export const MAX_BACK_PAGES = 20;
+/** Cursors are opaque and short; anything longer is not one of ours. */
+const MAX_CURSOR_LENGTH = 200;
+
+/** Where a page starts: after `cursor` (an opaque cursor of the API, absent for the first page). */
+export type TPosition = { cursor?: string };
+
+export type TBrowseQuery = {
+  status: TStatusFilter;
+  categoryId?: number;
+  limit: number;
+  position: TPosition;
+  back: TPosition[];
+};
+
+export const DEFAULT_BROWSE_QUERY: TBrowseQuery = {
+  status: DEFAULT_STATUS,
+  limit: DEFAULT_PAGE_SIZE,
+  position: {},
+  back: [],
+};
+
+type TSearchParamsRecord = Record<string, string | string[] | undefined>;
+
+const all = (params: TSearchParamsRecord, name: string): string[] => {
+  const value = params[name];
+  if (value === undefined) {
+    return [];
+  }
+  return Array.isArray(value) ? value : [value];
+};
+const first = (params: TSearchParamsRecord, name: string): string | undefined =>
+  all(params, name)[0];
+
+const parseCursor = (value: string | undefined): string | undefined =>
+  value && value.length <= MAX_CURSOR_LENGTH ? value : undefined;
+
+const parseCount = (value: string | undefined, max: number): number | undefined => {
+  if (!value || !/^\d{1,16}$/.test(value)) {
+    return undefined;
+  }
+  const count = Number(value);
+  return count <= max ? count : undefined;
+};
+
+/** The form of a position inside `back`: its cursor, empty for the first page. */
+export const encodePosition = (position: TPosition): string => position.cursor ?? '';
+
+export const decodePosition = (value: string): TPosition | undefined => {
+  if (value === '') {
+    return {};
+  }
+  const cursor = parseCursor(value);
+  return cursor === undefined ? undefined : { cursor };
+};
+
+export const toSearchParamsRecord = (params: URLSearchParams): TSearchParamsRecord => {
+  const record: Record<string, string[]> = {};
+  for (const [name, value] of params) {
+    record[name] = [...(record[name] ?? []), value];
+  }
+  return record;
+};
+
+export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
+  const status = first(params, 'status');
+  const limit = parseCount(first(params, 'limit'), PAGE_SIZE.max);
+  const categoryId = parseCount(first(params, 'category'), MAX_ID);
+  const cursor = parseCursor(first(params, 'cursor'));
+  const back = all(params, 'back')
+    .map(decodePosition)
+    .filter((position): position is TPosition => position !== undefined)
+    .slice(-MAX_BACK_PAGES);
+  return {
+    status: STATUS_FILTERS.find((filter) => filter === status) ?? DEFAULT_STATUS,
+    categoryId: categoryId !== undefined && categoryId >= 1 ? categoryId : undefined,
+    limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
+    position: cursor === undefined ? {} : { cursor },
+    back: cursor === undefined ? [] : back,
+  };
+};
+
+/** The canonical query string (with its `?`, or empty): defaults are left out. */
+export const browseSearch = (query: TBrowseQuery): string => {
+  const params = new URLSearchParams();
+  if (query.status !== DEFAULT_STATUS) {
+    params.set('status', query.status);
+  }
+  if (query.categoryId !== undefined) {
+    params.set('category', String(query.categoryId));
+  }
+  if (query.limit !== DEFAULT_PAGE_SIZE) {
+    params.set('limit', String(query.limit));
+  }
+  if (query.position.cursor !== undefined) {
+    params.set('cursor', query.position.cursor);
+  }
+  for (const position of query.back) {
+    params.append('back', encodePosition(position));
+  }
+  const search = params.toString();
+  return search ? `?${search}` : '';
+};
+
+export const browseHref = (query: TBrowseQuery): string => `/${browseSearch(query)}`;
+
+export const isFirstPage = (query: TBrowseQuery): boolean => query.position.cursor === undefined;
+
+/** The same filters from their first page: what a change of filter leads to. */
+export const withFilters = (
+  query: TBrowseQuery,
+  filters: Partial<Pick<TBrowseQuery, 'status' | 'categoryId' | 'limit'>>,
+): TBrowseQuery => ({ ...query, ...filters, position: {}, back: [] });
+
+export const nextPageQuery = (query: TBrowseQuery, next: TPosition): TBrowseQuery => ({
+  ...query,
+  position: next,
+  back: [...query.back, query.position].slice(-MAX_BACK_PAGES),
+});
+
+/** The page before this one, or undefined on the first page. */
+export const previousPageQuery = (query: TBrowseQuery): TBrowseQuery | undefined => {
+  if (isFirstPage(query)) {
+    return undefined;
+  }
+  const previous = query.back.at(-1) ?? {};
+  return { ...query, position: previous, back: query.back.slice(0, -1) };
+};
+
+/** The API's status filter for a status choice: `all` means no filter. */
+export const apiStatusOf = (status: TStatusFilter): TPetStatus | undefined =>
+  status === 'all' ? undefined : status;

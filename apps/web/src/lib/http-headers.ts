@@ -1,0 +1,54 @@
+/**
+ * Readers for the response headers the site relies on: the RFC 8288 `Link` header that carries the
+ * next page of a list, and `Retry-After` on a 429.
+ */
+
+/**
+ * The target of the first link with `rel="next"` (rel may list several relation types), resolved
+ * against `base`; undefined when there is none.
+ */
+export const nextLinkOf = (header: string | null, base: string): URL | undefined => {
+  if (!header) {
+    return undefined;
+  }
+  // A link-value is `<uri-reference> *( ";" link-param )`; values are separated by commas, which
+  // may also appear inside the <...> and inside quoted parameter values.
+  const links = header.match(/<[^>]*>(?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*/g) ?? [];
+  for (const link of links) {
+    const target = /^<([^>]*)>/.exec(link)?.[1];
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(link);
+    const relations = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+    if (target !== undefined && relations.includes('next')) {
+      try {
+        return new URL(target, base);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+};
+
+/** Used when a 429 carries no usable `Retry-After`. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Whole seconds to wait, from `Retry-After` as delta-seconds or as an HTTP date (RFC 9110),
+ * at least 1.
+ */
+export const retryAfterSeconds = (header: string | null, now: Date = new Date()): number => {
+  const value = header?.trim();
+  if (!value) {
+    return DEFAULT_RETRY_AFTER_SECONDS;
+  }
+  if (/^\d+$/.test(value)) {
+    return Math.max(1, Number(value));
+  }
+  // An HTTP date names its day and month ("Sun, 06 Nov 1994 08:49:37 GMT"); anything without
+  // letters (such as "-5") is not one, although Date.parse would accept it.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(date)) {
+    return DEFAULT_RETRY_AFTER_SECONDS;
+  }
+  return Math.max(1, Math.ceil((date - now.getTime()) / 1000));
+};

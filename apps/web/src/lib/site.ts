@@ -1,0 +1,2 @@
+/** The store this site belongs to. */
+export const STORE_NAME = 'Kindred Paws';

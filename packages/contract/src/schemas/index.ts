@@ -1,0 +1,7 @@
+// `@pets/contract/schemas`: the zod schemas and their types alone, without the ts-rest router or
+// the OpenAPI generator, for code that ships to browsers.
+export * from './category';
+export * from './common';
+export * from './error';
+export * from './order';
+export * from './pet';

@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// `pnpm start` / `pnpm dev` at the repo root: the API and the adoption site together.
+//
+//   node scripts/run-stack.mjs start   built API (node apps/api/dist/main.js) + built site (next start)
+//   node scripts/run-stack.mjs dev     contract, API and site in watch mode, the site type-checked live
+//
+// The API runs on PORT (default 4000) on the embedded database under DATA_DIR unless DATABASE_URL
+// is set, exactly as `node apps/api/dist/main.js` alone would. The site runs on WEB_PORT (default
+// 3000) and needs an API key of its own: unless WEB_API_KEY is given, the first start creates one
+// with the key CLI (`pnpm keys create --plan business`), keeps it in DATA_DIR (git-ignored, mode
+// 600) and reuses it afterwards; if the API no longer accepts it (a new database), a new one is made.
+//
+// Ctrl-C (or SIGTERM) stops everything; if one process dies, the others are stopped too.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const mode = process.argv[2] ?? 'start';
+if (mode !== 'start' && mode !== 'dev') {
+  console.error(`Usage: node scripts/run-stack.mjs [start|dev] (not "${mode}")`);
+  process.exit(2);
+}
+
+const env = process.env;
+const apiPort = Number(env.PORT || 4000);
+const webPort = Number(env.WEB_PORT || 3000);
+const dataDir = isAbsolute(env.DATA_DIR || '.data')
+  ? env.DATA_DIR
+  : join(ROOT, env.DATA_DIR || '.data');
+const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
+const API_READY_TIMEOUT_MS = 180_000;
+
+const children = new Set();
+let stopping = false;
+
+const log = (message) => process.stdout.write(`[stack] ${message}\n`);
+
+/** Starts a command in its own process group, its output prefixed with its name. */
+const start = (name, command, args, options = {}) => {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let pending = '';
+    stream.on('data', (chunk) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        (stream === child.stderr ? process.stderr : process.stdout).write(`[${name}] ${line}\n`);
+        options.onLine?.(line);
+      }
+    });
+  }
+  const entry = { name, child, exited: new Promise((done) => child.on('exit', done)) };
+  children.add(entry);
+  child.on('exit', (code, signal) => {
+    children.delete(entry);
+    if (!stopping) {
+      log(`${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping the rest.`);
+      void stopAll(1);
+    }
+  });
+  child.on('error', (error) => {
+    log(`${name} could not start: ${error.message}`);
+    void stopAll(1);
+  });
+  return entry;
+};
+
+const stopAll = async (exitCode) => {
+  if (stopping) {
+    return;
+  }
+  stopping = true;
+  const running = [...children];
+  for (const { child } of running) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+  const grace = setTimeout(() => {
+    for (const { child } of running) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }, 8_000);
+  await Promise.all(running.map(({ exited }) => exited));
+  clearTimeout(grace);
+  process.exit(exitCode);
+};
+
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/** Any HTTP answer below 500 (a 401 without a key) means the API is serving. */
+const waitForApi = async () => {
+  const deadline = Date.now() + API_READY_TIMEOUT_MS;
+  while (Date.now() < deadline && !stopping) {
+    try {
+      const response = await fetch(`${apiUrl}/categories`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.status < 500) {
+        return;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(500);
+  }
+  if (!stopping) {
+    log(`the API did not answer at ${apiUrl} within ${API_READY_TIMEOUT_MS / 1000} s.`);
+    await stopAll(1);
+  }
+};
+
+/** 'valid', 'invalid' (401: unknown or revoked here) or 'unknown' (the check itself failed). */
+const checkKey = async (key) => {
+  try {
+    const response = await fetch(`${apiUrl}/categories`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    await response.body?.cancel();
+    return response.status === 401 ? 'invalid' : 'valid';
+  } catch {
+    return 'unknown';
+  }
+};
+
+/** Runs `pnpm keys create ...` and returns its last line of output: the new key. */
+const createKey = () =>
+  new Promise((done, fail) => {
+    const child = spawn(
+      'pnpm',
+      ['--silent', 'keys', 'create', '--plan', 'business', '--name', 'web-site'],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      errors += chunk;
+    });
+    child.on('error', fail);
+    child.on('exit', (code) => {
+      const key = output.trim().split('\n').at(-1)?.trim() ?? '';
+      if (code === 0 && key) {
+        done(key);
+      } else {
+        fail(new Error(`\`pnpm keys create\` failed (exit code ${code}): ${errors.trim()}`));
+      }
+    });
+  });
+
+/** The site's key: WEB_API_KEY if given, else the one kept in DATA_DIR, else a new one. */
+const siteKey = async () => {
+  if (env.WEB_API_KEY) {
+    log('using WEB_API_KEY from the environment.');
+    return env.WEB_API_KEY;
+  }
+  // One key file per database: the embedded one, or each DATABASE_URL.
+  const suffix = env.DATABASE_URL
+    ? `-${createHash('sha256').update(env.DATABASE_URL).digest('hex').slice(0, 12)}`
+    : '';
+  const keyFile = join(dataDir, `web-api-key${suffix}`);
+  if (existsSync(keyFile)) {
+    const kept = readFileSync(keyFile, 'utf8').trim();
+    const state = await checkKey(kept);
+    if (state !== 'invalid') {
+      log(`the site uses its key kept in ${keyFile}.`);
+      return kept;
+    }
+    log('the kept site key is not accepted by this database any more; creating a new one.');
+  }
+  const key = await createKey();
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  chmodSync(keyFile, 0o600);
+  log(`created the site's API key (plan business) and kept it in ${keyFile}.`);
+  return key;
+};
+
+/**
+ * The API's own `dev` script if it has one; otherwise its compiler in watch mode and, once the
+ * first compilation is done, `node --watch` restarting the API when its output or the contract's
+ * changes.
+ */
+const startApiInWatchMode = async () => {
+  const apiPackage = JSON.parse(readFileSync(join(ROOT, 'apps', 'api', 'package.json'), 'utf8'));
+  if (apiPackage.scripts?.dev) {
+    start('api', 'pnpm', ['--filter', '@pets/api', 'run', 'dev']);
+    return;
+  }
+  await new Promise((compiled) => {
+    start(
+      'api-tsc',
+      'pnpm',
+      [
+        '--filter',
+        '@pets/api',
+        'exec',
+        'tsc',
+        '-p',
+        'tsconfig.build.json',
+        '--watch',
+        '--preserveWatchOutput',
+      ],
+      { onLine: (line) => /Watching for file changes/.test(line) && compiled() },
+    );
+  });
+  start('api', process.execPath, [
+    '--watch-path=apps/api/dist',
+    '--watch-path=packages/contract/dist',
+    'apps/api/dist/main.js',
+  ]);
+};
+
+const main = async () => {
+  if (mode === 'start') {
+    const apiMain = join(ROOT, 'apps', 'api', 'dist', 'main.js');
+    if (!existsSync(apiMain) || !existsSync(join(ROOT, 'apps', 'web', '.next', 'BUILD_ID'))) {
+      log('the API or the site is not built: run `pnpm build` first (`pnpm start` does).');
+      process.exit(1);
+    }
+    start('api', process.execPath, [apiMain]);
+  } else {
+    // The contract compiles on change; both apps see a changed type at once (the API's compiler
+    // and the site's type-checker below).
+    start('contract', 'pnpm', ['--filter', '@pets/contract', 'run', 'dev']);
+    await startApiInWatchMode();
+  }
+  await waitForApi();
+  let key;
+  try {
+    key = await siteKey();
+  } catch (error) {
+    log(`could not provision the site's API key: ${error.message}`);
+    await stopAll(1);
+    return;
+  }
+  const webEnv = {
+    API_URL: env.API_URL || apiUrl,
+    WEB_API_KEY: key,
+    WEB_PORT: String(webPort),
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+  const webDir = join(ROOT, 'apps', 'web');
+  const next = join(webDir, 'node_modules', 'next', 'dist', 'bin', 'next');
+  if (mode === 'start') {
+    start('web', process.execPath, [next, 'start', '--port', String(webPort)], {
+      cwd: webDir,
+      env: { ...webEnv, NODE_ENV: 'production' },
+    });
+  } else {
+    start('web', process.execPath, [next, 'dev', '--port', String(webPort)], {
+      cwd: webDir,
+      env: webEnv,
+    });
+    start('web-types', 'pnpm', ['exec', 'tsc', '--noEmit', '--watch', '--preserveWatchOutput'], {
+      cwd: webDir,
+    });
+  }
+  log(
+    `site: http://localhost:${webPort}   API: http://localhost:${apiPort}/v1   (Ctrl-C stops both)`,
+  );
+};
+
+void main();
