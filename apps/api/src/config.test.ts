@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       CORS_ORIGINS: [],
       DATABASE_POOL_SIZE: 10,
+      REDIS_KEY_PREFIX: 'pets:rl:',
       TRUST_PROXY: false,
       SHUTDOWN_TIMEOUT_SECONDS: 20,
     });
