@@ -37,3 +37,10 @@ export const limitHeaders = (response: Response) => ({
 
 export const list = (api: TTestApi, key: string | null) => () =>
   api.fetch('/v1/pets?limit=1', { key });
+
+/** The X-RateLimit-Remaining values of the admitted responses, ascending. */
+export const admittedRemaining = (responses: Response[]): number[] =>
+  responses
+    .filter((response) => response.status === 200)
+    .map((response) => limitHeaders(response).remaining)
+    .sort((a, b) => a - b);
