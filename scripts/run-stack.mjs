@@ -11,11 +11,12 @@
 // 600) and reuses it afterwards; if the API no longer accepts it (a new database), a new one is made.
 //
 // Ctrl-C (or SIGTERM) stops everything; if one process dies, the others are stopped too.
-import { spawn } from 'node:child_process';
+// The processes are supervised by @pets/testing (built by `pnpm start`/`pnpm dev` before this runs):
+// each in its own process group, stopped with SIGTERM then SIGKILL, none left behind if this exits.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2] ?? 'start';
@@ -23,6 +24,14 @@ if (mode !== 'start' && mode !== 'dev') {
   console.error(`Usage: node scripts/run-stack.mjs [start|dev] (not "${mode}")`);
   process.exit(2);
 }
+const TESTING = join(ROOT, 'packages', 'testing', 'dist', 'index.js');
+if (!existsSync(TESTING)) {
+  console.error(
+    '[stack] packages/testing is not built: run `pnpm build` first (`pnpm start` does).',
+  );
+  process.exit(1);
+}
+const { runProcess, startProcess, waitForHttp } = await import(pathToFileURL(TESTING).href);
 
 const env = process.env;
 const apiPort = Number(env.PORT || 4000);
@@ -40,88 +49,51 @@ const log = (message) => process.stdout.write(`[stack] ${message}\n`);
 
 /** Starts a command in its own process group, its output prefixed with its name. */
 const start = (name, command, args, options = {}) => {
-  const child = spawn(command, args, {
+  const child = startProcess({
+    name,
+    command,
+    args,
     cwd: options.cwd ?? ROOT,
     env: { ...env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    // It runs for hours: keep only the tail, the terminal has the rest.
+    keepOutput: false,
+    onLine: (line, stream) => {
+      (stream === 'stderr' ? process.stderr : process.stdout).write(`[${name}] ${line}\n`);
+      options.onLine?.(line);
+    },
   });
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream.on('data', (chunk) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        (stream === child.stderr ? process.stderr : process.stdout).write(`[${name}] ${line}\n`);
-        options.onLine?.(line);
-      }
-    });
-  }
-  const entry = { name, child, exited: new Promise((done) => child.on('exit', done)) };
-  children.add(entry);
-  child.on('exit', (code, signal) => {
-    children.delete(entry);
+  children.add(child);
+  void child.exited.then(({ description }) => {
+    children.delete(child);
     if (!stopping) {
-      log(`${name} stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping the rest.`);
+      log(`${name} stopped unexpectedly (${description}); stopping the rest.`);
       void stopAll(1);
     }
   });
-  child.on('error', (error) => {
-    log(`${name} could not start: ${error.message}`);
-    void stopAll(1);
-  });
-  return entry;
+  return child;
 };
 
+/** SIGTERM to every process group, SIGKILL to those still there after 8 s. */
 const stopAll = async (exitCode) => {
   if (stopping) {
     return;
   }
   stopping = true;
-  const running = [...children];
-  for (const { child } of running) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-  }
-  const grace = setTimeout(() => {
-    for (const { child } of running) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  }, 8_000);
-  await Promise.all(running.map(({ exited }) => exited));
-  clearTimeout(grace);
+  await Promise.all([...children].map((child) => child.stop(8_000)));
   process.exit(exitCode);
 };
 
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
 /** Any HTTP answer below 500 (a 401 without a key) means the API is serving. */
 const waitForApi = async () => {
-  const deadline = Date.now() + API_READY_TIMEOUT_MS;
-  while (Date.now() < deadline && !stopping) {
-    try {
-      const response = await fetch(`${apiUrl}/categories`, { signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
-      if (response.status < 500) {
-        return;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(500);
-  }
-  if (!stopping) {
+  const isServing = await waitForHttp(`${apiUrl}/categories`, {
+    isReady: (status) => status < 500,
+    timeoutMs: API_READY_TIMEOUT_MS,
+    intervalMs: 500,
+  });
+  if (!isServing && !stopping) {
     log(`the API did not answer at ${apiUrl} within ${API_READY_TIMEOUT_MS / 1000} s.`);
     await stopAll(1);
   }
@@ -142,31 +114,20 @@ const checkKey = async (key) => {
 };
 
 /** Runs `pnpm keys create ...` and returns its last line of output: the new key. */
-const createKey = () =>
-  new Promise((done, fail) => {
-    const child = spawn(
-      'pnpm',
-      ['--silent', 'keys', 'create', '--plan', 'business', '--name', 'web-site'],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    let errors = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      errors += chunk;
-    });
-    child.on('error', fail);
-    child.on('exit', (code) => {
-      const key = output.trim().split('\n').at(-1)?.trim() ?? '';
-      if (code === 0 && key) {
-        done(key);
-      } else {
-        fail(new Error(`\`pnpm keys create\` failed (exit code ${code}): ${errors.trim()}`));
-      }
-    });
+const createKey = async () => {
+  const { code, description, stdout, stderr } = await runProcess({
+    name: 'pnpm keys create',
+    command: 'pnpm',
+    args: ['--silent', 'keys', 'create', '--plan', 'business', '--name', 'web-site'],
+    cwd: ROOT,
+    env,
   });
+  const key = stdout.trim().split('\n').at(-1)?.trim() ?? '';
+  if (code !== 0 || !key) {
+    throw new Error(`\`pnpm keys create\` failed (${description}): ${stderr.trim()}`);
+  }
+  return key;
+};
 
 /** The site's key: WEB_API_KEY if given, else the one kept in DATA_DIR, else a new one. */
 const siteKey = async () => {

@@ -1,3 +1,4 @@
+import { chromiumLaunchOptions } from '@pets/testing';
 import { defineConfig, devices } from '@playwright/test';
 import { testEnv } from './e2e/harness/test-env';
 
@@ -28,17 +29,6 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: testEnv.chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(testEnv.chromiumPath),
   },
 });

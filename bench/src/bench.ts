@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { listPetsStatement } from '@pets/api/pets-repository';
+import { decodeCursor } from '@pets/contract/rules';
 import Redis from 'ioredis';
 import {
   createBenchDatabase,
@@ -34,7 +36,6 @@ import {
   type TScenarioId,
   toMb,
 } from './report';
-import { cursorId, listPetsSql } from './sql';
 
 export type TBenchOptions = {
   kind: TReport['kind'];
@@ -60,7 +61,8 @@ type TScenario = {
   id: TScenarioId;
   request: string;
   spec: Pick<TLoadSpec, 'method' | 'body'> & { path: string };
-  plan: { sql: string; params: unknown[] } | null;
+  /** The statement the API sends for it (from its pets repository), to EXPLAIN. */
+  plan: { sql: string; values: unknown[] } | null;
 };
 
 const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
@@ -68,22 +70,19 @@ const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
     id: 'list',
     request: 'GET /v1/pets?limit=20',
     spec: { method: 'GET', path: '/v1/pets?limit=20' },
-    plan: { sql: listPetsSql({ hasStatus: false, hasCursor: false }), params: [21] },
+    plan: listPetsStatement({ limit: 20 }),
   },
   {
     id: 'status',
     request: 'GET /v1/pets?status=sold&limit=100',
     spec: { method: 'GET', path: '/v1/pets?status=sold&limit=100' },
-    plan: { sql: listPetsSql({ hasStatus: true, hasCursor: false }), params: ['sold', 101] },
+    plan: listPetsStatement({ limit: 100, status: 'sold' }),
   },
   {
     id: 'deep',
     request: 'GET /v1/pets?limit=20&cursor=<deep>',
     spec: { method: 'GET', path: `/v1/pets?limit=20&cursor=${cursor}` },
-    plan: {
-      sql: listPetsSql({ hasStatus: false, hasCursor: true }),
-      params: [cursorId(cursor), 21],
-    },
+    plan: listPetsStatement({ limit: 20, before: decodeCursor(cursor) ?? undefined }),
   },
   {
     id: 'create',
@@ -385,7 +384,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
       for (const scenario of scenarios) {
         await checkScenario(scenario, [api, floor], headers);
         const plan: TPlan | null = scenario.plan
-          ? await explain(url, scenario.plan.sql, scenario.plan.params)
+          ? await explain(url, scenario.plan.sql, scenario.plan.values)
           : null;
         // A fresh process's first seconds (JIT, pools, lazy initialisation) are not its steady
         // state: the first run of each server warms up three times as long.

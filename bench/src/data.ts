@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { encodeCursor } from '@pets/contract/rules';
+import { openDatabase, redactDatabaseUrl } from '@pets/db';
+import { createTestDatabase } from '@pets/db/testing';
 import pg from 'pg';
-import { apiDist } from './api-dist';
 
 /**
  * The benchmark's database: a new database on DATABASE_URL's server, or (DATABASE_URL unset) a new
@@ -32,14 +35,6 @@ const withClient = async <T>(url: string, work: (client: pg.Client) => Promise<T
   }
 };
 
-const redact = (url: string): string => {
-  const parsed = new URL(url);
-  if (parsed.password) {
-    parsed.password = '***';
-  }
-  return parsed.toString();
-};
-
 export const createBenchDatabase = async (
   databaseUrl: string | undefined,
 ): Promise<TBenchDatabase> => {
@@ -51,37 +46,27 @@ export const createBenchDatabase = async (
       label: `embedded PostgreSQL (PGlite) in ${dataDir}, owned by the API process`,
       apiEnv: { DATA_DIR: dataDir },
       resolveUrl: async () => {
-        url ??= (
-          await apiDist().openDatabase({ DATABASE_URL: undefined, dataDir }, { role: 'tool' })
-        ).url;
+        url ??= (await openDatabase({ DATABASE_URL: undefined, dataDir }, { role: 'tool' })).url;
         return url;
       },
       drop: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
-  const name = `pets_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  await withClient(databaseUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  const drop = () =>
-    withClient(databaseUrl, async (client) => {
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    });
-  try {
-    await apiDist().migrate(url.toString());
-  } catch (error) {
-    await drop();
-    throw error;
-  }
-  const version = await withClient(url.toString(), async (client) => {
+  // The one create-migrate-drop of @pets/db/testing, on DATABASE_URL's server.
+  const { url, drop } = await createTestDatabase({
+    adminUrl: databaseUrl,
+    namePrefix: 'pets_bench',
+    adminUrlSetting: 'DATABASE_URL',
+  });
+  const version = await withClient(url, async (client) => {
     const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
     return rows[0]?.server_version ?? '?';
   });
   return {
     mode: 'postgresql',
-    label: `PostgreSQL ${version.split(' ')[0]} at ${redact(url.toString())} (created for this run)`,
-    apiEnv: { DATABASE_URL: url.toString() },
-    resolveUrl: async () => url.toString(),
+    label: `PostgreSQL ${version.split(' ')[0]} at ${redactDatabaseUrl(url)} (created for this run)`,
+    apiEnv: { DATABASE_URL: url },
+    resolveUrl: async () => url,
     drop,
   };
 };
@@ -139,17 +124,25 @@ export const fillPets = async (url: string, size: number): Promise<number> => {
   });
 };
 
-/** An enterprise key whose limits the run can never reach: the limiter does its full work. */
+/** The API's compiled key command (`pnpm keys`), as @pets/api declares it. */
+const API_CLI = require.resolve('@pets/api/cli');
+const MAX_LIMIT = '2147483647';
+
+/**
+ * An enterprise key whose limits the run can never reach (the limiter does its full work), made by
+ * the API's own key command: the new key is the last line of its standard output.
+ */
 export const createBenchKey = async (url: string): Promise<string> => {
-  const { key, hash, start } = apiDist().generateApiKey('production');
-  await withClient(url, (client) =>
-    client.query(
-      `INSERT INTO api_keys (name, environment, plan, hash, start, rate_limit_per_minute, rate_limit_per_day)
-       VALUES ('benchmark', 'production', 'enterprise', $1, $2, 2147483647, 2147483647)`,
-      [hash, start],
-    ),
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      API_CLI,
+      ...['keys', 'create', '--plan', 'enterprise', '--name', 'benchmark', '--env', 'production'],
+      ...['--rpm', MAX_LIMIT, '--rpd', MAX_LIMIT],
+    ],
+    { env: { ...process.env, DATABASE_URL: url } },
   );
-  return key;
+  return stdout.trim().split('\n').at(-1) ?? '';
 };
 
 export const firstCategoryId = (url: string): Promise<string> =>
@@ -168,9 +161,9 @@ export const deepCursor = async (url: string): Promise<string> =>
     if (!id) {
       throw new Error('no pets to page through');
     }
-    // The API's cursor format (apps/api/src/http/pagination.ts); checked against the API's
-    // answer before any load is sent.
-    return Buffer.from(`v1:${id}`).toString('base64url');
+    // The contract's cursor format, as the API issues it; checked against the API's answer before
+    // any load is sent.
+    return encodeCursor(id);
   });
 
 export type TPlan = {

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
+import { PetsRepository, UnknownCategoryError } from '@pets/api/pets-repository';
+import { nextPageLink } from '@pets/contract/rules';
+import { MAX_ID, PETS_CURSOR, type TPetStatus } from '@pets/contract/schemas';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { CREATE_PET_SQL, cursorId, listPetsSql } from './sql';
 
 /**
  * The floor: the least a server must do to answer the benchmark's requests the way the API does,
  * on the same Fastify and `pg` versions. Per request: the SHA-256 of the bearer key looked up in a
  * map (filled from the database on the first sight of a key, as the API's cache is in its steady
- * state), the API's SQL on a pool of the same size, the same JSON and Link/Location headers out.
+ * state), the API's own statements and row mapping (its pets repository, `@pets/api/pets-repository`)
+ * on a pool of the same size, the same JSON and Link/Location headers out.
  * No rate limiting, logging, validation library or framework beyond Fastify: whatever the API does
  * beyond this shows up as its distance to the floor.
  *
@@ -16,7 +19,6 @@ import { CREATE_PET_SQL, cursorId, listPetsSql } from './sql';
 
 const STATUSES = new Set(['available', 'pending', 'sold']);
 
-type TPetRow = { id: string; name: string; category_id: string; status: string };
 type TKey = { id: string; revoked: boolean };
 
 const env = process.env;
@@ -47,12 +49,13 @@ const authenticate = async (authorization: string | undefined): Promise<TKey | n
   return key && !key.revoked ? key : null;
 };
 
-const toPet = (row: TPetRow) => ({
-  id: Number(row.id),
-  name: row.name,
-  categoryId: Number(row.category_id),
-  status: row.status,
-});
+const pets = new PetsRepository(pool);
+
+/** A decimal id as the API reads it from a query string (1..MAX_ID), or null. */
+const idFromText = (text: string): number | null => {
+  const id = /^\d{1,16}$/.test(text) ? Number(text) : 0;
+  return id >= 1 && id <= MAX_ID ? id : null;
+};
 
 const app = Fastify({ logger: false });
 
@@ -60,7 +63,7 @@ app.get<{ Querystring: Record<string, string | undefined> }>('/v1/pets', async (
   if (!(await authenticate(request.headers.authorization))) {
     return reply.code(401).send(error(401, 'unauthorized', 'Invalid API key.'));
   }
-  const { limit: limitText = '20', status, cursor } = request.query;
+  const { limit: limitText = '20', status, categoryId: categoryText, cursor } = request.query;
   const limit = Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     return reply.code(400).send(error(400, 'invalid_request', 'limit must be 1 to 100'));
@@ -68,31 +71,26 @@ app.get<{ Querystring: Record<string, string | undefined> }>('/v1/pets', async (
   if (status !== undefined && !STATUSES.has(status)) {
     return reply.code(400).send(error(400, 'invalid_request', 'unknown status'));
   }
-  let below: string | null = null;
-  if (cursor !== undefined) {
-    below = cursorId(cursor);
-    if (below === null) {
-      return reply.code(400).send(error(400, 'invalid_request', 'bad cursor'));
-    }
+  const categoryId = categoryText === undefined ? undefined : idFromText(categoryText);
+  if (categoryId === null) {
+    return reply.code(400).send(error(400, 'invalid_request', 'bad categoryId'));
   }
-  const params: (string | number)[] = [];
-  if (status !== undefined) {
-    params.push(status);
+  const filters = { status: status as TPetStatus | undefined, categoryId };
+  // The cursor carries its list's filters, as the API reads it (the contract's PETS_CURSOR).
+  const reading = cursor === undefined ? undefined : PETS_CURSOR.read(cursor, filters);
+  if (reading === null || (reading && 'mismatch' in reading)) {
+    return reply.code(400).send(error(400, 'invalid_request', 'bad cursor'));
   }
-  if (below !== null) {
-    params.push(below);
+  const page = await pets.list({
+    limit,
+    ...(reading?.filters ?? filters),
+    before: reading?.before,
+  });
+  if (page.nextCursor) {
+    // The query's keys in the order the API's schema gives them, so the links are identical.
+    reply.header('link', nextPageLink('/v1/pets', { limit, status, categoryId }, page.nextCursor));
   }
-  params.push(limit + 1);
-  const sql = listPetsSql({ hasStatus: status !== undefined, hasCursor: below !== null });
-  const { rows } = await pool.query<TPetRow>(sql, params);
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  if (rows.length > limit && last) {
-    const next = new URLSearchParams({ limit: String(limit), ...(status ? { status } : {}) });
-    next.set('cursor', Buffer.from(`v1:${last.id}`).toString('base64url'));
-    reply.header('link', `</v1/pets?${next.toString()}>; rel="next"`);
-  }
-  return items.map(toPet);
+  return page.items;
 });
 
 app.post<{ Body: { name?: unknown; categoryId?: unknown; status?: unknown } }>(
@@ -105,20 +103,28 @@ app.post<{ Body: { name?: unknown; categoryId?: unknown; status?: unknown } }>(
     if (
       typeof name !== 'string' ||
       name.trim() === '' ||
+      typeof categoryId !== 'number' ||
       !Number.isSafeInteger(categoryId) ||
+      categoryId < 1 ||
       typeof status !== 'string' ||
       !STATUSES.has(status)
     ) {
       return reply.code(400).send(error(400, 'invalid_request', 'invalid pet'));
     }
-    const { rows } = await pool.query<TPetRow>(CREATE_PET_SQL, [
-      name.trim(),
-      categoryId as number,
-      status,
-    ]);
-    const pet = toPet(rows[0] as TPetRow);
-    reply.header('location', `/v1/pets/${pet.id}`);
-    return reply.code(201).send(pet);
+    try {
+      const pet = await pets.create({
+        name: name.trim(),
+        categoryId,
+        status: status as TPetStatus,
+      });
+      reply.header('location', `/v1/pets/${pet.id}`);
+      return reply.code(201).send(pet);
+    } catch (failure) {
+      if (failure instanceof UnknownCategoryError) {
+        return reply.code(400).send(error(400, 'invalid_request', 'unknown category'));
+      }
+      throw failure;
+    }
   },
 );
 

@@ -1,19 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { runProcess, startProcess } from '@pets/testing';
 
-/** A port nobody listens on right now. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { freePort } from '@pets/testing';
 
 /** Resident set size of a process in bytes, or null when it cannot be read (it has exited). */
 export const rssBytes = (pid: number): number | null => {
@@ -70,22 +59,9 @@ export type TServer = {
   stop: (graceMs?: number) => Promise<void>;
 };
 
-const tail = (file: string, lines = 20): string => {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no output)';
-  }
-};
-
-const waitForExit = (child: ChildProcess): Promise<void> =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
-
 /**
- * Starts `node <args>` with its output in `logFile`, and waits until it answers HTTP on
- * `baseUrl` (any status: a 401 on /v1/pets means it is serving).
+ * Starts `node <args>` with its output in `logFile` (appended), and waits until it answers HTTP
+ * on `baseUrl` (any status: a 401 on /v1/pets means it is serving).
  */
 export const startServer = async ({
   name,
@@ -102,63 +78,47 @@ export const startServer = async ({
   logFile: string;
   timeoutMs?: number;
 }): Promise<TServer> => {
-  const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', out, out] });
-  closeSync(out);
-  const exited = waitForExit(child);
+  const server = startProcess({
+    name,
+    command: process.execPath,
+    args: nodeArgs,
+    env,
+    logFile,
+    append: true,
+    keepOutput: false,
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = async (graceMs = 15_000) => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      return;
-    }
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} exited before serving; its last output:\n${tail(logFile)}`);
-    }
-    try {
-      await fetch(`${baseUrl}/v1/pets`, { signal: AbortSignal.timeout(2_000) });
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        await stop(1_000);
-        throw new Error(`${name} did not serve within ${timeoutMs / 1000} s:\n${tail(logFile)}`);
-      }
-      await sleep(100);
-    }
+  try {
+    await server.waitForHttp(`${baseUrl}/v1/pets`, { timeoutMs, intervalMs: 100 });
+  } catch (error) {
+    await server.stop(1_000);
+    throw error;
   }
-  return { name, pid: child.pid ?? 0, baseUrl, logFile, stop };
+  return {
+    name,
+    pid: server.pid,
+    baseUrl,
+    logFile,
+    stop: async (graceMs = 15_000) => {
+      await server.stop(graceMs);
+    },
+  };
 };
 
 /** Runs `node <script> <json>` and parses the JSON line it prints. */
-export const runNodeJson = <T>(script: string, input: unknown): Promise<T> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, JSON.stringify(input)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += String(chunk);
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) {
-        reject(new Error(`${script} exited with ${code}: ${stderr.trim()}`));
-        return;
-      }
-      try {
-        resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '') as T);
-      } catch {
-        reject(new Error(`${script} printed no result: ${stdout}${stderr}`));
-      }
-    });
+export const runNodeJson = async <T>(script: string, input: unknown): Promise<T> => {
+  const exit = await runProcess({
+    name: script,
+    command: process.execPath,
+    args: [script, JSON.stringify(input)],
+    env: process.env,
   });
+  if (exit.code !== 0) {
+    throw new Error(`${script} exited with ${exit.code}: ${exit.stderr.trim()}`);
+  }
+  try {
+    return JSON.parse(exit.stdout.trim().split('\n').pop() ?? '') as T;
+  } catch {
+    throw new Error(`${script} printed no result: ${exit.stdout}${exit.stderr}`);
+  }
+};

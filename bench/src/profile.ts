@@ -46,7 +46,7 @@ const BUCKETS: [string, RegExp][] = [
     'access log (pino)',
     /^(pino|sonic-boom|@pinojs\/.*|on-exit-leak-free|quick-format-unescaped|safe-stable-stringify|thread-stream|atomic-sleep)$|^ours:api\/logging/,
   ],
-  ['API keys (ours)', /^ours:api\/api-keys/],
+  ['API keys (ours)', /^ours:api\/(api-keys|auth|cache)\//],
   [
     'Nest + ts-rest + zod',
     /^(@nestjs\/.*|rxjs|reflect-metadata|iterare|tslib|@ts-rest\/.*|zod|uid|load-esm)$|^ours:(api\/http|contract)/,

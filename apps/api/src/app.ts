@@ -4,16 +4,14 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { contract, Header } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiKeysService } from './api-keys/api-keys.service';
 import { AppModule, type TAppDependencies } from './app.module';
-import { AppError } from './http/app-error';
-import { BODY_LIMIT_BYTES, registerBodyParsers } from './http/body';
+import { AuthService } from './auth/auth.service';
+import { callerOf, registerRequestIdentity } from './auth/identity';
+import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { applySecurity, securityHeadersHook } from './http/security';
 import { NestPinoLogger } from './logging/nest-logger';
-import { GET_PET_DEPRECATION_HEADERS } from './modules/pets/deprecations';
+import { getPetDeprecationHeaders } from './modules/pets/deprecations';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
-import { createRateLimitStore } from './rate-limit/rate-limit.store-factory';
-import { DEFAULT_RATE_LIMIT_SETTINGS } from './rate-limit/rate-limit.types';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -25,6 +23,22 @@ const requestId = (request: { headers: Record<string, string | string[] | undefi
 
 const GET_PET_ROUTE = contract.pets.getPet.path;
 
+/**
+ * The route that will serve the request, or undefined when none will: no route matched, or one
+ * matched with an empty parameter (`/v1/pets//` is `/v1/pets/` once the trailing slash is ignored,
+ * which the router matches as getPet with an empty id), which Nest's adapter hands to the
+ * not-found handler before any guard runs. Nest's adapter runs the same loop over the parameters.
+ */
+const servedRoute = (request: FastifyRequest): string | undefined => {
+  const params = request.params as Record<string, string>;
+  for (const name in params) {
+    if (params[name] === '') {
+      return undefined;
+    }
+  }
+  return request.routeOptions.url;
+};
+
 const registerHooks = (
   fastify: FastifyInstance,
   dependencies: TAppDependencies,
@@ -33,31 +47,31 @@ const registerHooks = (
   fastify.addHook('onRequest', (request, reply, done) => {
     securityHeadersHook(request, reply);
     // Every response of the deprecated operation announces it, errors (401, 429, 404) included.
-    if (request.routeOptions.url === GET_PET_ROUTE) {
-      reply.headers(GET_PET_DEPRECATION_HEADERS);
+    if (servedRoute(request) === GET_PET_ROUTE) {
+      reply.headers(getPetDeprecationHeaders(request.params));
     }
     done();
   });
 
-  // A /v1 request that matches no route never reaches the guards; it is still identified,
-  // counted and given rate-limit headers, so that every /v1 response carries them.
+  // A /v1 request that no route serves never reaches the guards; it is still identified the same
+  // way, counted and given rate-limit headers, so that every /v1 response carries them (its 404 or
+  // 405 needs no key, as before).
+  const auth = app.get(AuthService);
+  const rateLimit = app.get(RateLimitGuard);
   fastify.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url !== undefined || !request.url.startsWith('/v1/')) {
+    if (servedRoute(request) !== undefined || !request.url.startsWith('/v1/')) {
       return;
     }
-    const identity = await app.get(ApiKeysService).authenticate(request.headers.authorization);
-    if (identity instanceof AppError) {
-      request.authError = identity;
-    } else {
-      request.caller = identity;
-    }
-    await app.get(RateLimitGuard).limit(request, reply);
+    await auth.identify(request);
+    await rateLimit.limit(request, reply);
   });
 
   // Every response carries its request id, including those sent before our onRequest hooks run
   // (CORS preflights). Once shutdown has begun, a response ends its connection, so that
   // keep-alive connections do not hold the shutdown back; connections idle at that moment are
-  // closed by the server itself.
+  // closed by the server itself. A request whose body was left partly unread (over
+  // BODY_DRAIN_LIMIT_BYTES, http/body.ts) ends its connection too: the rest of that body cannot be
+  // told from a next request.
   let isClosing = false;
   fastify.addHook('preClose', (done) => {
     isClosing = true;
@@ -65,7 +79,7 @@ const registerHooks = (
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header(Header.requestId, request.id);
-    if (isClosing) {
+    if (isClosing || (request.body instanceof UnusableBody && request.body.unread)) {
       reply.header('connection', 'close');
     }
     done(null, payload);
@@ -86,7 +100,7 @@ const registerHooks = (
         status: reply.statusCode,
         ip: request.ip,
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-        apiKey: request.caller?.start ?? null,
+        apiKey: callerOf(request)?.start ?? null,
       },
       'request',
     );
@@ -107,25 +121,19 @@ export const createApp = async (
     // Fastify's own 503 during shutdown has a body of its own: requests that still arrive on an
     // open connection are served instead, with `Connection: close` (see main.ts).
     return503OnClosing: false,
+    // One rule for every path (docs/decisions.md): a trailing slash is ignored, so `/v1/pets/`
+    // is `/v1/pets`, with its authentication, rate limit and answer.
+    routerOptions: { ignoreTrailingSlash: true },
   });
-  const rateLimitSettings = {
-    ...DEFAULT_RATE_LIMIT_SETTINGS,
-    redisKeyPrefix: dependencies.config.REDIS_KEY_PREFIX,
-    ...dependencies.rateLimitSettings,
-  };
-  const rateLimitStore = await createRateLimitStore(
-    dependencies.config,
-    rateLimitSettings,
-    dependencies.logger,
-  );
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register({ ...dependencies, rateLimitStore, rateLimitSettings }),
+    AppModule.register(dependencies),
     adapter,
     { bodyParser: false, abortOnError: false, logger: new NestPinoLogger(dependencies.logger) },
   );
   applySecurity(app, dependencies.config);
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
+  registerRequestIdentity(fastify);
   registerHooks(fastify, dependencies, app);
   await app.init();
   return app;

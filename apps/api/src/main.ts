@@ -1,11 +1,9 @@
 import 'reflect-metadata';
+import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
 import { findKeyByHash } from './api-keys/api-key-repository';
+import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
-import { openDatabase } from './database/database';
-import { migrate } from './database/migrate';
-import { createPool, createPrismaClient } from './database/prisma';
-import { ensureDemoKey, seedDatabase } from './database/seed';
 import { createLogger } from './logging/logger';
 
 const readConfig = (): TConfig => {

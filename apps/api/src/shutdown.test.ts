@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from './api-keys/api-key-repository';
-import { createPrismaClient } from './database/prisma';
-import type { PrismaClient } from './generated/prisma/client';
 import { startApiProcess, type TApiProcess } from './test/api-process';
-import { createTestDatabase, type TTestDatabase } from './test/test-database';
+import { testDatabase } from './test/test-database';
 
 /**
  * SIGTERM on the built API, run as a child process exactly as in production: it stops accepting
@@ -92,23 +90,19 @@ const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number): Prom
 };
 
 describe('on PostgreSQL (DATABASE_URL)', () => {
-  let database: TTestDatabase;
-  let prisma: PrismaClient;
+  const database = testDatabase({ poolSize: 2 });
+  const { prisma } = database;
   let key: string;
 
+  beforeAll(database.create);
   beforeAll(async () => {
-    database = await createTestDatabase();
-    prisma = createPrismaClient(database.url, 2);
     await prisma.category.create({ data: { id: 1, name: 'Dogs' } });
     key = (
       await createApiKey(prisma, { name: 'shutdown', plan: 'business', environment: 'production' })
     ).key;
   });
 
-  afterAll(async () => {
-    await prisma?.$disconnect();
-    await database?.drop();
-  });
+  afterAll(database.drop);
 
   it('finishes the requests in flight, refuses new connections meanwhile, exits 0', async () => {
     const api = await start({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '20' });

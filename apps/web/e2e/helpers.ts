@@ -1,4 +1,4 @@
-import type { TCategory, TListPetsQuery, TPet } from '@pets/contract';
+import type { TCategory, TListPetsQueryInput, TPet } from '@pets/contract';
 import type { Locator, Page } from '@playwright/test';
 import { nextLinkOf } from '../src/lib/http-headers';
 import { expect, type TApiClient } from './fixtures';
@@ -14,7 +14,7 @@ export const cardNames = (page: Page): Promise<string[]> =>
 export const apiPages = async (
   api: TApiClient,
   apiUrl: string,
-  query: Partial<TListPetsQuery>,
+  query: TListPetsQueryInput,
   maxPages = 50,
 ): Promise<TPet[][]> => {
   const pages: TPet[][] = [];
@@ -35,7 +35,7 @@ export const apiPages = async (
 export const allPets = async (
   api: TApiClient,
   apiUrl: string,
-  query: Partial<TListPetsQuery> = {},
+  query: TListPetsQueryInput = {},
 ): Promise<TPet[]> => (await apiPages(api, apiUrl, { ...query, limit: 100 })).flat();
 
 export const categories = async (api: TApiClient): Promise<TCategory[]> => {

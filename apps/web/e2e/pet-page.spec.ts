@@ -1,5 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
+import { LOGS_DIR } from './harness/paths';
 import { apiPages, cardNames, cards, categories } from './helpers';
+
+/** The API's `deprecated_operation` warnings about calls made with `key` so far. */
+const deprecatedCallsWith = (key: string): number =>
+  readFileSync(join(LOGS_DIR, 'api.log'), 'utf8')
+    .split('\n')
+    .filter(
+      (line) =>
+        line.includes('"event":"deprecated_operation"') &&
+        line.includes(`"apiKey":"${key.slice(0, 14)}"`),
+    ).length;
 
 test.describe('An animal', () => {
   test('opens from its card and leads back to the same filtered list', async ({
@@ -26,6 +39,23 @@ test.describe('An animal', () => {
     await expect(page).toHaveURL(`${stack.siteUrl}/?status=pending`);
     await expect(page.getByRole('radio', { name: 'Pending adoption' })).toBeChecked();
     expect(await cardNames(page)).toEqual(pending?.map((p) => p.name));
+  });
+
+  test('is fetched with the id filter of the list, never with the deprecated getPet', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [[pet] = []] = await apiPages(api, stack.apiUrl, { status: 'available', limit: 1 }, 1);
+    expect(pet).toBeDefined();
+    const before = deprecatedCallsWith(stack.webApiKey);
+    await page.goto(`${stack.siteUrl}/pets/${pet?.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet?.name ?? '');
+    expect((await page.goto(`${stack.siteUrl}/pets/987654321`))?.status()).toBe(404);
+    // One call of getPet with the same key, made here: the API logs it, so the count moves by
+    // exactly one once the log has it, which shows the site's page views added none.
+    expect((await api.pets.getPet({ params: { petId: pet?.id ?? 0 } })).status).toBe(200);
+    await expect.poll(() => deprecatedCallsWith(stack.webApiKey)).toBe(before + 1);
   });
 
   for (const path of ['/pets/987654321', '/pets/abc', '/pets/0', '/no-such-page']) {

@@ -1,3 +1,6 @@
+import { nextPageLink } from './rules/link';
+import { PETS_CURSOR } from './schemas/pet';
+
 /**
  * Response headers of the v1 API. The names are used by the server when it sets them and by the
  * OpenAPI generator when it documents them, so the two cannot drift apart.
@@ -14,88 +17,161 @@ export const Header = {
   link: 'Link',
   deprecation: 'Deprecation',
   sunset: 'Sunset',
+  wwwAuthenticate: 'WWW-Authenticate',
 } as const;
 export type THeaderName = (typeof Header)[keyof typeof Header];
 
-type THeaderDoc = { description: string; type: 'integer' | 'string'; example: string | number };
+/**
+ * CORS's own response header, set by the CORS hook: documented on every response, but not one of
+ * ours (so not in `Header`, whose names a browser app is allowed to read).
+ */
+export const CORS_ALLOW_ORIGIN = 'Access-Control-Allow-Origin';
+/** Every header the document describes. */
+export type TDocumentedHeader = THeaderName | typeof CORS_ALLOW_ORIGIN;
 
-export const HEADER_DOCS: Record<THeaderName, THeaderDoc> = {
+/** A header's value as OpenAPI describes it: bounded, so validators and clients know the worst case. */
+export type THeaderSchema =
+  | { type: 'integer'; format: 'int32' | 'int64'; minimum: number; maximum: number }
+  | { type: 'string'; maxLength: number; format?: string; pattern?: string };
+
+type THeaderDoc = {
+  description: string;
+  schema: THeaderSchema;
+  example: string | number;
+  /**
+   * Sent only under a condition (a next page exists, CORS is configured for the caller's origin),
+   * so never `required` in the document even where an operation lists it.
+   */
+  conditional?: boolean;
+};
+
+const count = (maximum: number): THeaderSchema => ({
+  type: 'integer',
+  format: 'int64',
+  minimum: 0,
+  maximum,
+});
+const text = (maxLength: number, pattern?: string): THeaderSchema => ({
+  type: 'string',
+  maxLength,
+  ...(pattern ? { pattern } : {}),
+});
+/** Requests in a window: an enterprise key's quota is at most this. */
+const MAX_QUOTA = 1_000_000_000;
+/** Unix seconds: any moment before the year 3000. */
+const MAX_UNIX_SECONDS = 32_503_680_000;
+/** A link target holds the path, the limit, the filters and a cursor: well below this. */
+const MAX_LINK_LENGTH = 4096;
+
+export const HEADER_DOCS: Record<TDocumentedHeader, THeaderDoc> = {
   [Header.rateLimitLimit]: {
-    type: 'integer',
+    schema: count(MAX_QUOTA),
     description:
       'Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, ' +
       'whichever has the smaller share left).',
     example: 60,
   },
   [Header.rateLimitRemaining]: {
-    type: 'integer',
+    schema: count(MAX_QUOTA),
     description: 'Requests left in that window after this one.',
     example: 59,
   },
   [Header.rateLimitReset]: {
-    type: 'integer',
+    schema: count(MAX_UNIX_SECONDS),
     description: 'Unix timestamp (seconds) at which that window resets.',
     example: 1795392060,
   },
   [Header.rateLimitPolicy]: {
-    type: 'string',
+    schema: text(200),
     description:
       'Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and ' +
       'window `w` in seconds.',
     example: '"minute";q=60;w=60, "day";q=1000;w=86400',
   },
   [Header.rateLimit]: {
-    type: 'string',
+    schema: text(100),
     description:
       'Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in ' +
       'draft-ietf-httpapi-ratelimit-headers.',
     example: '"minute";r=59;t=60',
   },
   [Header.retryAfter]: {
-    type: 'integer',
+    schema: count(86_400),
     description:
       'Seconds to wait before retrying: until the exhausted window resets, or until a temporary ' +
       'ban ends.',
     example: 30,
   },
   [Header.requestId]: {
-    type: 'string',
+    schema: text(128),
     description:
       'Identifier of this request (echoed when the client sends one); quote it to support.',
     example: '6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11',
   },
   [Header.location]: {
-    type: 'string',
+    schema: text(100),
     description: 'Address of the created resource.',
     example: '/v1/pets/42',
   },
   [Header.link]: {
-    type: 'string',
+    conditional: true,
+    schema: text(MAX_LINK_LENGTH),
     description:
       'RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only ' +
-      'when more items exist.',
-    example: '</v1/pets?limit=20&cursor=eyJpZCI6MjJ9>; rel="next"',
+      'when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.',
+    // A real next-page link, with a cursor as the API issues it.
+    example: nextPageLink(
+      '/v1/pets',
+      { limit: 20, status: 'available' },
+      PETS_CURSOR.encode(22, { status: 'available' }),
+    ),
   },
   [Header.deprecation]: {
-    type: 'string',
+    schema: text(20, '^@\\d+$'),
     description: 'RFC 9745: the moment this operation was deprecated, as a structured-field date.',
     example: '@1795392000',
   },
   [Header.sunset]: {
-    type: 'string',
+    schema: text(29),
     description: 'RFC 8594: the moment this operation will stop working.',
     example: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  },
+  [Header.wwwAuthenticate]: {
+    schema: text(100),
+    description: 'RFC 9110: the authentication scheme the API expects, on every `401`.',
+    example: 'Bearer realm="pets"',
+  },
+  [CORS_ALLOW_ORIGIN]: {
+    schema: text(200),
+    description:
+      "CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` " +
+      '(CORS is off by default: browsers on other origins cannot read responses).',
+    example: 'https://shelter.example',
+    conditional: true,
   },
 };
 
 /** Headers carried by every response of the v1 API, success or error. */
-export const HEADERS_ON_EVERY_RESPONSE: readonly THeaderName[] = [
+export const HEADERS_ON_EVERY_RESPONSE: readonly TDocumentedHeader[] = [
   Header.rateLimitLimit,
   Header.rateLimitRemaining,
   Header.rateLimitReset,
   Header.rateLimitPolicy,
   Header.rateLimit,
   Header.requestId,
+  CORS_ALLOW_ORIGIN,
+];
+
+/**
+ * Of those, the ones a response may lack because it failed before the rate limiter ran (an
+ * unexpected error, or the database unavailable while the key is looked up): `500` and `503`.
+ */
+export const RATE_LIMIT_HEADERS: readonly TDocumentedHeader[] = [
+  Header.rateLimitLimit,
+  Header.rateLimitRemaining,
+  Header.rateLimitReset,
+  Header.rateLimitPolicy,
+  Header.rateLimit,
 ];
 
 /** `GET /v1/pets/{petId}` is deprecated: these describe when it went and when it goes. */
@@ -103,5 +179,5 @@ export const GET_PET_DEPRECATION = {
   deprecatedAt: new Date('2026-11-23T00:00:00Z'),
   sunsetAt: new Date('2030-12-05T00:00:00Z'),
   replacement: '/v1/pets',
-  replacementDescription: '`GET /v1/pets` with the `status` filter',
+  replacementDescription: '`GET /v1/pets?id={petId}`: the `id` filter of listPets',
 } as const;

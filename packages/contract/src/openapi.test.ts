@@ -1,16 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, operationNames } from './openapi';
+import { buildOpenApiDocument, documentPath, operationNames, THIS_SERVER_URL } from './openapi';
+import { CONTRACT_ROUTES } from './routes';
+import { PETS_CURSOR } from './schemas/pet';
 
 const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
 const document = buildOpenApiDocument();
 
+type THeader = { required?: boolean; example?: unknown; schema?: Record<string, unknown> };
 type TOperation = {
   operationId: string;
   deprecated?: boolean;
   security?: unknown;
-  responses: Record<string, { headers?: Record<string, unknown> }>;
+  parameters?: { name: string; in: string; required?: boolean; schema?: { example?: unknown } }[];
+  responses: Record<string, { headers?: Record<string, THeader> }>;
 };
 const operations = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item as Record<string, TOperation>).map(([method, operation]) => ({
@@ -25,17 +29,17 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the five operations under /v1 with their names as operationIds', () => {
+  it('describes the five operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
         .sort(),
     ).toEqual([
-      'createPet post /v1/pets',
-      'getPet get /v1/pets/{petId}',
-      'listCategories get /v1/categories',
-      'listOrders get /v1/store/orders',
-      'listPets get /v1/pets',
+      'createPet post /pets',
+      'getPet get /pets/{petId}',
+      'listCategories get /categories',
+      'listOrders get /store/orders',
+      'listPets get /pets',
     ]);
     expect(operationNames().sort()).toEqual(
       operations.map(({ operation }) => operation.operationId).sort(),
@@ -51,15 +55,38 @@ describe('openapi.json', () => {
     expect(document.servers?.every((server) => server.url.endsWith('/v1'))).toBe(true);
   });
 
-  it('takes the server addresses from the caller', () => {
+  it('joins every server address and path, as OpenAPI tools do, into the route the API serves', () => {
+    // A server address ends in /v1 and the paths are relative to it (spec, section 1): a client
+    // calls server + path, so a path that repeated /v1 would reach /v1/v1/... and a 404.
+    const served = new Set(
+      CONTRACT_ROUTES.map(({ route }) => `${route.method.toLowerCase()} ${route.path}`),
+    );
+    for (const server of document.servers ?? []) {
+      for (const { method, path } of operations) {
+        const joined = decodeURIComponent(new URL(`${server.url}${path}`).pathname);
+        expect(served).toContain(`${method} ${joined.replace(/\{(\w+)\}/g, ':$1')}`);
+      }
+    }
+  });
+
+  it('takes the server addresses from the caller, "This server" first when given', () => {
     const custom = buildOpenApiDocument({
       productionUrl: 'https://api.example.org/v1',
       stagingUrl: 'https://staging.example.org/v1',
+      thisServerUrl: THIS_SERVER_URL,
     });
-    expect(custom.servers?.map((server) => server.url)).toEqual([
-      'https://api.example.org/v1',
-      'https://staging.example.org/v1',
+    expect(custom.servers).toEqual([
+      { url: '/v1', description: 'This server', 'x-internal': false },
+      { url: 'https://api.example.org/v1', description: 'Production', 'x-internal': false },
+      { url: 'https://staging.example.org/v1', description: 'Staging', 'x-internal': false },
     ]);
+    expect(custom.paths).toEqual(document.paths);
+  });
+
+  it('refuses a route outside the base address', () => {
+    expect(documentPath('/v1/pets/:petId')).toBe('/pets/:petId');
+    expect(() => documentPath('/v2/pets')).toThrow(/outside the base address \/v1/);
+    expect(() => documentPath('/v1')).toThrow();
   });
 
   it('requires the bearer key on every operation', () => {
@@ -99,5 +126,94 @@ describe('openapi.json', () => {
     for (const name of ['Pet', 'NewPet', 'Error', 'Order', 'Category']) {
       expect(document.components?.schemas?.[name]).toHaveProperty('example');
     }
+  });
+
+  describe('the smaller drifts a third-party tool found', () => {
+    const headersOf = (operationId: string, status: string) =>
+      operations.find(({ operation }) => operation.operationId === operationId)?.operation
+        .responses[status]?.headers ?? {};
+    const required = (headers: Record<string, THeader>) =>
+      Object.entries(headers)
+        .filter(([, header]) => header.required)
+        .map(([name]) => name)
+        .sort();
+
+    it('gives the Link header an example whose cursor the API accepts', () => {
+      const example = String(headersOf('listPets', '200').Link?.example);
+      const target = /^<([^>]+)>; rel="next"$/.exec(example)?.[1] ?? '';
+      const query = new URL(target, 'https://api.example.org').searchParams;
+      // Sent alone, or with the filters of the link, it continues the same list.
+      const cursor = query.get('cursor') ?? '';
+      expect(PETS_CURSOR.read(cursor, {})).toEqual({
+        before: 22n,
+        filters: { status: 'available' },
+      });
+      expect(PETS_CURSOR.read(cursor, { status: 'available' })).not.toBeNull();
+    });
+
+    it('documents WWW-Authenticate on every 401, required', () => {
+      for (const { operation } of operations) {
+        expect(operation.responses['401']?.headers?.['WWW-Authenticate']?.required).toBe(true);
+      }
+    });
+
+    it('gives every path parameter an example (Dredd refuses the document without one)', () => {
+      const parameters = operations.flatMap(({ operation }) => operation.parameters ?? []);
+      const path = parameters.filter((parameter) => parameter.in === 'path');
+      expect(path.map((parameter) => parameter.name)).toEqual(['petId']);
+      for (const parameter of path) {
+        expect(parameter.schema?.example).toEqual(expect.any(Number));
+      }
+    });
+
+    it('has no default in a request body, so generated clients keep the field optional', () => {
+      const newPet = document.components?.schemas?.NewPet as {
+        required: string[];
+        properties: Record<string, { default?: unknown; description?: string }>;
+      };
+      expect(newPet.required).toEqual(['name', 'categoryId']);
+      expect(newPet.properties.status).not.toHaveProperty('default');
+      expect(newPet.properties.status?.description).toContain('when omitted, `available`');
+    });
+
+    it('marks required the headers every response of an operation carries, and only those', () => {
+      const rateLimit = [
+        'RateLimit',
+        'RateLimit-Policy',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+      ];
+      expect(required(headersOf('listPets', '200'))).toEqual([...rateLimit, 'X-Request-Id']);
+      expect(headersOf('listPets', '200').Link?.required).toBe(false);
+      expect(headersOf('listPets', '200')['Access-Control-Allow-Origin']?.required).toBe(false);
+      expect(required(headersOf('createPet', '201'))).toEqual(
+        [...rateLimit, 'Location', 'X-Request-Id'].sort(),
+      );
+      expect(required(headersOf('listCategories', '429'))).toEqual(
+        [...rateLimit, 'Retry-After', 'X-Request-Id'].sort(),
+      );
+      for (const status of ['200', '400', '401', '404', '429']) {
+        expect(required(headersOf('getPet', status))).toEqual(
+          expect.arrayContaining(['Deprecation', 'Link', 'Sunset', ...rateLimit]),
+        );
+      }
+      // A 500 or 503 may come before the rate limiter ran: only X-Request-Id is certain.
+      expect(required(headersOf('listPets', '503'))).toEqual(['X-Request-Id']);
+    });
+
+    it('bounds every integer and string of a header', () => {
+      for (const { operation } of operations) {
+        for (const response of Object.values(operation.responses)) {
+          for (const header of Object.values(response.headers ?? {})) {
+            expect(
+              header.schema?.type === 'integer'
+                ? 'maximum' in header.schema && 'format' in header.schema
+                : 'maxLength' in (header.schema ?? {}),
+            ).toBe(true);
+          }
+        }
+      }
+    });
   });
 });

@@ -1,9 +1,17 @@
-import { type AppRoute, isAppRoute } from '@ts-rest/core';
+import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, OperationObject, ResponseObject } from 'openapi3-ts';
-import { API_VERSION, contract } from './contract';
-import { HEADER_DOCS, HEADERS_ON_EVERY_RESPONSE, Header, type THeaderName } from './headers';
+import { API_PATH_PREFIX, API_VERSION, contract } from './contract';
+import {
+  HEADER_DOCS,
+  HEADERS_ON_EVERY_RESPONSE,
+  Header,
+  RATE_LIMIT_HEADERS,
+  type TDocumentedHeader,
+} from './headers';
 import type { TRouteMetadata } from './routers/metadata';
+import { CONTRACT_ROUTES } from './routes';
+import { BODY_LIMIT_TEXT } from './rules/body-limit';
 import { ERROR_STATUS } from './schemas/error';
 
 export type TOpenApiServers = {
@@ -11,7 +19,16 @@ export type TOpenApiServers = {
   productionUrl: string;
   /** Public base address of staging, ending in `/v1`. */
   stagingUrl: string;
+  /**
+   * The base address of the API that serves the document, listed first as "This server". A
+   * running API gives `/v1` (`THIS_SERVER_URL`): OpenAPI resolves a relative server address
+   * against the document's own address, so it names that API wherever it runs.
+   */
+  thisServerUrl?: string;
 };
+
+/** The base address of the serving API, relative to the document at `/v1/openapi.json`. */
+export const THIS_SERVER_URL = API_PATH_PREFIX;
 
 /** Placeholders used in the committed document; a running API serves its configured addresses. */
 export const DEFAULT_SERVERS: TOpenApiServers = {
@@ -25,7 +42,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: a query, path or body value breaks the schema (`invalid_request`).',
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
   404: 'No such resource (`not_found`).',
-  413: 'The body is larger than 16 KiB (`payload_too_large`).',
+  413: `The body is larger than ${BODY_LIMIT_TEXT} (\`payload_too_large\`).`,
   415: 'The body is not `application/json` (`unsupported_media_type`).',
   429: 'Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds.',
   500: 'Unexpected server error (`internal_error`). Safe to retry with backoff.',
@@ -42,19 +59,35 @@ Every response carries rate-limit headers; a \`429\` carries \`Retry-After\`. Er
   .map((code) => `\`${code}\``)
   .join(', ')}.`;
 
-const headerRef = (name: THeaderName) => ({ $ref: `#/components/headers/${name}` });
+/** Statuses that may be sent before the rate limiter ran, so without its headers. */
+const BEFORE_RATE_LIMIT = new Set([500, 503]);
 
-const responseHeaderNames = (route: AppRoute, status: number): THeaderName[] => {
+/**
+ * The headers of one response of an operation, each `required` when every such response carries
+ * it (validators such as Prism check only those): the ones on every response, the operation's
+ * (`responseHeaders.all` and per status), `Retry-After` on 429, `WWW-Authenticate` on 401. A
+ * conditional header (a next page, CORS) is required only where the operation sends it always.
+ * Written out in each response rather than referenced, since `required` differs between them.
+ */
+const responseHeaders = (route: AppRoute, status: number) => {
   const metadata = (route.metadata ?? {}) as TRouteMetadata;
-  const extra = [
-    ...(metadata.responseHeaders?.all ?? []),
+  const always = new Set<TDocumentedHeader>(metadata.responseHeaders?.all ?? []);
+  const names: TDocumentedHeader[] = [
+    ...HEADERS_ON_EVERY_RESPONSE,
+    ...always,
     ...(metadata.responseHeaders?.[status] ?? []),
+    ...(status === 401 ? [Header.wwwAuthenticate] : []),
+    ...(status === 429 ? [Header.retryAfter] : []),
   ];
-  const names = [...HEADERS_ON_EVERY_RESPONSE, ...extra];
-  if (status === 429) {
-    names.push(Header.retryAfter);
-  }
-  return [...new Set(names)];
+  return Object.fromEntries(
+    [...new Set(names)].map((name) => {
+      const { description, schema, example, conditional } = HEADER_DOCS[name];
+      const optional =
+        (conditional && !always.has(name)) ||
+        (BEFORE_RATE_LIMIT.has(status) && RATE_LIMIT_HEADERS.includes(name));
+      return [name, { description, required: !optional, schema, example }];
+    }),
+  );
 };
 
 const describeOperation = (operation: OperationObject, route: AppRoute): OperationObject => {
@@ -66,9 +99,7 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
     responses[status] = {
       ...response,
       description: STATUS_DESCRIPTIONS[code] ?? response.description,
-      headers: Object.fromEntries(
-        responseHeaderNames(route, code).map((name) => [name, headerRef(name)]),
-      ),
+      headers: responseHeaders(route, code),
     };
   }
   return {
@@ -85,6 +116,65 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
 
 const removeUndefined = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/**
+ * A route's path relative to the base address, as the spec writes it (`/pets`): the base address
+ * already ends in `/v1`, and OpenAPI tools join the two, so a path that kept the prefix would be
+ * called as `/v1/v1/pets`. ts-rest's `pathPrefix` stays, because the server routes on it.
+ */
+export const documentPath = (path: string): string => {
+  if (!path.startsWith(`${API_PATH_PREFIX}/`)) {
+    throw new Error(`${path} is outside the base address ${API_PATH_PREFIX}`);
+  }
+  return path.slice(API_PATH_PREFIX.length);
+};
+
+type TSchema = {
+  default?: unknown;
+  description?: string;
+  properties?: Record<string, TSchema>;
+};
+
+/**
+ * Request bodies' schemas without `default`: the server fills an omitted field in, but generators
+ * read `default` as "always present" (openapi-typescript makes such a property required), so
+ * `createPet({ name, categoryId })` would not type-check. The value used moves to the description.
+ */
+const withoutRequestDefaults = (document: OpenAPIObject): Record<string, TSchema> => {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, TSchema>;
+  const bodies = new Set(
+    Object.values(document.paths).flatMap((item) =>
+      Object.values(item as Record<string, OperationObject>).flatMap((operation) => {
+        const ref = (
+          operation.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> }
+        )?.content?.['application/json']?.schema?.$ref;
+        return ref ? [ref.replace('#/components/schemas/', '')] : [];
+      }),
+    ),
+  );
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => {
+      if (!bodies.has(name) || !schema.properties) {
+        return [name, schema];
+      }
+      const properties = Object.fromEntries(
+        Object.entries(schema.properties).map(([field, property]) => {
+          if (property.default === undefined) {
+            return [field, property];
+          }
+          const { default: value, ...rest } = property;
+          const shown = typeof value === 'string' ? value : JSON.stringify(value);
+          const note = `Optional: when omitted, \`${shown}\`.`;
+          return [
+            field,
+            { ...rest, description: [rest.description, note].filter(Boolean).join(' ') },
+          ];
+        }),
+      );
+      return [name, { ...schema, properties }];
+    }),
+  );
+};
+
 /** The OpenAPI 3 document of the v1 contract, generated, never written by hand. */
 export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS): OpenAPIObject => {
   const document = generateOpenApi(
@@ -98,6 +188,9 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
         contact: { name: 'API support', email: 'api@pet-adoption.dev' },
       },
       servers: [
+        ...(servers.thisServerUrl
+          ? [{ url: servers.thisServerUrl, description: 'This server' }]
+          : []),
         { url: servers.productionUrl, description: 'Production' },
         { url: servers.stagingUrl, description: 'Staging' },
       ],
@@ -115,31 +208,28 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
             description: 'An API key issued for this environment, sent as the bearer token.',
           },
         },
-        headers: Object.fromEntries(
-          Object.entries(HEADER_DOCS).map(([name, doc]) => [
-            name,
-            { description: doc.description, schema: { type: doc.type }, example: doc.example },
-          ]),
-        ),
       },
     },
     { setOperationId: true, operationMapper: describeOperation },
   );
-  return removeUndefined({ ...document, openapi: '3.0.3' });
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [documentPath(path), item]),
+  );
+  return removeUndefined({
+    ...document,
+    openapi: '3.0.3',
+    // x-internal: each server's audience (OWASP API9); all of them serve the public.
+    servers: [
+      ...(servers.thisServerUrl
+        ? [{ url: servers.thisServerUrl, description: 'This server', 'x-internal': false }]
+        : []),
+      { url: servers.productionUrl, description: 'Production', 'x-internal': false },
+      { url: servers.stagingUrl, description: 'Staging', 'x-internal': false },
+    ],
+    paths,
+    components: { ...document.components, schemas: withoutRequestDefaults(document) },
+  });
 };
 
 /** Every operation name of the contract, as `operationId`s in the document. */
-export const operationNames = (): string[] => {
-  const names: string[] = [];
-  const walk = (router: Record<string, unknown>) => {
-    for (const [key, value] of Object.entries(router)) {
-      if (isAppRoute(value as AppRoute)) {
-        names.push(key);
-      } else {
-        walk(value as Record<string, unknown>);
-      }
-    }
-  };
-  walk(contract);
-  return names;
-};
+export const operationNames = (): string[] => CONTRACT_ROUTES.map(({ name }) => name);

@@ -1,4 +1,4 @@
-import type { ApiKeyPlan } from '../generated/prisma/enums';
+import type { ApiKeyPlan } from '@pets/db';
 
 export type TRateLimits = { perMinute: number; perDay: number };
 

@@ -1,7 +1,5 @@
-import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, type TPrismaClient } from '../database/prisma';
-import { createTestDatabase, type TTestDatabase } from '../test/test-database';
+import { queryOnce, testDatabase } from '../test/test-database';
 import { apiKeyEnvironment, hashApiKey } from './api-key-format';
 import {
   ApiKeyInputError,
@@ -12,30 +10,13 @@ import {
   revokeApiKey,
 } from './api-key-repository';
 
-let database: TTestDatabase;
-let prisma: TPrismaClient;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  prisma = createPrismaClient(database.url, 4);
-});
-
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await database?.drop();
-});
+const { prisma, url, create, drop } = testDatabase();
+beforeAll(create);
+afterAll(drop);
 
 /** Every stored column of every key, as text, read past Prisma. */
-const rawRows = async (): Promise<string[]> => {
-  const client = new Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('SELECT * FROM api_keys');
-    return rows.map((row) => JSON.stringify(row));
-  } finally {
-    await client.end();
-  }
-};
+const rawRows = async (): Promise<string[]> =>
+  (await queryOnce(url, 'SELECT * FROM api_keys')).map((row) => JSON.stringify(row));
 
 const inputError = async (promise: Promise<unknown>): Promise<string> => {
   try {

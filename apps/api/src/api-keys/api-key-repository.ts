@@ -1,6 +1,5 @@
+import { ApiKeyEnvironment, ApiKeyPlan, type Prisma, type PrismaClient } from '@pets/db';
 import { z } from 'zod';
-import type { Prisma, PrismaClient } from '../generated/prisma/client';
-import { ApiKeyEnvironment, ApiKeyPlan } from '../generated/prisma/enums';
 import { apiKeyEnvironment, generateApiKey, hashApiKey } from './api-key-format';
 
 /**

@@ -1,43 +1,67 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG } from '../app.tokens';
+import type { TIdentity } from '../auth/identity';
+import { SwrCache, type TSwrCacheSettings } from '../cache/swr-cache';
 import type { TConfig } from '../config';
 import { AppError } from '../http/app-error';
 import { apiKeyEnvironment, hashApiKey } from './api-key-format';
-import { API_KEY_LOOKUP, type TApiKeyLookup, type TCaller, type TStoredApiKey } from './caller';
+import { API_KEY_LOOKUP, type TApiKeyLookup } from './caller';
 
-/** A cached answer is used without a database round trip for this long... */
-const FRESH_MS = 2_000;
-/** ...and, while a refresh runs in the background, for at most this long: a revoked key stops
- * working within 5 seconds. */
-const MAX_AGE_MS = 4_500;
-const MAX_ENTRIES = 10_000;
+/**
+ * A cached answer is used without a database round trip for 2 s, and while a refresh runs in the
+ * background for at most 4.5 s: a revoked key stops working within 5 seconds. Unknown hashes are
+ * cached too (a flood of made-up keys costs no round trip), and a new key works at once since its
+ * hash was never asked for. Tests set a clock of their own instead of waiting.
+ */
+export const DEFAULT_KEY_CACHE_SETTINGS: TSwrCacheSettings = {
+  freshMs: 2_000,
+  maxAgeMs: 4_500,
+  maxEntries: 10_000,
+  now: () => performance.now(),
+};
 
-type TEntry = { key: TStoredApiKey | null; fetchedAt: number; refreshing: boolean };
+export const KEY_CACHE_SETTINGS = Symbol('KEY_CACHE_SETTINGS');
 
-const unauthorized = (message: string) =>
-  new AppError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="pets"' });
+/** A stored key as the cache keeps it: its identity is built once per load, not per request. */
+type TKnownKey = { hash: string; isRevoked: boolean; identity: TIdentity };
+
+const unauthorized = (message: string): TIdentity => ({
+  caller: null,
+  error: new AppError('unauthorized', message, undefined, {
+    'WWW-Authenticate': 'Bearer realm="pets"',
+  }),
+});
 
 /**
  * Verifies bearer keys. A key is looked up by its SHA-256 hash (the database never sees or
  * stores the key), and the hashes are compared in constant time, so timing reveals nothing about
- * the key. Answers are cached in process: the steady state costs no database round trip, a new key
- * works at once (unknown hashes are not cached for long), a revoked key stops within 5 seconds.
+ * the key. Answers are cached in process (SwrCache): the steady state costs no database round trip.
  */
 @Injectable()
 export class ApiKeysService {
-  private readonly cache = new Map<string, TEntry>();
-  private readonly inFlight = new Map<string, Promise<TStoredApiKey | null>>();
+  private readonly cache: SwrCache<string, TKnownKey | null>;
 
   constructor(
-    @Inject(API_KEY_LOOKUP) private readonly lookup: TApiKeyLookup,
+    @Inject(API_KEY_LOOKUP) lookup: TApiKeyLookup,
+    @Inject(KEY_CACHE_SETTINGS) settings: TSwrCacheSettings,
     @Inject(CONFIG) private readonly config: TConfig,
-  ) {}
+  ) {
+    this.cache = new SwrCache(async (hash) => {
+      const stored = await lookup(hash);
+      if (stored === null) {
+        return null;
+      }
+      const { hash: storedHash, revokedAt, ...caller } = stored;
+      return { hash: storedHash, isRevoked: revokedAt !== null, identity: { caller, error: null } };
+    }, settings);
+  }
 
-  private readonly now = (): number => performance.now();
-
-  /** The caller for an Authorization header value, or the 401 error to answer with. */
-  async authenticate(authorization: string | undefined): Promise<TCaller | AppError> {
+  /**
+   * The identity an Authorization header value proves: synchronously when the key's answer is
+   * cached (the request then awaits nothing here), else once the lookup is done.
+   */
+  authenticate(authorization: string | undefined): TIdentity | Promise<TIdentity> {
     if (authorization === undefined) {
       return unauthorized('Missing API key: send it as Authorization: Bearer <key>.');
     }
@@ -59,65 +83,22 @@ export class ApiKeysService {
       );
     }
     const hash = hashApiKey(key);
-    const stored = await this.find(hash);
-    if (stored === null || !sameHash(stored.hash, hash)) {
-      return unauthorized('Invalid API key.');
-    }
-    if (stored.revokedAt !== null) {
-      return unauthorized('This API key has been revoked.');
-    }
-    const { hash: _hash, revokedAt: _revokedAt, ...caller } = stored;
-    return caller;
-  }
-
-  private async find(hash: string): Promise<TStoredApiKey | null> {
-    const entry = this.cache.get(hash);
-    const age = entry ? this.now() - entry.fetchedAt : Number.POSITIVE_INFINITY;
-    if (entry && age < FRESH_MS) {
-      return entry.key;
-    }
-    if (entry && age < MAX_AGE_MS) {
-      this.refreshInBackground(hash, entry);
-      return entry.key;
-    }
-    return this.fetch(hash);
-  }
-
-  private refreshInBackground(hash: string, entry: TEntry): void {
-    if (entry.refreshing) {
-      return;
-    }
-    entry.refreshing = true;
-    this.fetch(hash).catch(() => {
-      // The next request past MAX_AGE_MS fetches again and reports the failure.
-      entry.refreshing = false;
-    });
-  }
-
-  /** One database lookup per hash at a time: a burst on a cold key shares it. */
-  private fetch(hash: string): Promise<TStoredApiKey | null> {
-    const pending = this.inFlight.get(hash);
-    if (pending) {
-      return pending;
-    }
-    const lookup = this.lookupAndCache(hash).finally(() => this.inFlight.delete(hash));
-    this.inFlight.set(hash, lookup);
-    return lookup;
-  }
-
-  private async lookupAndCache(hash: string): Promise<TStoredApiKey | null> {
-    const key = await this.lookup(hash);
-    this.cache.delete(hash);
-    if (this.cache.size >= MAX_ENTRIES) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) {
-        this.cache.delete(oldest);
-      }
-    }
-    this.cache.set(hash, { key, fetchedAt: this.now(), refreshing: false });
-    return key;
+    const known = this.cache.get(hash);
+    return known instanceof Promise
+      ? known.then((loaded) => verdict(loaded, hash))
+      : verdict(known, hash);
   }
 }
+
+const verdict = (known: TKnownKey | null, hash: string): TIdentity => {
+  if (known === null || !sameHash(known.hash, hash)) {
+    return unauthorized('Invalid API key.');
+  }
+  if (known.isRevoked) {
+    return unauthorized('This API key has been revoked.');
+  }
+  return known.identity;
+};
 
 const sameHash = (stored: string, presented: string): boolean => {
   const a = Buffer.from(stored, 'hex');

@@ -11,12 +11,3 @@ export type TCaller = Omit<TStoredApiKey, 'hash' | 'revokedAt'>;
 
 export type TApiKeyLookup = (hash: string) => Promise<TStoredApiKey | null>;
 export const API_KEY_LOOKUP = Symbol('API_KEY_LOOKUP');
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by AuthenticationGuard when the request carries a valid key. */
-    caller?: TCaller;
-    /** Set by AuthenticationGuard when it does not; RequireApiKeyGuard answers 401 with it. */
-    authError?: import('../http/app-error').AppError;
-  }
-}

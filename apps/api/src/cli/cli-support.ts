@@ -1,10 +1,14 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import {
+  createPrismaClient,
+  EmbeddedDatabaseError,
+  MigrationError,
+  openDatabase,
+  type TDatabase,
+  type TPrismaClient,
+} from '@pets/db';
 import { ApiKeyInputError } from '../api-keys/api-key-repository';
 import { ConfigError, loadConfig, type TConfig } from '../config';
-import { openDatabase, type TDatabase } from '../database/database';
-import { EmbeddedDatabaseError } from '../database/embedded';
-import { MigrationError } from '../database/migrate';
-import { createPrismaClient, type TPrismaClient } from '../database/prisma';
 
 /** Where a command writes: data to `out`, everything meant for people to `err`. */
 export type TCliIo = {
@@ -60,7 +64,7 @@ export const parseCommandArgs = <T extends ParseArgsConfig>(config: T) => {
 export const loadCliConfig = (env: NodeJS.ProcessEnv): TConfig => loadConfig(env);
 
 /**
- * Opens the configured database as a short-lived tool (see ../database/embedded.ts), runs `work`
+ * Opens the configured database as a short-lived tool (see @pets/db's embedded.ts), runs `work`
  * with a small Prisma client and releases everything, whatever happens.
  */
 export const withDatabase = async <T>(

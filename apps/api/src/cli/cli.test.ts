@@ -36,7 +36,7 @@ const expectOneLineFailure = (result: TCliResult, code: number, message: RegExp)
 beforeAll(async () => {
   database = await createTestDatabase({ migrated: false });
   env = { DATABASE_URL: database.url, APP_ENV: 'production' };
-  // Compiles dist/cli when the sources changed (what the first `pnpm keys` after a change does).
+  // The first run after a change lets tsx transform the sources (cached for the later ones).
   const help = await cli('keys', 'help');
   expect(help.code).toBe(0);
 }, 120_000);

@@ -1,5 +1,4 @@
-import { markMigrationRolledBack, migrate } from '../database/migrate';
-import { seedDatabase } from '../database/seed';
+import { markMigrationRolledBack, migrate, seedDatabase } from '@pets/db';
 import { loadCliConfig, parseCommandArgs, type TCliIo, withDatabase } from './cli-support';
 
 export const DB_USAGE = `Database commands.

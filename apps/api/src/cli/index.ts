@@ -1,6 +1,8 @@
 import { runCli } from './run';
 
-// Entry of `pnpm keys`, `pnpm db:migrate` and `pnpm db:seed` (through scripts/cli.cjs).
+// Entry of `pnpm keys`, `pnpm db:migrate` and `pnpm db:seed`. The root scripts build the packages
+// the API imports (turbo, cached) and run this file from source with tsx, which compiles in memory:
+// nothing is written under dist/. The production image runs the compiled dist/cli/index.js.
 const io = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),

@@ -1,11 +1,12 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { TCaller } from '../api-keys/caller';
+import { callerOf } from '../auth/identity';
 import { AppError } from './app-error';
 
-/** The authenticated caller; RequireApiKeyGuard has already made sure there is one. */
+/** The authenticated caller; AccessGuard has already made sure there is one. */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): TCaller => {
-  const { caller } = context.switchToHttp().getRequest<FastifyRequest>();
+  const caller = callerOf(context.switchToHttp().getRequest<FastifyRequest>());
   if (!caller) {
     throw new AppError('unauthorized', 'Missing API key.');
   }

@@ -5,7 +5,7 @@ import {
   HttpException,
   Inject,
 } from '@nestjs/common';
-import { ERROR_STATUS, type TErrorCode } from '@pets/contract';
+import { BODY_LIMIT_TEXT, ERROR_STATUS, type TErrorCode } from '@pets/contract';
 import { RequestValidationError } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -23,7 +23,10 @@ const CODE_BY_STATUS = new Map<number, TErrorCode>(
 /** Fastify's own errors (body parsing, limits) by their `code`. */
 const FASTIFY_ERRORS: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new AppError('payload_too_large', 'The request body is larger than the limit of 16 KiB.'),
+    new AppError(
+      'payload_too_large',
+      `The request body is larger than the limit of ${BODY_LIMIT_TEXT}.`,
+    ),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new AppError('unsupported_media_type', 'The request body must be application/json.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>

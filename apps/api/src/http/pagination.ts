@@ -1,55 +1,42 @@
-import { MAX_ID } from '@pets/contract';
+import type { TListCursor } from '@pets/contract';
 import { invalidRequest } from './app-error';
 
 /**
- * Lists are keyset-paginated, newest first: a page holds ids below the cursor's. The cursor is
- * opaque to clients (base64url of a versioned id) so its format can change without breaking them.
+ * Lists are keyset-paginated, newest first: a page holds ids below the cursor's. The cursor's
+ * format (it carries the list's filters), the page cut from `limit + 1` rows and the `Link` header
+ * are the contract's; this file adds what only the API does: refuse a bad cursor with the API's
+ * 400.
  */
-const CURSOR_PATTERN = /^v1:(\d{1,16})$/;
 
-export const encodeCursor = (lastId: bigint | string): string =>
-  Buffer.from(`v1:${lastId}`).toString('base64url');
+const NOT_OURS = 'is not a cursor this API issued; take it from the Link header';
 
-/** The id a cursor points below, or a 400 naming the cursor. */
-export const decodeCursor = (cursor: string): bigint => {
-  const match = CURSOR_PATTERN.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  const id = match?.[1] ? BigInt(match[1]) : 0n;
-  if (id < 1n || id > BigInt(MAX_ID) || encodeCursor(id) !== cursor) {
-    throw invalidRequest(
-      'query.cursor',
-      'is not a cursor this API issued; take it from the Link header',
-    );
-  }
-  return id;
-};
-
-export type TPage<T> = { items: T[]; nextCursor: string | null };
-
-/** Splits the `limit + 1` rows fetched for a page into the page and the cursor of the next one. */
-export const toPage = <T extends { id: bigint | string }>(rows: T[], limit: number): TPage<T> => {
-  if (rows.length <= limit) {
-    return { items: rows, nextCursor: null };
-  }
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items, nextCursor: last ? encodeCursor(last.id) : null };
-};
+/** A filter's text in a message: long `id` lists are cut. */
+const shown = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
 
 /**
- * RFC 8288 `Link` value for the next page: the same path, limit and filters with the new cursor.
- * The reference is root-relative, resolved against the address the request was sent to.
+ * Where the page of `cursor` starts and the filters of its list: those it carries, which the
+ * request may repeat but not change. A 400 naming the cursor otherwise.
  */
-export const nextPageLink = (
-  path: string,
-  query: Record<string, string | number | undefined>,
+export const readListCursor = <F extends Record<string, unknown>>(
+  list: TListCursor<F>,
   cursor: string,
-): string => {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && name !== 'cursor') {
-      params.set(name, String(value));
-    }
+  sent: F,
+): { before: bigint; filters: F } => {
+  const reading = list.read(cursor, sent);
+  if (reading === null) {
+    throw invalidRequest('query.cursor', NOT_OURS);
   }
-  params.set('cursor', cursor);
-  return `<${path}?${params.toString()}>; rel="next"`;
+  if ('mismatch' in reading) {
+    const { mismatch: name, issued } = reading;
+    throw invalidRequest(
+      'query.cursor',
+      issued === undefined
+        ? `belongs to a list without ${name}: send it without ${name}, or leave the cursor ` +
+            'out to start a new list'
+        : `belongs to the list with ${name}=${shown(issued)}: send it with that ${name} or ` +
+            `without ${name} (the cursor keeps its list's filters), or leave the cursor out to ` +
+            'start a new list',
+    );
+  }
+  return reading;
 };

@@ -1,5 +1,4 @@
-import { contract } from '@pets/contract';
-import { type AppRoute, isAppRoute } from '@ts-rest/core';
+import { CONTRACT_ROUTES } from '@pets/contract';
 import {
   DOCS_BUNDLE_PATH,
   DOCS_INIT_PATH,
@@ -9,13 +8,6 @@ import {
 import { HEALTH_PATH, READINESS_PATH } from '../modules/health/readiness';
 
 type TKnownRoute = { method: string; pattern: RegExp };
-
-const collectRoutes = (router: Record<string, unknown>): AppRoute[] =>
-  Object.values(router).flatMap((value) =>
-    isAppRoute(value as AppRoute)
-      ? [value as AppRoute]
-      : collectRoutes(value as Record<string, unknown>),
-  );
 
 const toPattern = (path: string): RegExp =>
   new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`);
@@ -31,9 +23,10 @@ const OPERATIONAL_ROUTES = [
 ].map((path) => ({ method: 'GET', path }));
 
 /** Every route, for telling "no such path" (404) from "no such method" (405). */
-const KNOWN_ROUTES: TKnownRoute[] = [...collectRoutes(contract), ...OPERATIONAL_ROUTES].map(
-  (route) => ({ method: route.method, pattern: toPattern(route.path) }),
-);
+const KNOWN_ROUTES: TKnownRoute[] = [
+  ...CONTRACT_ROUTES.map(({ route }) => route),
+  ...OPERATIONAL_ROUTES,
+].map((route) => ({ method: route.method, pattern: toPattern(route.path) }));
 
 /**
  * The methods a path answers to, `HEAD` included wherever `GET` is; empty when no route of the

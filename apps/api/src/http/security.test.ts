@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, json, startTestApi, type TTestApi } from '../test/api-harness';
+import { describe, expect, it } from 'vitest';
+import { errorBody, json, startTestApi, type TTestApi, useTestApi } from '../test/api-harness';
 
 const SHOP = 'https://shop.example';
 const OTHER_SHOP = 'http://localhost:3000';
@@ -17,6 +17,7 @@ const EXPOSED = [
   'Link',
   'Deprecation',
   'Sunset',
+  'WWW-Authenticate',
 ];
 
 const expectJsonApiHeaders = (response: Response) => {
@@ -37,13 +38,7 @@ const expectJsonApiHeaders = (response: Response) => {
 };
 
 describe('security headers on every response', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi();
 
   it.each([
     ['200 list', '/v1/pets', {}, 200],
@@ -80,13 +75,7 @@ describe('security headers on every response', () => {
 });
 
 describe('CORS for the configured origins', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi({ env: { CORS_ORIGINS: `${SHOP}, ${OTHER_SHOP}` } });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi({ env: { CORS_ORIGINS: `${SHOP}, ${OTHER_SHOP}` } });
 
   it('a listed origin may read the responses and every header of the contract', async () => {
     for (const origin of [SHOP, OTHER_SHOP]) {

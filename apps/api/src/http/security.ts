@@ -3,8 +3,14 @@ import { Header } from '@pets/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 
-/** Response headers a browser script on an allowed origin may read: all of the contract's. */
-export const CORS_EXPOSED_HEADERS: string[] = Object.values(Header);
+/**
+ * Response headers a browser script on an allowed origin may read: all of the contract's, but the
+ * CORS headers themselves (the contract documents `Access-Control-Allow-Origin`; the browser
+ * reads it, a script has no use for it).
+ */
+export const CORS_EXPOSED_HEADERS: string[] = Object.values(Header).filter(
+  (name) => !name.startsWith('Access-Control-'),
+);
 
 /** What a cross-origin caller may send. */
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startTestApi, type TTestApi } from '../test/api-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { json, useTestApi } from '../test/api-harness';
 
 /**
  * The operator's view: one structured access line per request, whatever happened to it, tied
@@ -8,20 +8,15 @@ import { json, startTestApi, type TTestApi } from '../test/api-harness';
  */
 
 const ORIGIN = 'https://shop.example';
-let api: TTestApi;
+const api = useTestApi({ env: { LOG_LEVEL: 'trace', CORS_ORIGINS: ORIGIN } });
 let key: string;
 let freeKey: string;
 let categoryId: number;
 
 beforeAll(async () => {
-  api = await startTestApi({ env: { LOG_LEVEL: 'trace', CORS_ORIGINS: ORIGIN } });
   key = await api.createKey({ plan: 'business' });
   freeKey = await api.createKey({ plan: 'free' });
   categoryId = Number((await api.prisma.category.create({ data: { name: 'Rabbits' } })).id);
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 const accessLines = (requestId: string) =>

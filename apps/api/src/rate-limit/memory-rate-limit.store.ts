@@ -1,7 +1,7 @@
 import {
-  RateLimitStore,
   type TBanPolicy,
   type TDecision,
+  type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
 } from './rate-limit.types';
@@ -14,25 +14,24 @@ const SWEEP_INTERVAL_MS = 30_000;
  * Limits in this process's memory. Each decision runs synchronously from check to count, so in
  * one process it is exact under any concurrency. Expired counters are swept periodically.
  */
-export class MemoryRateLimitStore extends RateLimitStore {
+export class MemoryRateLimitStore implements TRateLimitStore {
   private readonly counters = new Map<string, TCounter>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
-    super();
     this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
 
   async consume(
     tracker: string,
-    windows: TWindowSpec[],
+    windows: readonly TWindowSpec[],
     ban: TBanPolicy | null,
   ): Promise<TDecision> {
     return this.consumeNow(tracker, windows, ban);
   }
 
-  consumeNow(tracker: string, windows: TWindowSpec[], ban: TBanPolicy | null): TDecision {
+  consumeNow(tracker: string, windows: readonly TWindowSpec[], ban: TBanPolicy | null): TDecision {
     const now = this.now();
     const live = (key: string): TCounter | null => {
       const counter = this.counters.get(key);

@@ -5,57 +5,97 @@ import {
   InjectThrottlerStorage,
   ThrottlerGuard,
   type ThrottlerModuleOptions,
+  type ThrottlerOptions,
+  type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { PLAN_LIMITS, type TRateLimits } from '../api-keys/api-key-plans';
 import type { TCaller } from '../api-keys/caller';
+import { accessOf } from '../auth/access.decorator';
+import { callerOf } from '../auth/identity';
 import { AppError } from '../http/app-error';
-import { IS_PUBLIC } from '../http/public.decorator';
 import { LOGGER } from '../logging/logger';
 import { rateLimitHeaders, retryAfterSeconds } from './rate-limit.headers';
 import {
   RATE_LIMIT_SETTINGS,
+  RATE_LIMIT_STORE,
   type TRateLimitSettings,
   type TRateLimitStore,
   type TWindowSpec,
 } from './rate-limit.types';
 
 /** Requests without a valid key are limited per client address with the Free plan's numbers. */
-const ANONYMOUS_LIMITS = PLAN_LIMITS.free as TRateLimits;
+export const ANONYMOUS_LIMITS = PLAN_LIMITS.free as TRateLimits;
 
-export const limitsOf = (caller: TCaller | undefined): TRateLimits => {
-  if (!caller) {
-    return ANONYMOUS_LIMITS;
+/** The field of a plan's limits that each named throttler (window) takes. */
+const PLAN_FIELD: Record<string, keyof TRateLimits> = { minute: 'perMinute', day: 'perDay' };
+
+type TPlan = keyof typeof PLAN_LIMITS;
+
+const fixed = (value: ThrottlerOptions['ttl'], what: string): number => {
+  if (typeof value !== 'number') {
+    throw new Error(`The rate-limit throttlers take a fixed ${what} (a number).`);
   }
-  return (
-    PLAN_LIMITS[caller.plan] ?? {
-      perMinute: caller.rateLimitPerMinute ?? ANONYMOUS_LIMITS.perMinute,
-      perDay: caller.rateLimitPerDay ?? ANONYMOUS_LIMITS.perDay,
-    }
-  );
+  return value;
 };
 
 /**
- * Section 8 of the spec on top of @nestjs/throttler: the module's two named throttlers (`minute`,
- * `day`) give the windows, our store counts a request against both in one atomic step, and every
- * response gets the rate-limit headers. Runs after AuthenticationGuard (to know the key) and
- * before RequireApiKeyGuard (so 401s are limited per address and carry the headers too).
+ * Section 8 of the spec on top of @nestjs/throttler. What it takes from ThrottlerGuard:
+ * - the module's named throttlers (`minute`, `day`: their ttl, and as their limit the numbers of
+ *   requests without a valid key), sorted and named by the base's `onModuleInit`;
+ * - `getTracker` (the client address, IPv6 grouped by subnet) for requests without a valid key;
+ *   a key's requests are tracked by the key.
+ *
+ * What it replaces, and why:
+ * - `canActivate`'s loop over the throttlers, which calls `handleRequest` and thus
+ *   `storage.increment` once per throttler: the minute would count a request that the day then
+ *   refuses, and two windows would cost two store round trips. Our store (`consume`) checks both
+ *   windows and counts the request in both, only if both admit it, in one atomic step. The base's
+ *   storage (ThrottlerModule's default) is therefore never called, and `generateKey` (a key per
+ *   route and throttler) is not used: a caller's budget is shared by every route.
+ * - `shouldSkip`: it is async (one more await on every request); the @Access rule, read
+ *   synchronously, says which handlers are not limited (`public`).
+ * - `throwThrottlingException`: a refusal is the spec's error body, `rate_limited` or
+ *   `api_key_banned` as the store decided (a ThrottlerLimitDetail cannot tell them apart), and is
+ *   also thrown for unknown /v1 routes, where there is no ExecutionContext.
+ *
+ * Runs after IdentifyGuard (to know the key) and before AccessGuard (so 401s are limited per
+ * address and carry the headers too).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  /** Built once from the throttlers: no window list is allocated per request (but Enterprise's). */
+  private anonymousWindows: readonly TWindowSpec[] = [];
+  private planWindows: Partial<Record<TPlan, readonly TWindowSpec[]>> = {};
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() private readonly store: TRateLimitStore,
+    @InjectThrottlerStorage() unusedStorage: ThrottlerStorage,
     reflector: Reflector,
+    @Inject(RATE_LIMIT_STORE) private readonly store: TRateLimitStore,
     @Inject(RATE_LIMIT_SETTINGS) private readonly settings: TRateLimitSettings,
     @Inject(LOGGER) private readonly appLogger: Logger,
   ) {
-    super(options, store, reflector);
+    super(options, unusedStorage, reflector);
+  }
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    this.anonymousWindows = this.throttlers.map((throttler) => ({
+      name: throttler.name ?? 'default',
+      limit: fixed(throttler.limit, 'limit'),
+      ttlMs: fixed(throttler.ttl, 'ttl'),
+    }));
+    for (const [plan, limits] of Object.entries(PLAN_LIMITS) as [TPlan, TRateLimits | null][]) {
+      if (limits) {
+        this.planWindows[plan] = this.windowsWith(limits);
+      }
+    }
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.get<boolean>(IS_PUBLIC, context.getHandler())) {
+    if (accessOf(this.reflector, context) === 'public') {
       return true;
     }
     const http = context.switchToHttp();
@@ -65,16 +105,11 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   /**
    * Counts the request, sets the headers on the reply, and throws the 429 when it is refused. Also
-   * used by the exception filter for /v1 requests that never reached a route (unknown paths).
+   * used by the hook for /v1 requests that match no route.
    */
   async limit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const caller = request.caller;
-    const limits = limitsOf(caller);
-    const windows: TWindowSpec[] = this.throttlers.map((throttler) => ({
-      name: throttler.name as string,
-      limit: throttler.name === 'day' ? limits.perDay : limits.perMinute,
-      ttlMs: throttler.ttl as number,
-    }));
+    const caller = callerOf(request);
+    const windows = this.windowsOf(caller);
     const tracker = caller ? `key:${caller.apiKeyId}` : `ip:${await this.getTracker(request)}`;
     const decision = await this.store.consume(tracker, windows, caller ? this.settings.ban : null);
     reply.headers(rateLimitHeaders(decision));
@@ -104,5 +139,29 @@ export class RateLimitGuard extends ThrottlerGuard {
       'rate_limited',
       `Rate limit exceeded. Retry after ${retryAfter} seconds; back off exponentially if it happens again.`,
     );
+  }
+
+  /** A key's plan sets its numbers; Enterprise keys carry their own (else the Free numbers). */
+  private windowsOf(caller: TCaller | null): readonly TWindowSpec[] {
+    if (!caller) {
+      return this.anonymousWindows;
+    }
+    return (
+      this.planWindows[caller.plan] ??
+      this.windowsWith({
+        perMinute: caller.rateLimitPerMinute ?? ANONYMOUS_LIMITS.perMinute,
+        perDay: caller.rateLimitPerDay ?? ANONYMOUS_LIMITS.perDay,
+      })
+    );
+  }
+
+  private windowsWith(limits: TRateLimits): readonly TWindowSpec[] {
+    return this.anonymousWindows.map((window) => {
+      const field = PLAN_FIELD[window.name];
+      if (field === undefined) {
+        throw new Error(`No plan limit for the "${window.name}" window.`);
+      }
+      return { ...window, limit: limits[field] };
+    });
   }
 }

@@ -62,6 +62,22 @@ describe('header values', () => {
     expect(headers['X-RateLimit-Remaining']).toBe('0');
   });
 
+  it("during a ban, RateLimit's t stays within its policy's window", () => {
+    const headers = rateLimitHeaders(
+      {
+        outcome: 'banned',
+        windows: [minute(60, 41_000), day(100)],
+        banEndsInMs: 900_000,
+        bannedNow: false,
+      },
+      0,
+    );
+    // The policy says w=60: a t of 900 would contradict it. The ban's end is in Retry-After.
+    expect(headers['RateLimit-Policy']).toContain('"minute";q=60;w=60');
+    expect(headers.RateLimit).toBe('"minute";r=0;t=41');
+    expect(headers['Retry-After']).toBe('900');
+  });
+
   it('no Retry-After on admitted requests', () => {
     expect(
       rateLimitHeaders({ outcome: 'allowed', windows: [minute(1), day(1)] }),

@@ -48,7 +48,9 @@ export const rateLimitHeaders = (decision: TDecision, now = Date.now()): Record<
     [Header.rateLimitPolicy]: decision.windows
       .map((each) => `"${each.name}";q=${each.limit};w=${Math.round(each.ttlMs / 1000)}`)
       .join(', '),
-    [Header.rateLimit]: `"${window.name}";r=${remaining};t=${seconds(resetInMs)}`,
+    // `t` belongs to the named policy, whose window is `w` seconds: during a ban it stays that
+    // window's reset (a ban is no quota policy); Retry-After and X-RateLimit-Reset give the ban's end.
+    [Header.rateLimit]: `"${window.name}";r=${remaining};t=${seconds(window.resetInMs)}`,
   };
   if (retryAfter !== null) {
     headers[Header.retryAfter] = String(retryAfter);

@@ -68,22 +68,17 @@ describe('limits shared through Redis', () => {
   });
 
   it('a ban decided by one instance holds on the other', async () => {
-    const banned = await startTestApi({
+    // Two instances configured alike: one decides the ban, the other is asked.
+    const banning = {
       ...withRedis(),
       database,
       rateLimit: {
         redisKeyPrefix: prefix,
         ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 },
       },
-    });
-    const peer = await startTestApi({
-      ...withRedis(),
-      database,
-      rateLimit: {
-        redisKeyPrefix: prefix,
-        ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 },
-      },
-    });
+    };
+    const banned = await startTestApi(banning);
+    const peer = await startTestApi(banning);
     try {
       const key = await banned.createKey({ plan: 'free' });
       await burst(list(banned, key), 63);

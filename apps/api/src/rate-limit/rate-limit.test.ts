@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, json, startTestApi, type TTestApi } from '../test/api-harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, json, startTestApi, useTestApi } from '../test/api-harness';
 import {
   admittedRemaining,
   burst,
@@ -13,13 +13,7 @@ import {
 // unless a test shortens them: no test waits for a real minute or day.
 
 describe('per-plan admission, exact under concurrency', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi();
 
   it('Free: the 61st request in a minute is the first 429', async () => {
     const key = await api.createKey({ plan: 'free' });
@@ -67,13 +61,7 @@ describe('per-plan admission, exact under concurrency', () => {
 
 // A 2-second "minute": each burst below fits in one window even on a busy machine.
 describe('both windows, with short windows for the test', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi({ rateLimit: { minuteMs: 2_000, dayMs: 60_000 } });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi({ rateLimit: { minuteMs: 2_000, dayMs: 60_000 } });
 
   it('Enterprise keys get their own numbers, per minute and per day', async () => {
     const key = await api.createKey({
@@ -107,13 +95,7 @@ describe('both windows, with short windows for the test', () => {
 
 // Minutes of 300 ms: only the day's total is asserted, however the requests fall into minutes.
 describe('the day window', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi({ rateLimit: { minuteMs: 300, dayMs: 120_000 } });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi({ rateLimit: { minuteMs: 300, dayMs: 120_000 } });
 
   it('Free: exactly 1,000 requests a day, however they are spread over minutes', async () => {
     const key = await api.createKey({ plan: 'free' });
@@ -134,14 +116,10 @@ describe('the day window', () => {
 });
 
 describe('headers on every response', () => {
-  let api: TTestApi;
+  const api = useTestApi();
   let key: string;
   beforeAll(async () => {
-    api = await startTestApi();
     key = await api.createKey({ plan: 'pro' });
-  });
-  afterAll(async () => {
-    await api?.close();
   });
 
   const expectHeaders = (response: Response, limit: number) => {
@@ -235,14 +213,8 @@ describe('requests without a valid key', () => {
 });
 
 describe('temporary ban', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi({
-      rateLimit: { minuteMs: 3_000, ban: { threshold: 5, strikeWindowMs: 60_000, banMs: 5_000 } },
-    });
-  });
-  afterAll(async () => {
-    await api?.close();
+  const api = useTestApi({
+    rateLimit: { minuteMs: 3_000, ban: { threshold: 5, strikeWindowMs: 60_000, banMs: 5_000 } },
   });
 
   it('a key that keeps sending while limited is banned, logged, then let back in', async () => {

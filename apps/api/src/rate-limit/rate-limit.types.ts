@@ -1,7 +1,3 @@
-import type { ThrottlerStorage } from '@nestjs/throttler';
-
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
-
 /** One quota window: at most `limit` requests per `ttlMs`, counted from the window's first request. */
 export type TWindowSpec = { name: string; limit: number; ttlMs: number };
 
@@ -24,8 +20,12 @@ export type TDecision =
  * room, and then counted once in each; a refused request is not counted. Implementations are
  * atomic, so concurrent requests are admitted exactly up to the limit.
  */
-export type TRateLimitStore = ThrottlerStorage & {
-  consume(tracker: string, windows: TWindowSpec[], ban: TBanPolicy | null): Promise<TDecision>;
+export type TRateLimitStore = {
+  consume(
+    tracker: string,
+    windows: readonly TWindowSpec[],
+    ban: TBanPolicy | null,
+  ): Promise<TDecision>;
   /** `memory`, `redis`, or `memory (redis unavailable)` when falling back. */
   describe(): { backend: string; degraded: boolean };
   close(): Promise<void>;
@@ -50,36 +50,3 @@ export const DEFAULT_RATE_LIMIT_SETTINGS: TRateLimitSettings = {
   ban: { threshold: 60, strikeWindowMs: 60_000, banMs: 15 * 60_000 },
   redisKeyPrefix: 'pets:rl:',
 };
-
-/**
- * Base of our stores: @nestjs/throttler's single-window `increment` is answered by `consume` with
- * one window, so every store is a complete ThrottlerStorage.
- */
-export abstract class RateLimitStore implements TRateLimitStore {
-  abstract consume(
-    tracker: string,
-    windows: TWindowSpec[],
-    ban: TBanPolicy | null,
-  ): Promise<TDecision>;
-  abstract describe(): { backend: string; degraded: boolean };
-  abstract close(): Promise<void>;
-
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    _blockDuration: number,
-    throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
-    const decision = await this.consume(key, [{ name: throttlerName, limit, ttlMs: ttl }], null);
-    const window = decision.windows[0];
-    const timeToExpire = Math.ceil((window?.resetInMs ?? ttl) / 1000);
-    const isBlocked = decision.outcome !== 'allowed';
-    return {
-      totalHits: (window?.used ?? 0) + (isBlocked ? 1 : 0),
-      timeToExpire,
-      isBlocked,
-      timeToBlockExpire: isBlocked ? timeToExpire : 0,
-    };
-  }
-}

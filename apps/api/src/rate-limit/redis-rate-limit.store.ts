@@ -2,9 +2,9 @@ import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import { MemoryRateLimitStore } from './memory-rate-limit.store';
 import {
-  RateLimitStore,
   type TBanPolicy,
   type TDecision,
+  type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
 } from './rate-limit.types';
@@ -85,7 +85,7 @@ type TRedisWithScript = Redis & {
  * through an outage (with per-process limits, which the logs and readiness report), and the store
  * goes back to Redis by itself once it reconnects.
  */
-export class RedisRateLimitStore extends RateLimitStore {
+export class RedisRateLimitStore implements TRateLimitStore {
   private readonly redis: TRedisWithScript;
   private readonly fallback = new MemoryRateLimitStore();
   private usingFallback = false;
@@ -95,7 +95,6 @@ export class RedisRateLimitStore extends RateLimitStore {
     private readonly keyPrefix: string,
     private readonly logger: Logger,
   ) {
-    super();
     this.redis = new Redis(url, {
       // Fail fast instead of queueing while disconnected: the fallback answers meanwhile.
       enableOfflineQueue: false,
@@ -142,7 +141,7 @@ export class RedisRateLimitStore extends RateLimitStore {
 
   async consume(
     tracker: string,
-    windows: TWindowSpec[],
+    windows: readonly TWindowSpec[],
     ban: TBanPolicy | null,
   ): Promise<TDecision> {
     if (this.redis.status !== 'ready') {

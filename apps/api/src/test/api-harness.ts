@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createPool, createPrismaClient, type PrismaClient } from '@pets/db';
+import { afterAll, beforeAll } from 'vitest';
 import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/api-key-repository';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
+import type { TSwrCacheSettings } from '../cache/swr-cache';
 import { loadConfig, type TConfig } from '../config';
-import { createPool, createPrismaClient } from '../database/prisma';
-import type { PrismaClient } from '../generated/prisma/client';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
 import { createTestDatabase, type TTestDatabase } from './test-database';
@@ -31,20 +32,25 @@ export type TTestApi = {
  * Boots the real application on its own freshly migrated PostgreSQL database and a free port.
  * Requests go over real HTTP; nothing is mocked.
  */
-export const startTestApi = async ({
-  env = {},
-  appDatabaseUrl,
-  rateLimit,
-  database: sharedDatabase,
-}: {
+export type TTestApiOptions = {
   env?: Record<string, string>;
   /** Points the application (not the test's own client) at another database, e.g. a dead one. */
   appDatabaseUrl?: string;
   /** Shorter windows and bans for tests, and a Redis key prefix of their own. */
   rateLimit?: Partial<TRateLimitSettings>;
+  /** The key cache's clock (and ages): a test clock moves time forward instead of waiting. */
+  keyCache?: Partial<TSwrCacheSettings>;
   /** Another instance's database: several API instances on one database. Not dropped on close. */
   database?: TTestDatabase;
-} = {}): Promise<TTestApi> => {
+};
+
+export const startTestApi = async ({
+  env = {},
+  appDatabaseUrl,
+  rateLimit,
+  keyCache,
+  database: sharedDatabase,
+}: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
   const pool = createPool(database.url, 5);
@@ -80,6 +86,7 @@ export const startTestApi = async ({
       logger,
       apiKeyLookup,
       rateLimitSettings: rateLimit,
+      keyCache,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
@@ -140,6 +147,29 @@ export const startTestApi = async ({
       }
     },
   };
+};
+
+/**
+ * One test API for the enclosing suite: started in beforeAll, closed in afterAll. The handle it
+ * returns stands for that API (its fields are read from it once started), so suites write
+ * `const api = useTestApi();` and use it in their tests and later hooks.
+ */
+export const useTestApi = (options?: TTestApiOptions): TTestApi => {
+  let started: TTestApi | undefined;
+  beforeAll(async () => {
+    started = await startTestApi(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TTestApi, {
+    get: (_target, field) => {
+      if (!started) {
+        throw new Error('useTestApi(): the API starts in beforeAll; use it in tests and hooks');
+      }
+      return Reflect.get(started, field);
+    },
+  });
 };
 
 /** Sends a JSON body. */

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { runProcess, startProcess } from '@pets/testing';
 import { APP_ROOT, childEnv } from './cli-process';
 
 /** The built API, as `pnpm start` and the container run it (test/global-setup.ts builds it). */
@@ -19,45 +20,38 @@ export type TApiProcess = {
 
 export type TApiExit = { code: number | null; stdout: string; stderr: string };
 
-const parseLines = (text: string): Record<string, unknown>[] =>
-  text
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .flatMap((line) => {
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    });
-
-const spawnApi = (env: Record<string, string>) => {
-  const child = spawn(process.execPath, [ENTRY], {
-    cwd: APP_ROOT,
-    env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+const parseLine = (line: string): Record<string, unknown> | undefined => {
+  if (!line.startsWith('{')) {
+    return undefined;
+  }
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 };
+
+const parseLines = (text: string): Record<string, unknown>[] =>
+  text.split('\n').flatMap((line) => {
+    const parsed = parseLine(line);
+    return parsed ? [parsed] : [];
+  });
+
+const apiOptions = (env: Record<string, string>) => ({
+  name: 'api',
+  command: process.execPath,
+  args: [ENTRY],
+  cwd: APP_ROOT,
+  env: childEnv({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env }),
+});
 
 /** Runs the built API to its end (for configurations that must stop it at once). */
 export const runApiProcess = async (
   env: Record<string, string>,
   timeoutMs = 20_000,
 ): Promise<TApiExit> => {
-  const api = spawnApi(env);
-  const timer = setTimeout(() => api.child.kill('SIGKILL'), timeoutMs);
-  const code = await api.exited;
-  clearTimeout(timer);
-  return { code, stdout: api.stdout(), stderr: api.stderr() };
+  const { code, stdout, stderr } = await runProcess({ ...apiOptions(env), timeoutMs });
+  return { code, stdout, stderr };
 };
 
 /**
@@ -68,18 +62,22 @@ export const startApiProcess = async (
   env: Record<string, string>,
   startTimeoutMs = 60_000,
 ): Promise<TApiProcess> => {
-  const api = spawnApi(env);
-  const logs = () => parseLines(api.stdout());
-  const started = Date.now();
-  for (;;) {
-    const listening = logs().find((line) => line.msg === 'API listening');
-    if (listening) {
-      return { ...api, logs, baseUrl: `http://127.0.0.1:${String(listening.port)}` };
-    }
-    if (api.child.exitCode !== null || Date.now() - started > startTimeoutMs) {
-      api.child.kill('SIGKILL');
-      throw new Error(`the API did not start:\n${api.stderr()}\n${api.stdout()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const api = startProcess(apiOptions(env));
+  let listening: string;
+  try {
+    listening = await api.waitForLine((line) => parseLine(line)?.msg === 'API listening', {
+      timeoutMs: startTimeoutMs,
+    });
+  } catch (error) {
+    await api.stop(0);
+    throw new Error(`the API did not start: ${(error as Error).message}`);
   }
+  return {
+    child: api.child,
+    baseUrl: `http://127.0.0.1:${String(parseLine(listening)?.port)}`,
+    logs: () => parseLines(api.stdout()),
+    stdout: api.stdout,
+    stderr: api.stderr,
+    exited: api.exited.then((exit) => exit.code),
+  };
 };

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { runProcess, startProcess, type TProcessOptions } from '@pets/testing';
 
 /** apps/api */
 export const APP_ROOT = join(__dirname, '..', '..');
-const LAUNCHER = join(APP_ROOT, 'scripts', 'cli.cjs');
+const CLI_ENTRY = join(APP_ROOT, 'src', 'cli', 'index.ts');
 const OWNER_FIXTURE = join(__dirname, 'embedded-owner.cjs');
 
 export type TCliResult = { code: number | null; stdout: string; stderr: string };
@@ -14,26 +15,27 @@ export const childEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   return { ...rest, ...env };
 };
 
-const collect = (child: ChildProcess): Promise<TCliResult> =>
-  new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs a child to its end; a command that cannot start at all fails, as spawn's 'error' did. */
+const collect = async (options: TProcessOptions): Promise<TCliResult> => {
+  const { code, signal, description, stdout, stderr } = await runProcess(options);
+  if (code === null && signal === null) {
+    throw new Error(`${options.name}: ${description}`);
+  }
+  return { code, stdout, stderr };
+};
 
 /**
- * Runs a data command exactly as `pnpm keys ...` / `pnpm db:migrate` do (through
- * scripts/cli.cjs, which compiles dist/cli when the sources changed), as a child process.
+ * Runs a data command as `pnpm keys ...` / `pnpm db:migrate` do (src/cli/index.ts under tsx),
+ * as a child process.
  */
 export const runCliProcess = (args: string[], env: Record<string, string>): Promise<TCliResult> =>
-  collect(spawn(process.execPath, [LAUNCHER, ...args], { cwd: APP_ROOT, env: childEnv(env) }));
+  collect({
+    name: 'cli',
+    command: process.execPath,
+    args: ['--import', 'tsx', CLI_ENTRY, ...args],
+    cwd: APP_ROOT,
+    env: childEnv(env),
+  });
 
 /** Runs a command through the root package.json script, with pnpm. */
 export const runPnpmScript = (
@@ -41,12 +43,13 @@ export const runPnpmScript = (
   args: string[],
   env: Record<string, string>,
 ): Promise<TCliResult> =>
-  collect(
-    spawn('pnpm', ['--silent', script, ...args], {
-      cwd: join(APP_ROOT, '..', '..'),
-      env: childEnv(env),
-    }),
-  );
+  collect({
+    name: `pnpm ${script}`,
+    command: 'pnpm',
+    args: ['--silent', script, ...args],
+    cwd: join(APP_ROOT, '..', '..'),
+    env: childEnv(env),
+  });
 
 export type TOwnerProcess = {
   child: ChildProcess;
@@ -66,24 +69,18 @@ export const startOwnerProcess = (
   env: Record<string, string>,
   holdMs = 0,
 ): TOwnerProcess => {
-  const child = spawn(process.execPath, [OWNER_FIXTURE, role, String(holdMs)], {
+  const owner = startProcess({
+    name: `embedded-owner (${role})`,
+    command: process.execPath,
+    args: [OWNER_FIXTURE, role, String(holdMs)],
     cwd: APP_ROOT,
     env: childEnv(env),
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = collect(child);
-  const started = new Promise<{ isReady: boolean; stderr: string; code: number | null }>(
-    (resolve) => {
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) {
-          resolve({ isReady: true, stderr, code: null });
-        }
-      });
-      exited.then((result) => resolve({ isReady: false, stderr, code: result.code }));
-    },
+  const exited = owner.exited.then(({ code, stdout, stderr }) => ({ code, stdout, stderr }));
+  // Its stdout says only "ready"; stderr may say "already served", which must not count.
+  const started = owner.waitForLine('ready', { stream: 'stdout' }).then(
+    () => ({ isReady: true, stderr: owner.stderr(), code: null }),
+    async () => ({ isReady: false, stderr: owner.stderr(), code: (await exited).code }),
   );
-  return { child, started, exited, stderr: () => stderr };
+  return { child: owner.child, started, exited, stderr: owner.stderr };
 };

@@ -5,7 +5,7 @@ const { join } = require('node:path');
 
 const dist = join(__dirname, '..', '..', 'dist');
 const { loadConfig } = require(join(dist, 'config.js'));
-const { openDatabase } = require(join(dist, 'database', 'database.js'));
+const { openDatabase } = require('@pets/db');
 
 const role = process.argv[2] === 'tool' ? 'tool' : 'server';
 const holdMs = Number(process.argv[3] ?? 0);

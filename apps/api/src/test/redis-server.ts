@@ -1,43 +1,33 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import Redis from 'ioredis';
+import type { ChildProcess } from 'node:child_process';
+import { startProcess } from '@pets/testing';
+
+export { freePort } from '@pets/testing';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A TCP port nothing listens on right now. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(),
-      );
-    });
-  });
-
-/** A redis-server of its own on `port` (no persistence), once it answers PING. */
+/**
+ * A redis-server of its own on `port` (no persistence), once it accepts connections. A test that
+ * has just SIGKILLed the previous one on that port may find the port still held for a moment:
+ * then it tries again.
+ */
 export const startRedis = async (port: number): Promise<ChildProcess> => {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const probe = new Redis(port, '127.0.0.1', {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => undefined);
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+  for (let attempt = 1; ; attempt += 1) {
+    const redis = startProcess({
+      name: 'redis-server',
+      command: 'redis-server',
+      args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      env: process.env,
+      keepOutput: false,
+    });
     try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return child;
-    } catch {
+      await redis.waitForLine('Ready to accept connections', { timeoutMs: 5_000 });
+      return redis.child;
+    } catch (error) {
+      await redis.stop(0);
+      if (attempt >= 20 || !/Address already in use/.test(redis.tail())) {
+        throw new Error(`redis-server did not start: ${(error as Error).message}`);
+      }
       await sleep(100);
     }
   }
-  throw new Error('redis-server did not start');
 };

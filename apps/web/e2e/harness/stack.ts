@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { runProcess } from '@pets/testing';
 import { createTestDatabase, type TTestDatabase } from './database';
 import { API_MAIN, NEXT_BIN, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
 import { freePort, startProcess, stopProcess, type TProcess, waitForHttp } from './processes';
 import { inheritedEnv, testEnv } from './test-env';
-
-const run = promisify(execFile);
 
 /** What the tests get to know about the running stack (passed to them as JSON). */
 export type TStack = {
@@ -34,13 +31,24 @@ export const STACK_ENV = 'PETS_E2E_STACK';
 const API_READY_TIMEOUT_MS = 90_000;
 const SITE_READY_TIMEOUT_MS = 30_000;
 
-/** A root command of the API's CLI (`pnpm keys ...`, `pnpm db:seed`) on the test database. */
-const runCli = (databaseUrl: string, args: string[]) =>
-  run('pnpm', ['--silent', ...args], {
+/**
+ * A root command of the API's CLI (`pnpm keys ...`, `pnpm db:seed`) on the test database. It
+ * fails with its standard error unless it exits 0 within two minutes.
+ */
+const runCli = async (databaseUrl: string, args: string[]) => {
+  const exit = await runProcess({
+    name: `pnpm ${args.join(' ')}`,
+    command: 'pnpm',
+    args: ['--silent', ...args],
     cwd: REPO_ROOT,
     env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    timeout: 120_000,
+    timeoutMs: 120_000,
   });
+  if (exit.code !== 0) {
+    throw Object.assign(new Error(exit.description), { stderr: exit.stderr || exit.description });
+  }
+  return exit;
+};
 
 const cliFailure = (command: string, error: unknown): Error => {
   const detail =

@@ -2,7 +2,7 @@ import 'server-only';
 import {
   contract,
   type TCategory,
-  type TListPetsQuery,
+  type TListPetsQueryInput,
   type TNewPetInput,
   type TPet,
   ZError,
@@ -12,7 +12,7 @@ import { cache } from 'react';
 import { webConfig } from '../env';
 import { failure, success, type TApiFailure, type TApiResult } from './api-result';
 import { Backoff } from './backoff';
-import { nextLinkOf, retryAfterSeconds } from './http-headers';
+import { nextCursorOf, retryAfterSeconds } from './http-headers';
 import type { TPetsPage } from './pets-page';
 
 /** How long one call to the API may take before the page shows the "unavailable" state. */
@@ -101,7 +101,7 @@ const call = async <R extends TRawResponse, T>(
 };
 
 /** One page of `listPets`, with the cursor of the next page from the `Link` header. */
-export const listPets = (query: Partial<TListPetsQuery>): Promise<TApiResult<TPetsPage>> =>
+export const listPets = (query: TListPetsQueryInput): Promise<TApiResult<TPetsPage>> =>
   call(
     'listPets',
     () => api().pets.listPets({ query, fetchOptions: fetchOptions() }),
@@ -109,9 +109,7 @@ export const listPets = (query: Partial<TListPetsQuery>): Promise<TApiResult<TPe
       if (response.status !== 200) {
         return undefined;
       }
-      const next = nextLinkOf(response.headers.get('link'), webConfig().apiUrl);
-      const nextCursor = next?.searchParams.get('cursor') ?? undefined;
-      return { pets: response.body, nextCursor };
+      return { pets: response.body, nextCursor: nextCursorOf(response.headers.get('link')) };
     },
   );
 
@@ -133,15 +131,23 @@ export const listCategories = cache(async (): Promise<TApiResult<TCategory[]>> =
   return result;
 });
 
-/** One animal. Memoised per request, so the page and its metadata share one call. */
-export const getPet = cache(
-  (petId: number): Promise<TApiResult<TPet>> =>
-    call(
-      'getPet',
-      () => api().pets.getPet({ params: { petId }, fetchOptions: fetchOptions() }),
-      (response) => (response.status === 200 ? response.body : undefined),
-    ),
-);
+/**
+ * One animal, through listPets with its `id` filter: the replacement of the deprecated getPet,
+ * which the site no longer calls. An empty list means no animal has that id (the page's 404).
+ * Memoised per request, so the page and its metadata share one call.
+ */
+export const findPet = cache(async (petId: number): Promise<TApiResult<TPet>> => {
+  const found = await call(
+    'listPets',
+    () => api().pets.listPets({ query: { id: String(petId) }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+  if (!found.ok) {
+    return found;
+  }
+  const pet = found.data.find((each) => each.id === petId);
+  return pet ? success(pet) : failure({ kind: 'not-found' });
+});
 
 export const createPet = (body: TNewPetInput): Promise<TApiResult<TPet>> =>
   call(

@@ -1,33 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_AFTER_SECONDS, nextLinkOf, retryAfterSeconds } from './http-headers';
-
-const BASE = 'http://localhost:4000/v1';
-
-describe('nextLinkOf', () => {
-  it('reads a relative rel="next" link against the API address', () => {
-    const next = nextLinkOf('</v1/pets?limit=20&cursor=eyJpZCI6MjJ9>; rel="next"', BASE);
-    expect(next?.href).toBe('http://localhost:4000/v1/pets?limit=20&cursor=eyJpZCI6MjJ9');
-    expect(next?.searchParams.get('cursor')).toBe('eyJpZCI6MjJ9');
-  });
-
-  it('finds next among several links, unquoted or with several relation types', () => {
-    const header =
-      '<https://api.example.org/v1/pets>; rel="successor-version", ' +
-      '<https://api.example.org/v1/pets?cursor=a%2Cb>; title="more, please"; rel="prefetch next"';
-    expect(nextLinkOf(header, BASE)?.searchParams.get('cursor')).toBe('a,b');
-    expect(nextLinkOf('</v1/pets?cursor=x>; rel=next', BASE)?.searchParams.get('cursor')).toBe('x');
-    expect(nextLinkOf('</v1/pets?cursor=x>; REL="Next"', BASE)?.searchParams.get('cursor')).toBe(
-      'x',
-    );
-  });
-
-  it('is undefined without a next link', () => {
-    expect(nextLinkOf(null, BASE)).toBeUndefined();
-    expect(nextLinkOf('', BASE)).toBeUndefined();
-    expect(nextLinkOf('</v1/pets>; rel="successor-version"', BASE)).toBeUndefined();
-    expect(nextLinkOf('garbage', BASE)).toBeUndefined();
-  });
-});
+import { DEFAULT_RETRY_AFTER_SECONDS, retryAfterSeconds } from './http-headers';
 
 describe('retryAfterSeconds', () => {
   const now = new Date('2026-11-23T10:00:00Z');

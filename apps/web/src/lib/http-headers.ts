@@ -1,33 +1,9 @@
 /**
  * Readers for the response headers the site relies on: the RFC 8288 `Link` header that carries the
- * next page of a list, and `Retry-After` on a 429.
+ * next page of a list (parsed by the contract, the one parser every package uses), and
+ * `Retry-After` on a 429.
  */
-
-/**
- * The target of the first link with `rel="next"` (rel may list several relation types), resolved
- * against `base`; undefined when there is none.
- */
-export const nextLinkOf = (header: string | null, base: string): URL | undefined => {
-  if (!header) {
-    return undefined;
-  }
-  // A link-value is `<uri-reference> *( ";" link-param )`; values are separated by commas, which
-  // may also appear inside the <...> and inside quoted parameter values.
-  const links = header.match(/<[^>]*>(?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"[^"]*"|[^;,\s]*))?)*/g) ?? [];
-  for (const link of links) {
-    const target = /^<([^>]*)>/.exec(link)?.[1];
-    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(link);
-    const relations = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
-    if (target !== undefined && relations.includes('next')) {
-      try {
-        return new URL(target, base);
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-};
+export { nextCursorOf, nextLinkOf } from '@pets/contract/rules';
 
 /** Used when a 429 carries no usable `Retry-After`. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 30;

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { Header } from '../headers';
+import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import { ZError } from '../schemas/error';
 import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets } from '../schemas/pet';
 import type { TRouteMetadata } from './metadata';
@@ -12,8 +13,10 @@ export const petsRouter = c.router({
     path: '/pets',
     summary: 'List animals',
     description:
-      'Animals, newest first, at most `limit` of them. Filter with `status`. When more animals ' +
-      'match, the `Link` header carries a `rel="next"` address with an opaque `cursor`.',
+      'Animals, newest first, at most `limit` of them. Filter with `status`, `categoryId` and ' +
+      '`id` (one id or a comma-separated list: how to fetch animals by id); filters combine. ' +
+      'When more animals match, the `Link` header carries a `rel="next"` address with an opaque ' +
+      '`cursor`.',
     query: ZListPetsQuery,
     responses: {
       200: ZPets,
@@ -27,7 +30,7 @@ export const petsRouter = c.router({
     summary: 'Add an animal',
     description:
       'Publishes a new animal. `status` defaults to `available`. The body must be ' +
-      '`application/json`, at most 16 KiB.',
+      `\`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
     body: ZNewPet,
     responses: {
       201: ZPet,
@@ -42,9 +45,10 @@ export const petsRouter = c.router({
     path: '/pets/:petId',
     summary: 'Get an animal (deprecated)',
     description:
-      'Deprecated: announced for removal on 5 December 2030. Use `GET /v1/pets` with the ' +
-      '`status` filter instead. Every response carries `Deprecation`, `Sunset` and a `Link` to ' +
-      'the replacement.',
+      'Deprecated: announced for removal on 5 December 2030. Its replacement is `GET /v1/pets` ' +
+      'with the `id` filter: `GET /v1/pets?id={petId}` answers `200` with a list of that one ' +
+      'animal, or an empty list where this operation answers `404`. Every response carries ' +
+      '`Deprecation`, `Sunset` and `Link: </v1/pets?id={petId}>; rel="successor-version"`.',
     deprecated: true,
     pathParams: ZPetIdParams,
     responses: {

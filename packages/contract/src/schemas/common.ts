@@ -6,15 +6,33 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
 
-/**
- * A positive int64 identifier, restricted to JavaScript's safe range so that every JSON
- * parser reads it exactly.
- */
-export const ZId = z.number().int().min(1).max(MAX_ID);
+/** Messages of an id that fails; zod's defaults where one is not given. */
+export type TIdMessages = {
+  required?: string;
+  notInteger?: string;
+  notPositive?: string;
+  outOfRange?: string;
+};
 
-/** ZId documented as an int64 field (zod's `.describe()` would drop the OpenAPI format). */
-export const idField = (description: string) =>
-  extendApi(z.number().int().min(1).max(MAX_ID), { format: 'int64', description });
+/**
+ * A positive int64 identifier, restricted to JavaScript's safe range so that every JSON parser
+ * reads it exactly. The one place the chain is written; callers name the field in its messages.
+ */
+export const zId = (messages: TIdMessages = {}) =>
+  z
+    .number({ required_error: messages.required, invalid_type_error: messages.notInteger })
+    .int(messages.notInteger)
+    .min(1, messages.notPositive)
+    .max(MAX_ID, messages.outOfRange);
+
+export const ZId = zId();
+
+/**
+ * An id documented as an int64 field. The OpenAPI metadata goes on with `extendApi`: zod's
+ * `.describe()` would drop the `format`.
+ */
+export const idField = (description: string, messages?: TIdMessages) =>
+  extendApi(zId(messages), { format: 'int64', description });
 
 const DECIMAL_INTEGER = /^-?\d+$/;
 
@@ -42,6 +60,7 @@ export const ZLimitQuery = extendApi(
       .max(PAGE_SIZE.max, `limit must be at most ${PAGE_SIZE.max}`),
   ).default(PAGE_SIZE.default),
   {
+    format: 'int32',
     description: `Maximum number of items to return, from ${PAGE_SIZE.min} to ${PAGE_SIZE.max}.`,
   },
 );
@@ -50,7 +69,24 @@ export const ZCursorQuery = extendApi(
   z.string().min(1, 'cursor must not be empty').max(200, 'cursor is too long').optional(),
   {
     description:
-      'Opaque cursor from the `rel="next"` link of a previous page. Pass it unchanged, together ' +
-      'with the same filters, to get the items after that page.',
+      'Opaque cursor from the `rel="next"` link of a previous page: the items after that page. ' +
+      'It carries the filters of its list, so send it alone or with the same filters; a ' +
+      'different filter is refused (`400`).',
   },
 );
+
+/**
+ * An id read from a query string or a path segment (see integerFromText), documented as int64.
+ * Its messages start with the parameter's name, since a query or path issue has no field path.
+ */
+export const idFromText = (name: string, description: string) =>
+  extendApi(
+    integerFromText(
+      zId({
+        notInteger: `${name} must be an integer`,
+        notPositive: `${name} must be a positive integer`,
+        outOfRange: `${name} is out of range`,
+      }),
+    ),
+    { format: 'int64', description },
+  );

@@ -1,5 +1,6 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { BODY_LIMIT_BYTES } from '../rules/body-limit';
 
 /**
  * The closed set of machine-readable error codes. Clients may switch on these; adding a code is a
@@ -34,21 +35,39 @@ export const ERROR_STATUS = {
   service_unavailable: 503,
 } as const satisfies Record<TErrorCode, number>;
 
+/**
+ * Upper bounds of an error body, documented so that clients and validators know the worst case.
+ * Messages are ours, but some quote the request: the path of an unknown route (the request line
+ * is at most 16 KiB), or every unknown key of a body (at most BODY_LIMIT_BYTES; each key of n
+ * characters costs at least n + 4 bytes of JSON and adds n + 24 characters of message).
+ */
+export const ERROR_MESSAGE_MAX_LENGTH = 8 * BODY_LIMIT_BYTES;
+/** One detail per invalid field: at most one per 4 bytes of body, plus the path and query. */
+export const ERROR_DETAILS_MAX_ITEMS = BODY_LIMIT_BYTES / 4;
+
 export const ZErrorDetail = z.object({
   field: z
     .string()
+    .max(BODY_LIMIT_BYTES)
     .describe('Dotted path of the offending input, such as `name` or `query.limit`.'),
-  message: z.string(),
+  message: z.string().max(ERROR_MESSAGE_MAX_LENGTH),
 });
 export type TErrorDetail = z.infer<typeof ZErrorDetail>;
 
 export const ZError = extendApi(
   z.object({
     code: ZErrorCode.describe('Machine-readable error code (see docs/errors.md).'),
-    message: z.string().describe('Human-readable description, safe to show to a developer.'),
-    status: z.number().int().describe('The HTTP status code of the response.'),
+    message: z
+      .string()
+      .max(ERROR_MESSAGE_MAX_LENGTH)
+      .describe('Human-readable description, safe to show to a developer.'),
+    status: extendApi(z.number().int().min(400).max(599), {
+      format: 'int32',
+      description: 'The HTTP status code of the response.',
+    }),
     details: z
       .array(ZErrorDetail)
+      .max(ERROR_DETAILS_MAX_ITEMS)
       .optional()
       .describe('For `invalid_request`: one entry per invalid field.'),
   }),

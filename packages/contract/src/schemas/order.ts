@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
-import { idField, ZCursorQuery, ZLimitQuery } from './common';
+import { listCursor } from '../rules/cursor';
+import { idField, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
 
 export const ZOrderStatus = extendApi(z.enum(['placed', 'approved', 'completed', 'cancelled']), {
   description:
@@ -13,12 +14,10 @@ export const OrderStatus = ZOrderStatus.enum;
 export const ZOrder = extendApi(
   z.object({
     id: idField('Unique identifier of the order.'),
-    petId: extendApi(z.number().int(), {
-      format: 'int64',
-      description: 'The animal this adoption order is for.',
-    }),
+    petId: idField('The animal this adoption order is for.'),
     status: ZOrderStatus,
-    placedAt: z.string().datetime().describe('When the order was placed (RFC 3339, UTC).'),
+    // An RFC 3339 instant in UTC with milliseconds is 24 characters.
+    placedAt: z.string().datetime().max(24).describe('When the order was placed (RFC 3339, UTC).'),
   }),
   {
     title: 'Order',
@@ -27,8 +26,16 @@ export const ZOrder = extendApi(
 );
 export type TOrder = z.infer<typeof ZOrder>;
 
-export const ZOrders = extendApi(z.array(ZOrder), { title: 'Orders' });
+export const ZOrders = extendApi(z.array(ZOrder).max(PAGE_SIZE.max), { title: 'Orders' });
 export type TOrders = z.infer<typeof ZOrders>;
+
+/** The filters of listOrders as its cursor carries them. */
+export type TOrdersListFilters = { status?: TOrderStatus | undefined };
+
+/** The cursor of listOrders: where the next page starts, and the list's status filter. */
+export const ORDERS_CURSOR = listCursor<TOrdersListFilters>({
+  status: { write: (status) => status, read: (text) => ZOrderStatus.safeParse(text).data },
+});
 
 export const ZListOrdersQuery = z.object({
   limit: ZLimitQuery,

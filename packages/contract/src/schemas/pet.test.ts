@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ID, PAGE_SIZE } from './common';
-import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPetStatus } from './pet';
+import {
+  PET_IDS_MAX,
+  PETS_CURSOR,
+  ZListPetsQuery,
+  ZNewPet,
+  ZPet,
+  ZPetIdParams,
+  ZPetStatus,
+} from './pet';
 
 const query = (input: Record<string, unknown>) => ZListPetsQuery.safeParse(input);
 
@@ -72,6 +80,64 @@ describe('ZListPetsQuery.categoryId', () => {
 
   it.each(['0', '-2', 'dogs', '1.5', String(MAX_ID + 1)])('rejects %j', (categoryId) => {
     expect(query({ categoryId }).success).toBe(false);
+  });
+});
+
+describe('ZListPetsQuery.id', () => {
+  const idIssues = (id: unknown) =>
+    query({ id }).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const shape = 'id must be one id or up to 100 ids separated by commas';
+
+  it('is absent when not given: no filtering', () => {
+    expect(query({}).data?.id).toBeUndefined();
+  });
+
+  it.each([
+    ['42', [42]],
+    ['7,42,19', [42, 19, 7]],
+    ['42,42,7', [42, 7]],
+    [String(MAX_ID), [MAX_ID]],
+    ['007', [7]],
+  ])('reads %j into its distinct ids, largest first', (id, expected) => {
+    expect(query({ id })).toMatchObject({ success: true, data: { id: expected } });
+  });
+
+  it(`takes up to ${PET_IDS_MAX} ids`, () => {
+    const ids = Array.from({ length: PET_IDS_MAX }, (_, index) => MAX_ID - index);
+    expect(query({ id: ids.join(',') })).toMatchObject({ success: true, data: { id: ids } });
+  });
+
+  it.each([
+    ['', 'id: id must not be empty'],
+    ['abc', `id: ${shape}; "abc" is not an integer`],
+    ['1,,2', `id: ${shape}; "" is not an integer`],
+    ['1, 2', `id: ${shape}; " 2" is not an integer`],
+    ['1.5', `id: ${shape}; "1.5" is not an integer`],
+    ['0', `id: ${shape}; "0" is not a positive integer`],
+    ['-3', `id: ${shape}; "-3" is not a positive integer`],
+    [String(MAX_ID + 1), `id: ${shape}; "${MAX_ID + 1}" is out of range`],
+    ['7;8', `id: ${shape}; "7;8" is not an integer`],
+    [['1', '2'], `id: ${shape}, sent once`],
+    [
+      Array.from({ length: PET_IDS_MAX + 1 }, (_, index) => index + 1).join(','),
+      `id: ${shape}; got 101`,
+    ],
+    ['1'.repeat(2_000), `id: id is too long: ${shape}`],
+  ])('refuses %j with one clear message on id', (id, message) => {
+    expect(idIssues(id)).toEqual([message]);
+  });
+
+  it('cuts a long bad element in its message', () => {
+    expect(idIssues(`1,${'x'.repeat(50)}`)).toEqual([
+      `id: ${shape}; "${'x'.repeat(20)}..." is not an integer`,
+    ]);
+  });
+
+  it('combines with the other filters', () => {
+    expect(query({ id: '3,4', status: 'sold', categoryId: '2', limit: '1' })).toMatchObject({
+      success: true,
+      data: { id: [4, 3], status: 'sold', categoryId: 2, limit: 1 },
+    });
   });
 });
 
@@ -164,5 +230,27 @@ describe('ZPet', () => {
 
   it('has exactly the three statuses of the spec', () => {
     expect(ZPetStatus.options).toEqual(['available', 'pending', 'sold']);
+  });
+});
+
+describe('PETS_CURSOR: the cursor of listPets', () => {
+  it('carries status, categoryId and id, and reads them back with the contract schemas', () => {
+    const filters = { status: 'sold' as const, categoryId: 3, id: [9, 4] };
+    const cursor = PETS_CURSOR.encode(12, filters);
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe('v2:12:sold:3:9,4');
+    expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
+  });
+
+  it.each(['v2:12:adopted::', 'v2:12::0:', 'v2:12:::4,9', 'v2:12:::9,9', 'v2:12:::x'])(
+    'refuses filters the schemas refuse or would write otherwise: %s',
+    (payload) => {
+      expect(PETS_CURSOR.read(Buffer.from(payload).toString('base64url'), {})).toBeNull();
+    },
+  );
+
+  it(`stays within the cursor's maximum length with ${PET_IDS_MAX} of the longest ids`, () => {
+    const id = Array.from({ length: PET_IDS_MAX }, (_, index) => MAX_ID - index);
+    const cursor = PETS_CURSOR.encode(MAX_ID, { status: 'available', categoryId: MAX_ID, id });
+    expect(query({ cursor })).toMatchObject({ success: true });
   });
 });

@@ -1,5 +1,19 @@
 import { Module } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../app.tokens';
 import { CategoriesController } from './categories.controller';
+import { CategoriesRepository } from './categories.repository';
+import { CategoriesService } from './categories.service';
 
-@Module({ controllers: [CategoriesController] })
+@Module({
+  controllers: [CategoriesController],
+  providers: [
+    CategoriesService,
+    {
+      provide: CategoriesRepository,
+      useFactory: (pool: Pool) => new CategoriesRepository(pool),
+      inject: [PG_POOL],
+    },
+  ],
+})
 export class CategoriesModule {}

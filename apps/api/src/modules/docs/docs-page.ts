@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { TOpenApiServers } from '@pets/contract';
+import { THIS_SERVER_URL, type TOpenApiServers } from '@pets/contract';
 
 /** Where the page and its scripts are served. */
 export const DOCS_PATH = '/docs';
@@ -66,9 +66,10 @@ export const docsInitScript = (): TStaticAsset =>
  */
 const scalarConfiguration = (servers: TOpenApiServers) => ({
   url: OPENAPI_PATH,
-  // Try-it requests go to the server the page came from first, then the public addresses.
+  // Try-it requests go to the server the page came from first, then the public addresses. The
+  // document's paths are relative to these base addresses (`/v1` + `/pets`).
   servers: [
-    { url: '/v1', description: 'This server' },
+    { url: THIS_SERVER_URL, description: 'This server' },
     { url: servers.productionUrl, description: 'Production' },
     { url: servers.stagingUrl, description: 'Staging' },
   ],

@@ -1,8 +1,8 @@
 import { Controller, Get, Headers, Inject } from '@nestjs/common';
-import { buildOpenApiDocument } from '@pets/contract';
+import { buildOpenApiDocument, THIS_SERVER_URL } from '@pets/contract';
 import { CONFIG } from '../../app.tokens';
+import { Access } from '../../auth/access.decorator';
 import type { TConfig } from '../../config';
-import { Keyless, Public } from '../../http/public.decorator';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
 import {
   DOCS_BUNDLE_PATH,
@@ -36,7 +36,7 @@ const sendAsset = (
 
 /**
  * Documentation for the people who use the API: the OpenAPI document of the contract with this
- * deployment's public addresses, and an interactive reference (Scalar) whose scripts are served
+ * API's own base address (`/v1`, relative to the document) and the deployment's public addresses, and an interactive reference (Scalar) whose scripts are served
  * from here, never from a CDN.
  */
 @Controller()
@@ -50,6 +50,7 @@ export class DocsController {
       buildOpenApiDocument({
         productionUrl: config.PUBLIC_BASE_URL_PRODUCTION,
         stagingUrl: config.PUBLIC_BASE_URL_STAGING,
+        thisServerUrl: THIS_SERVER_URL,
       }),
     );
   }
@@ -60,14 +61,14 @@ export class DocsController {
     return this.bundle;
   }
 
-  @Keyless()
+  @Access('keyless')
   @Get(OPENAPI_PATH)
   openApi(@ResponseHeaders() setHeader: TSetHeader): string {
     setHeader('content-type', 'application/json; charset=utf-8');
     return this.document;
   }
 
-  @Public()
+  @Access('public')
   @Get(DOCS_PATH)
   page(@ResponseHeaders() setHeader: TSetHeader): string {
     const { html, contentSecurityPolicy } = renderDocsPage(
@@ -82,7 +83,7 @@ export class DocsController {
     return html;
   }
 
-  @Public()
+  @Access('public')
   @Get(DOCS_BUNDLE_PATH)
   scalarBundle(
     @Headers('accept-encoding') acceptEncoding: string | undefined,
@@ -91,7 +92,7 @@ export class DocsController {
     return sendAsset(this.scalar(), acceptEncoding, setHeader);
   }
 
-  @Public()
+  @Access('public')
   @Get(DOCS_INIT_PATH)
   initialisation(
     @Headers('accept-encoding') acceptEncoding: string | undefined,

@@ -2,25 +2,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { buildOpenApiDocument, operationNames } from '@pets/contract';
+import { buildOpenApiDocument, operationNames, THIS_SERVER_URL } from '@pets/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TTestApi } from '../../test/api-harness';
+import { errorBody, startTestApi, useTestApi } from '../../test/api-harness';
 import { launchChromium } from '../../test/browser';
 
 const PRODUCTION_URL = 'https://api.shop.example/v1';
 const STAGING_URL = 'https://staging-api.shop.example/v1';
 
-let api: TTestApi;
-
-beforeAll(async () => {
-  api = await startTestApi({
-    env: { PUBLIC_BASE_URL_PRODUCTION: PRODUCTION_URL, PUBLIC_BASE_URL_STAGING: STAGING_URL },
-  });
-});
-
-afterAll(async () => {
-  await api?.close();
+const api = useTestApi({
+  env: { PUBLIC_BASE_URL_PRODUCTION: PRODUCTION_URL, PUBLIC_BASE_URL_STAGING: STAGING_URL },
 });
 
 const installedBundle = () => {
@@ -35,15 +27,67 @@ describe('GET /v1/openapi.json', () => {
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const document = (await response.json()) as ReturnType<typeof buildOpenApiDocument>;
     expect(document).toEqual(
-      buildOpenApiDocument({ productionUrl: PRODUCTION_URL, stagingUrl: STAGING_URL }),
+      buildOpenApiDocument({
+        productionUrl: PRODUCTION_URL,
+        stagingUrl: STAGING_URL,
+        thisServerUrl: THIS_SERVER_URL,
+      }),
     );
-    expect(document.servers?.map((server) => server.url)).toEqual([PRODUCTION_URL, STAGING_URL]);
+    expect(document.servers?.map((server) => server.url)).toEqual([
+      '/v1',
+      PRODUCTION_URL,
+      STAGING_URL,
+    ]);
     const operationIds = Object.values(document.paths).flatMap((item) =>
       Object.values(item as Record<string, { operationId?: string }>).map(
         (operation) => operation.operationId,
       ),
     );
     expect(operationIds.sort()).toEqual(operationNames().sort());
+  });
+
+  it('advertises this API first: its server address joined with each path reaches the operation', async () => {
+    // What every OpenAPI client does: resolve the server address against the document's own
+    // address, then append the path. Paths that repeated /v1 sent clients to /v1/v1/... (404).
+    const documentUrl = `${api.baseUrl}/v1/openapi.json`;
+    const document = (await (await api.fetch('/v1/openapi.json', { key: null })).json()) as {
+      servers: { url: string; description: string }[];
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const thisServer = document.servers[0] as { url: string; description: string };
+    expect(thisServer.description).toBe('This server');
+    const base = new URL(thisServer.url, documentUrl).href;
+    expect(base).toBe(`${api.baseUrl}/v1`);
+    const category = await api.prisma.category.create({ data: { name: 'Ferrets' } });
+    const pet = await api.prisma.pet.create({
+      data: { name: 'Noodle', categoryId: category.id, status: 'available' },
+    });
+    const key = await api.createKey();
+    const statuses: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of Object.keys(item)) {
+        const url = `${base}${path.replace('{petId}', String(pet.id))}`;
+        const response = await fetch(url, {
+          method: method.toUpperCase(),
+          headers: {
+            authorization: `Bearer ${key}`,
+            'content-type': 'application/json',
+          },
+          body:
+            method === 'post'
+              ? JSON.stringify({ name: 'Pickles', categoryId: Number(category.id) })
+              : undefined,
+        });
+        statuses.push(`${method} ${path} ${response.status}`);
+      }
+    }
+    expect(statuses.sort()).toEqual([
+      'get /categories 200',
+      'get /pets 200',
+      'get /pets/{petId} 200',
+      'get /store/orders 200',
+      'post /pets 201',
+    ]);
   });
 
   it('is limited per client address like any request without a key, with the headers', async () => {
@@ -208,6 +252,76 @@ describe('the reference in a real browser', () => {
     expect(renderError).toBeNull();
     expect(requested.some((url) => url.includes('/docs/scalar.js?v='))).toBe(true);
     expect(requested.some((url) => url.endsWith('/v1/openapi.json'))).toBe(true);
+    await context.close();
+  });
+
+  it('"try it": one request per operation through the page, each answered 2xx', {
+    timeout: 120_000,
+  }, async () => {
+    // The page fills each form from the document's examples: category 1 and animal 42 exist.
+    await api.prisma.category.upsert({
+      where: { id: 1n },
+      create: { id: 1n, name: 'Dogs' },
+      update: {},
+    });
+    await api.prisma.pet.upsert({
+      where: { id: 42n },
+      create: { id: 42n, name: 'Biscuit', categoryId: 1n, status: 'available' },
+      update: {},
+    });
+    const key = await api.createKey();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${api.baseUrl}/`) ? route.continue() : route.abort(),
+    );
+    const page = await context.newPage();
+    await page.goto(`${api.baseUrl}/docs`);
+    await page.getByRole('heading', { name: 'Pet Adoption API' }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+
+    const answered: string[] = [];
+    for (const [summary, method, path] of [
+      ['List animals', 'get', '/pets'],
+      ['Add an animal', 'post', '/pets'],
+      ['Get an animal (deprecated)', 'get', '/pets/{petId}'],
+      ["List the caller's adoption orders", 'get', '/store/orders'],
+      ['List categories', 'get', '/categories'],
+    ] as const) {
+      await page.getByText(summary, { exact: true }).first().scrollIntoViewIfNeeded();
+      // Scalar's button reads "Test Request" and names the operation in hidden text.
+      await page
+        .locator('button.show-api-client-button', { hasText: `(${method} ${path})` })
+        .first()
+        .click();
+      // The client's own bearer field (the reference behind it has one too).
+      const token = page.getByPlaceholder('Token').filter({ visible: true }).last();
+      await token.waitFor();
+      if ((await token.inputValue()) !== key) {
+        await token.fill(key);
+      }
+      const pattern = new RegExp(`^/v1${path.replace('{petId}', '\\d+')}(\\?|$)`);
+      const [response] = await Promise.all([
+        page.waitForResponse(
+          (each) =>
+            each.request().method() === method.toUpperCase() &&
+            pattern.test(new URL(each.url()).pathname + (new URL(each.url()).search ? '?' : '')),
+        ),
+        // The client's Send button, beside its address bar.
+        page.locator('button', { hasText: 'Send' }).filter({ visible: true }).first().click(),
+      ]);
+      answered.push(`${method} ${new URL(response.url()).pathname} ${response.status()}`);
+      await page.keyboard.press('Escape');
+    }
+    await page.screenshot({
+      path: join(__dirname, '..', '..', '..', 'artifacts', 'docs-try-it.png'),
+    });
+    expect(answered).toEqual([
+      'get /v1/pets 200',
+      'post /v1/pets 201',
+      'get /v1/pets/42 200',
+      'get /v1/store/orders 200',
+      'get /v1/categories 200',
+    ]);
     await context.close();
   });
 });

@@ -1,9 +1,9 @@
 import { type BeforeApplicationShutdown, Controller, Get, Inject } from '@nestjs/common';
+import type { PrismaClient } from '@pets/db';
 import { CONFIG, PRISMA } from '../../app.tokens';
+import { Access } from '../../auth/access.decorator';
 import type { TConfig } from '../../config';
-import type { PrismaClient } from '../../generated/prisma/client';
 import { AppError } from '../../http/app-error';
-import { Public } from '../../http/public.decorator';
 import { RATE_LIMIT_STORE, type TRateLimitStore } from '../../rate-limit/rate-limit.types';
 import {
   checkDatabase,
@@ -28,7 +28,7 @@ export class HealthController implements BeforeApplicationShutdown {
   ) {}
 
   /** Liveness: the process is up and its event loop answers. Touches no dependency. */
-  @Public()
+  @Access('public')
   @Get(HEALTH_PATH)
   health(): { status: 'ok' } {
     return { status: 'ok' };
@@ -39,7 +39,7 @@ export class HealthController implements BeforeApplicationShutdown {
    * 200 `degraded` when only Redis is unreachable (requests are still served, with per-process
    * limits); 503 with the error body when the database does not answer or shutdown has begun.
    */
-  @Public()
+  @Access('public')
   @Get(READINESS_PATH)
   async ready(): Promise<TReadiness> {
     if (this.isShuttingDown) {

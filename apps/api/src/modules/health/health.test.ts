@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, type TTestApi } from '../../test/api-harness';
+import { describe, expect, it } from 'vitest';
+import { errorBody, startTestApi, type TTestApi, useTestApi } from '../../test/api-harness';
 import { freePort, startRedis } from '../../test/redis-server';
 
 // A real Redis: TEST_REDIS_URL, or the local server .ci/run makes sure is up.
@@ -31,13 +31,7 @@ const waitForReadiness = async (api: TTestApi, status: string) => {
 };
 
 describe('without Redis (limits per process, as configured)', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi();
 
   it('GET /healthz: 200 without a key, never cached, with a request id', async () => {
     const response = await api.fetch('/healthz', { key: null });
@@ -142,13 +136,7 @@ describe('with Redis', () => {
 });
 
 describe('database unreachable', () => {
-  let api: TTestApi;
-  beforeAll(async () => {
-    api = await startTestApi({ appDatabaseUrl: DEAD_DATABASE_URL });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const api = useTestApi({ appDatabaseUrl: DEAD_DATABASE_URL });
 
   it('GET /readyz: 503 with the error body naming the database', async () => {
     const response = await api.fetch('/readyz', { key: null });

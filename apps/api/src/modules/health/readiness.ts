@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../generated/prisma/client';
+import type { PrismaClient } from '@pets/db';
 import type { TRateLimitStore } from '../../rate-limit/rate-limit.types';
 
 export const HEALTH_PATH = '/healthz';

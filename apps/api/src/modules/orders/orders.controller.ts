@@ -1,9 +1,8 @@
 import { Controller } from '@nestjs/common';
-import { contract, Header } from '@pets/contract';
+import { contract, Header, nextPageLink } from '@pets/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { TCaller } from '../../api-keys/caller';
 import { Caller } from '../../http/caller.decorator';
-import { nextPageLink } from '../../http/pagination';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
 import { OrdersService } from './orders.service';
 

@@ -1,6 +1,19 @@
 import { Module } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../app.tokens';
 import { OrdersController } from './orders.controller';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
-@Module({ controllers: [OrdersController], providers: [OrdersService] })
+@Module({
+  controllers: [OrdersController],
+  providers: [
+    OrdersService,
+    {
+      provide: OrdersRepository,
+      useFactory: (pool: Pool) => new OrdersRepository(pool),
+      inject: [PG_POOL],
+    },
+  ],
+})
 export class OrdersModule {}

@@ -1,37 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { TListOrdersQuery, TOrder } from '@pets/contract';
-import { PRISMA } from '../../app.tokens';
-import type { PrismaClient } from '../../generated/prisma/client';
-import { decodeCursor, type TPage, toPage } from '../../http/pagination';
+import { Injectable } from '@nestjs/common';
+import { ORDERS_CURSOR, type TListOrdersQuery, type TOrder, type TPage } from '@pets/contract';
+import { readListCursor } from '../../http/pagination';
+import { OrdersRepository } from './orders.repository';
 
 @Injectable()
 export class OrdersService {
-  constructor(@Inject(PRISMA) private readonly prisma: PrismaClient) {}
+  constructor(private readonly orders: OrdersRepository) {}
 
-  /** The adoption orders of one API key, newest first; (api_key_id[, status], id) indexes serve it. */
-  async listForKey(
-    apiKeyId: bigint,
-    { limit, status, cursor }: TListOrdersQuery,
-  ): Promise<TPage<TOrder>> {
-    const rows = await this.prisma.order.findMany({
-      select: { id: true, petId: true, status: true, placedAt: true },
-      where: {
-        apiKeyId,
-        ...(status ? { status } : {}),
-        ...(cursor ? { id: { lt: decodeCursor(cursor) } } : {}),
-      },
-      orderBy: { id: 'desc' },
-      take: limit + 1,
-    });
-    const page = toPage(rows, limit);
-    return {
-      nextCursor: page.nextCursor,
-      items: page.items.map((row) => ({
-        id: Number(row.id),
-        petId: Number(row.petId),
-        status: row.status,
-        placedAt: row.placedAt.toISOString(),
-      })),
-    };
+  /**
+   * The adoption orders of one API key, newest first. The cursor carries the status filter of its
+   * list (see PetsService.list); a bad or mismatched cursor is a 400 before any SQL.
+   */
+  listForKey(apiKeyId: bigint, query: TListOrdersQuery): Promise<TPage<TOrder>> {
+    if (query.cursor === undefined) {
+      return this.orders.listForKey(apiKeyId, query);
+    }
+    const { before, filters } = readListCursor(ORDERS_CURSOR, query.cursor, query);
+    return this.orders.listForKey(apiKeyId, { ...filters, limit: query.limit, before });
   }
 }

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextLinkTarget } from '@pets/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../api-keys/api-key-format';
-import { errorBody, startTestApi, type TTestApi } from '../../test/api-harness';
+import { errorBody, useTestApi } from '../../test/api-harness';
 
-let api: TTestApi;
+const api = useTestApi();
 let key: string;
 let otherKey: string;
 let petIds: bigint[];
@@ -11,7 +12,6 @@ const keyId = async (plaintext: string) =>
   (await api.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(plaintext) } })).id;
 
 beforeAll(async () => {
-  api = await startTestApi();
   const category = await api.prisma.category.create({ data: { name: 'Guinea pigs' } });
   petIds = [];
   for (const name of ['Nibbles', 'Peanut', 'Waffles']) {
@@ -19,10 +19,6 @@ beforeAll(async () => {
   }
   key = await api.createKey({ name: 'adopter' });
   otherKey = await api.createKey({ name: 'someone else' });
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 type TOrderBody = { id: number; petId: number; status: string; placedAt: string };
@@ -63,9 +59,28 @@ describe('listOrders', () => {
 
     const limited = await api.fetch('/v1/store/orders?limit=2', { key });
     expect(await limited.json()).toEqual(all.slice(0, 2));
-    const next = /<([^>]+)>; rel="next"/.exec(limited.headers.get('link') ?? '')?.[1];
+    const next = nextLinkTarget(limited.headers.get('link'));
     expect(next).toMatch(/^\/v1\/store\/orders\?limit=2&cursor=/);
     expect(await (await api.fetch(next ?? '', { key })).json()).toEqual(all.slice(2, 4));
+
+    // The cursor keeps the status filter of its list: sent alone it continues that list, sent
+    // with another status it is refused.
+    const firstPlaced = await api.fetch('/v1/store/orders?status=placed&limit=1', { key });
+    const cursor = new URL(
+      nextLinkTarget(firstPlaced.headers.get('link')) ?? '',
+      api.baseUrl,
+    ).searchParams.get('cursor');
+    expect(await (await api.fetch(`/v1/store/orders?cursor=${cursor}`, { key })).json()).toEqual([
+      placed[1],
+    ]);
+    const mismatch = await api.fetch(`/v1/store/orders?status=approved&cursor=${cursor}`, {
+      key,
+    });
+    expect(mismatch.status).toBe(400);
+    expect(await errorBody(mismatch)).toMatchObject({
+      code: 'invalid_request',
+      details: [{ field: 'query.cursor', message: expect.stringMatching(/status=placed/) }],
+    });
 
     const theirsList = (await (
       await api.fetch('/v1/store/orders', { key: otherKey })

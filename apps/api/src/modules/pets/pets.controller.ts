@@ -1,11 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import { contract, Header } from '@pets/contract';
+import { contract, Header, nextPageLink } from '@pets/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { Logger } from 'pino';
 import type { TCaller } from '../../api-keys/caller';
 import { AppError } from '../../http/app-error';
 import { Caller } from '../../http/caller.decorator';
-import { nextPageLink } from '../../http/pagination';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
 import { LOGGER } from '../../logging/logger';
 import { PetsService } from './pets.service';

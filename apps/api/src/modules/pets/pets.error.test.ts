@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, json, startTestApi, type TTestApi } from '../../test/api-harness';
+import { encodeCursor, PETS_CURSOR, type TPetsListFilters } from '@pets/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, json, startTestApi, useTestApi } from '../../test/api-harness';
 
-let api: TTestApi;
+const api = useTestApi();
 let categoryId: number;
 let petId: number;
 
 beforeAll(async () => {
-  api = await startTestApi();
   categoryId = Number((await api.prisma.category.create({ data: { name: 'Rabbits' } })).id);
   petId = Number(
     (await api.prisma.pet.create({ data: { name: 'Thumper', categoryId: BigInt(categoryId) } })).id,
   );
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 /** Every failure: the spec's body, status equal to the HTTP status, nothing internal. */
@@ -58,6 +54,60 @@ describe('listPets rejects bad query values with 400', () => {
   it('a cursor it did not issue', async () => {
     const body = await expectError(
       await api.fetch('/v1/pets?cursor=not-a-cursor'),
+      400,
+      'invalid_request',
+    );
+    expect(body.details?.[0]?.field).toBe('query.cursor');
+  });
+
+  it.each([
+    ['abc', /^id must be one id or up to 100 ids separated by commas; "abc" is not an integer$/],
+    ['1,,2', /; "" is not an integer$/],
+    ['0', /; "0" is not a positive integer$/],
+    ['9007199254740992', /is out of range$/],
+    [Array.from({ length: 101 }, (_, i) => i + 1).join(','), /; got 101$/],
+    ['', /^id must not be empty$/],
+  ])('id=%j', async (id, message) => {
+    const body = await expectError(await api.fetch(`/v1/pets?id=${id}`), 400, 'invalid_request');
+    expect(body.details).toEqual([{ field: 'query.id', message: expect.stringMatching(message) }]);
+  });
+
+  it('id sent twice', async () => {
+    const body = await expectError(await api.fetch('/v1/pets?id=1&id=2'), 400, 'invalid_request');
+    expect(body.details?.[0]).toEqual({
+      field: 'query.id',
+      message: 'id must be one id or up to 100 ids separated by commas, sent once',
+    });
+  });
+
+  it.each<[string, TPetsListFilters, string, RegExp]>([
+    ['another status', { status: 'pending' }, 'status=sold', /with status=pending: send it/],
+    ['a status it had none of', {}, 'status=sold', /belongs to a list without status/],
+    ['another category', { categoryId: 5 }, 'categoryId=6', /with categoryId=5/],
+    ['other ids', { id: [9, 3] }, 'id=3,9,10', /with id=9,3/],
+    ['ids it had none of', { status: 'sold' }, 'id=4&status=sold', /without id/],
+  ])('a cursor sent with %s', async (_label, issued, query, message) => {
+    const cursor = PETS_CURSOR.encode(petId, issued);
+    const body = await expectError(
+      await api.fetch(`/v1/pets?${query}&cursor=${cursor}`),
+      400,
+      'invalid_request',
+    );
+    expect(body.details).toEqual([
+      { field: 'query.cursor', message: expect.stringMatching(message) },
+    ]);
+  });
+
+  it.each([
+    ['a status not in the enum', Buffer.from('v2:9:adopted::').toString('base64url')],
+    ['ids out of order', Buffer.from('v2:9:::3,9').toString('base64url')],
+    ['a filter too many', Buffer.from('v2:9::::').toString('base64url')],
+    ['an id of 0', Buffer.from('v2:0:::').toString('base64url')],
+    ['a first-format cursor with a leading zero', Buffer.from('v1:09').toString('base64url')],
+    ['padding', `${encodeCursor(9)}=`],
+  ])('a cursor it did not issue: %s', async (_label, cursor) => {
+    const body = await expectError(
+      await api.fetch(`/v1/pets?cursor=${cursor}`),
       400,
       'invalid_request',
     );

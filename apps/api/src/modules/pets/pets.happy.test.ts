@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startTestApi, type TTestApi } from '../../test/api-harness';
+import { encodeCursor, nextLinkTarget } from '@pets/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { json, useTestApi } from '../../test/api-harness';
 
 type TPetBody = { id: number; name: string; categoryId: number; status: string };
 
-let api: TTestApi;
+const api = useTestApi();
 let dogs: number;
 let cats: number;
 /** Ids of the pets this file created, newest first. */
@@ -11,13 +12,10 @@ let created: TPetBody[];
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
 
-const nextLink = (response: Response): string | null => {
-  const match = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '');
-  return match?.[1] ?? null;
-};
+const nextLink = (response: Response): string | null =>
+  nextLinkTarget(response.headers.get('link')) ?? null;
 
 beforeAll(async () => {
-  api = await startTestApi();
   dogs = Number((await api.prisma.category.create({ data: { name: 'Dogs' } })).id);
   cats = Number((await api.prisma.category.create({ data: { name: 'Cats' } })).id);
   created = [];
@@ -28,10 +26,6 @@ beforeAll(async () => {
     );
     created.unshift((await response.json()) as TPetBody);
   }
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 describe('listPets', () => {
@@ -62,7 +56,7 @@ describe('listPets', () => {
     const both = await api.fetch(`/v1/pets?categoryId=${dogs}&status=sold&limit=3`);
     const expected = created.filter((pet) => pet.categoryId === dogs && pet.status === 'sold');
     expect(await both.json()).toEqual(expected.slice(0, 3));
-    const next = /<([^>]+)>; rel="next"/.exec(both.headers.get('link') ?? '')?.[1] ?? '';
+    const next = nextLinkTarget(both.headers.get('link')) ?? '';
     expect(new URL(next, api.baseUrl).searchParams.get('categoryId')).toBe(String(dogs));
     expect(await (await api.fetch(next)).json()).toEqual(expected.slice(3, 6));
   });
@@ -103,6 +97,90 @@ describe('listPets', () => {
   it('sends no next link when everything fits on one page', async () => {
     const response = await api.fetch('/v1/pets?limit=100');
     expect(response.headers.get('link')).toBeNull();
+  });
+});
+
+describe('listPets: the cursor keeps the filters of its list', () => {
+  const cursorOf = (response: Response): string =>
+    new URL(nextLink(response) ?? '', api.baseUrl).searchParams.get('cursor') ?? '';
+
+  it('a cursor from a status=pending page, sent alone, continues the pending list', async () => {
+    const pending = created.filter((pet) => pet.status === 'pending');
+    const first = await api.fetch('/v1/pets?status=pending&limit=4');
+    expect(await first.json()).toEqual(pending.slice(0, 4));
+    const second = await api.fetch(`/v1/pets?limit=4&cursor=${cursorOf(first)}`);
+    expect(second.status).toBe(200);
+    expect(await second.json()).toEqual(pending.slice(4, 8));
+    // Its own next link continues the same list too.
+    const third = await api.fetch(nextLink(second) ?? '');
+    expect(await third.json()).toEqual(pending.slice(8, 12));
+  });
+
+  it('carries categoryId and status together, and the same filters may be repeated', async () => {
+    const expected = created.filter((pet) => pet.categoryId === cats && pet.status === 'sold');
+    const first = await api.fetch(`/v1/pets?status=sold&categoryId=${cats}&limit=2`);
+    expect(await first.json()).toEqual(expected.slice(0, 2));
+    const cursor = cursorOf(first);
+    for (const query of [`cursor=${cursor}`, `status=sold&cursor=${cursor}`]) {
+      const response = await api.fetch(`/v1/pets?limit=2&${query}`);
+      expect(await response.json()).toEqual(expected.slice(2, 4));
+    }
+  });
+
+  it('a cursor issued before (v1, no filters carried) keeps its meaning: the filters sent apply', async () => {
+    const sold = created.filter((pet) => pet.status === 'sold');
+    const below = sold[2] as TPetBody;
+    const response = await api.fetch(
+      `/v1/pets?status=sold&limit=3&cursor=${encodeCursor(below.id)}`,
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(sold.slice(3, 6));
+    // Its next link is a cursor of the new kind: it continues the same list when sent alone.
+    const next = cursorOf(response);
+    expect(next).not.toBe(encodeCursor((sold[5] as TPetBody).id));
+    expect(await (await api.fetch(`/v1/pets?limit=3&cursor=${next}`)).json()).toEqual(
+      sold.slice(6, 9),
+    );
+  });
+});
+
+describe('listPets: the id filter', () => {
+  it('one id: a list of that animal', async () => {
+    const pet = created[7] as TPetBody;
+    const response = await api.fetch(`/v1/pets?id=${pet.id}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([pet]);
+    expect(response.headers.get('link')).toBeNull();
+  });
+
+  it('several ids, newest first; repeated and unknown ids are no error', async () => {
+    const [a, b, c] = [created[30], created[2], created[11]] as [TPetBody, TPetBody, TPetBody];
+    const ids = [a.id, b.id, c.id, b.id, 987_654_321].join(',');
+    const response = await api.fetch(`/v1/pets?id=${ids}`);
+    expect(await response.json()).toEqual([b, c, a]);
+    expect(await (await api.fetch('/v1/pets?id=987654321')).json()).toEqual([]);
+  });
+
+  it('combines with status and categoryId', async () => {
+    const some = created.slice(0, 12);
+    const ids = some.map((pet) => pet.id).join(',');
+    const response = await api.fetch(`/v1/pets?id=${ids}&status=available&categoryId=${dogs}`);
+    expect(await response.json()).toEqual(
+      some.filter((pet) => pet.status === 'available' && pet.categoryId === dogs),
+    );
+  });
+
+  it('takes 100 ids, and pages through them; the cursor alone keeps the ids', async () => {
+    const ids = [...created.map((pet) => pet.id), ...Array.from({ length: 55 }, (_, i) => i + 9e6)];
+    expect(ids).toHaveLength(100);
+    const first = await api.fetch(`/v1/pets?id=${ids.join(',')}&limit=20`);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual(created.slice(0, 20));
+    const link = nextLink(first) ?? '';
+    expect(await (await api.fetch(link)).json()).toEqual(created.slice(20, 40));
+    const cursor = new URL(link, api.baseUrl).searchParams.get('cursor') ?? '';
+    const alone = await api.fetch(`/v1/pets?limit=20&cursor=${cursor}`);
+    expect(await alone.json()).toEqual(created.slice(20, 40));
   });
 });
 
@@ -156,7 +234,17 @@ describe('getPet (deprecated)', () => {
     expect(await response.json()).toEqual(pet);
     expect(response.headers.get('deprecation')).toBe('@1795392000');
     expect(response.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
-    expect(response.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+    expect(response.headers.get('link')).toBe(`</v1/pets?id=${pet.id}>; rel="successor-version"`);
+  });
+
+  it('its successor-version link is the list with the id filter, which gives the same animal', async () => {
+    const pet = created[5] as TPetBody;
+    const response = await api.fetch(`/v1/pets/${pet.id}`);
+    const successor = (response.headers.get('link') ?? '').match(/^<([^>]+)>/)?.[1] ?? '';
+    const replaced = await api.fetch(successor);
+    expect(replaced.status).toBe(200);
+    expect(await replaced.json()).toEqual([pet]);
+    expect(replaced.headers.get('deprecation')).toBeNull();
   });
 
   it('counts deprecated calls per key in the logs', async () => {

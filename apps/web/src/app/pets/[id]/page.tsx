@@ -6,7 +6,7 @@ import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { CategoryVisual } from '@/components/category-visual';
 import { StatusBadge } from '@/components/status-badge';
-import { getPet, listCategories } from '@/lib/api';
+import { findPet, listCategories } from '@/lib/api';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
 
 type TProps = {
@@ -16,7 +16,7 @@ type TProps = {
 
 export const generateMetadata = async ({ params }: TProps): Promise<Metadata> => {
   const petId = parsePetId((await params).id);
-  const pet = petId === undefined ? undefined : await getPet(petId);
+  const pet = petId === undefined ? undefined : await findPet(petId);
   if (!pet?.ok) {
     return { title: pet?.failure.kind === 'not-found' ? 'Animal not found' : 'Animal' };
   }
@@ -30,7 +30,7 @@ const PetPage = async ({ params, searchParams }: TProps) => {
   if (petId === undefined) {
     notFound();
   }
-  const [pet, categories] = await Promise.all([getPet(petId), listCategories()]);
+  const [pet, categories] = await Promise.all([findPet(petId), listCategories()]);
   if (!pet.ok && (pet.failure.kind === 'not-found' || pet.failure.kind === 'invalid')) {
     notFound();
   }

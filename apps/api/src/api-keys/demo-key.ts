@@ -1,0 +1,26 @@
+import type { ApiKeyEnvironment, PrismaClient } from '@pets/db';
+import { createApiKey } from './api-key-repository';
+
+/**
+ * Transaction-scoped advisory lock key of the demo key (arbitrary, distinct from Prisma's 72707369
+ * and from the seed's, 72707370, in @pets/db).
+ */
+const DEMO_KEY_LOCK_KEY = 72_707_371;
+
+/**
+ * On a database that has no API key at all (a fresh install), creates a `free` key named "demo"
+ * and returns it: the only moment the key exists in plain text. Otherwise returns null. Safe when
+ * several processes start at once: exactly one of them creates the key.
+ */
+export const ensureDemoKey = (
+  prisma: PrismaClient,
+  environment: ApiKeyEnvironment,
+): Promise<string | null> =>
+  prisma.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_KEY_LOCK_KEY}::bigint)`;
+    if ((await tx.apiKey.count()) > 0) {
+      return null;
+    }
+    const { key } = await createApiKey(tx, { name: 'demo', plan: 'free', environment });
+    return key;
+  });

@@ -1,0 +1,41 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import {
+  ApiKeysService,
+  DEFAULT_KEY_CACHE_SETTINGS,
+  KEY_CACHE_SETTINGS,
+} from '../api-keys/api-keys.service';
+import { API_KEY_LOOKUP, type TApiKeyLookup } from '../api-keys/caller';
+import type { TSwrCacheSettings } from '../cache/swr-cache';
+import { AccessGuard } from './access.guard';
+import { AuthService } from './auth.service';
+import { IdentifyGuard } from './identify.guard';
+
+export type TAuthDependencies = {
+  /** Finds a stored key by the SHA-256 of the presented key (the database, in production). */
+  apiKeyLookup: TApiKeyLookup;
+  /** Tests only: a clock of their own (and shorter ages), instead of waiting for the cache. */
+  keyCache?: Partial<TSwrCacheSettings>;
+};
+
+/**
+ * Who is calling: the key service and its cache, `identify`, and the two guards around the rate
+ * limiter (AppModule registers all three globally, in order).
+ */
+@Module({})
+// biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
+export class AuthModule {
+  static register({ apiKeyLookup, keyCache }: TAuthDependencies): DynamicModule {
+    return {
+      module: AuthModule,
+      providers: [
+        { provide: API_KEY_LOOKUP, useValue: apiKeyLookup },
+        { provide: KEY_CACHE_SETTINGS, useValue: { ...DEFAULT_KEY_CACHE_SETTINGS, ...keyCache } },
+        ApiKeysService,
+        AuthService,
+        IdentifyGuard,
+        AccessGuard,
+      ],
+      exports: [AuthService, IdentifyGuard, AccessGuard],
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { PrismaClient } from '@pets/db';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import { CONFIG, PG_POOL, PRISMA } from '../app.tokens';
+import type { TConfig } from '../config';
+import { LOGGER } from '../logging/logger';
+
+/** Values built before Nest starts (in main.ts or a test) that the whole application uses. */
+export type TCoreDependencies = {
+  config: TConfig;
+  logger: Logger;
+  prisma: PrismaClient;
+  /** The pool Prisma runs on (createPrismaClient(pool)): hot paths query it directly. */
+  pool: Pool;
+};
+
+/**
+ * The configuration, the logger and the database handles. Global, honestly so: they are
+ * process-wide values made outside Nest, and nearly every room needs one (every feature the
+ * database, the filter and the guards the logger, health and docs the configuration); an import in
+ * every module would say nothing. Everything else is imported where it is used.
+ */
+@Module({})
+// biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
+export class CoreModule {
+  static register({ config, logger, prisma, pool }: TCoreDependencies): DynamicModule {
+    return {
+      module: CoreModule,
+      global: true,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        { provide: PRISMA, useValue: prisma },
+        { provide: PG_POOL, useValue: pool },
+      ],
+      exports: [CONFIG, LOGGER, PRISMA, PG_POOL],
+    };
+  }
+}

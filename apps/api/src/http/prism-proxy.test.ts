@@ -1,0 +1,348 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { contract, documentPath } from '@pets/contract';
+import { nextLinkTarget } from '@pets/contract/rules';
+import { freePort, startProcess, type TManagedProcess } from '@pets/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../api-keys/api-key-format';
+import { useTestApi } from '../test/api-harness';
+
+// Prism (Stoplight), a validating proxy nobody here wrote, stands between a client and the real
+// API, with the committed OpenAPI document: every answer is checked against the document (status
+// documented for the operation, body schema, headers marked required). A violation shows as an
+// `sl-violations` header, and with `--errors` a violation of the response becomes Prism's own
+// `application/problem+json` error instead of the answer.
+//
+// Two proxies: one also validates requests (the traffic a correct client sends, the document
+// checked from both sides); the other (`--validate-request=false`) lets deliberately wrong requests
+// through (no key, a bad path parameter, another media type, a body over the limit), which Prism
+// would otherwise answer itself (401, 422) without asking the API.
+//
+// Prism's known false positives are left out of the traffic, by name:
+// - a lowercase `bearer` scheme: Prism refuses it with --errors, though the scheme is
+//   case-insensitive (RFC 7235, section 2.1) and the API accepts it;
+// - `HEAD`: Prism itself answers 500, parsing the empty body of the answer as JSON.
+
+const require_ = createRequire(__filename);
+const DOCUMENT = require_.resolve('@pets/contract/openapi.json');
+const PRISM = path.join(
+  path.dirname(require_.resolve('@stoplight/prism-cli/package.json')),
+  'dist/index.js',
+);
+
+type TDocument = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        responses: Record<string, { headers?: Record<string, { required?: boolean }> }>;
+      }
+    >
+  >;
+};
+const document = require_(DOCUMENT) as TDocument;
+
+const routes = {
+  listPets: contract.pets.listPets,
+  createPet: contract.pets.createPet,
+  getPet: contract.pets.getPet,
+  listOrders: contract.orders.listOrders,
+  listCategories: contract.categories.listCategories,
+};
+type TOperation = keyof typeof routes;
+
+/** The operation's address as the document writes it, with its parameters filled in. */
+const pathOf = (operation: TOperation, params: Record<string, string | number> = {}): string =>
+  documentPath(routes[operation].path).replace(/:([A-Za-z]+)/g, (_match, name: string) =>
+    String(params[name]),
+  );
+
+const api = useTestApi({
+  rateLimit: { ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 } },
+});
+
+const startPrism = async (
+  upstream: string,
+  validateRequests: boolean,
+): Promise<[TManagedProcess, string]> => {
+  const port = await freePort();
+  const prism = startProcess({
+    name: validateRequests ? 'prism' : 'prism-responses',
+    command: process.execPath,
+    args: [
+      PRISM,
+      'proxy',
+      DOCUMENT,
+      upstream,
+      '--errors',
+      `--validate-request=${validateRequests}`,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    env: { PATH: process.env.PATH, NODE_ENV: 'test' },
+  });
+  await prism.waitForLine(/Prism is listening/, { timeoutMs: 60_000 });
+  return [prism, `http://127.0.0.1:${port}`];
+};
+
+type TExchange = {
+  operation: TOperation;
+  label: string;
+  status: number;
+  code?: string;
+  response: Response;
+  body: unknown;
+};
+const exchanges: TExchange[] = [];
+
+let validating: TManagedProcess;
+let lenient: TManagedProcess;
+let validatingUrl: string;
+let lenientUrl: string;
+let key: string;
+let categoryId: number;
+let petId: number;
+
+beforeAll(async () => {
+  [[validating, validatingUrl], [lenient, lenientUrl]] = await Promise.all([
+    startPrism(`${api.baseUrl}/v1`, true),
+    startPrism(`${api.baseUrl}/v1`, false),
+  ]);
+  key = await api.createKey({ plan: 'pro' });
+  categoryId = Number((await api.prisma.category.create({ data: { name: 'Tortoises' } })).id);
+  for (const name of ['Shelly', 'Speedy', 'Tank']) {
+    petId = Number(
+      (await api.prisma.pet.create({ data: { name, categoryId: BigInt(categoryId) } })).id,
+    );
+  }
+  const apiKeyId = (await api.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(key) } }))
+    .id;
+  await api.prisma.order.create({ data: { apiKeyId, petId: BigInt(petId), status: 'approved' } });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([validating?.stop(), lenient?.stop()]);
+});
+
+/** Sends one request through a proxy and records the answer. */
+const send = async (
+  through: 'validating' | 'lenient',
+  operation: TOperation,
+  label: string,
+  target: string,
+  init: RequestInit & { key?: string | null } = {},
+): Promise<TExchange> => {
+  const { key: sentKey = key, headers, ...rest } = init;
+  const response = await fetch(
+    `${through === 'validating' ? validatingUrl : lenientUrl}${target}`,
+    {
+      ...rest,
+      method: routes[operation].method,
+      headers: {
+        ...(sentKey === null ? {} : { authorization: `Bearer ${sentKey}` }),
+        ...(headers as Record<string, string> | undefined),
+      },
+    },
+  );
+  const text = await response.text();
+  const body: unknown = text ? JSON.parse(text) : undefined;
+  const exchange: TExchange = {
+    operation,
+    label,
+    status: response.status,
+    code: (body as { code?: string } | undefined)?.code,
+    response,
+    body,
+  };
+  exchanges.push(exchange);
+  return exchange;
+};
+
+const jsonBody = (body: string) => ({
+  body,
+  headers: { 'content-type': 'application/json' },
+});
+
+describe('Prism validating proxy: the API answers as its OpenAPI document says', () => {
+  it('sends a traffic mix covering every operation and every documented status', async () => {
+    // 200 and 201, and a page followed through its Link header.
+    const first = await send('validating', 'listPets', 'list', `${pathOf('listPets')}?limit=2`);
+    const next = nextLinkTarget(first.response.headers.get('link'));
+    expect(next).toBeDefined();
+    await send('validating', 'listPets', 'next page', documentPath(next as string));
+    await send(
+      'validating',
+      'listPets',
+      'filtered',
+      `${pathOf('listPets')}?status=available&categoryId=${categoryId}&limit=100`,
+    );
+    await send(
+      'validating',
+      'createPet',
+      'create',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ name: 'Rocky', categoryId })),
+    );
+    await send(
+      'validating',
+      'createPet',
+      'create with status',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ name: 'Pebble', categoryId, status: 'pending' })),
+    );
+    await send('validating', 'getPet', 'get', pathOf('getPet', { petId }));
+    await send('validating', 'listOrders', 'orders', pathOf('listOrders'));
+    await send(
+      'validating',
+      'listOrders',
+      'orders filtered',
+      `${pathOf('listOrders')}?status=approved&limit=1`,
+    );
+    await send('validating', 'listCategories', 'categories', pathOf('listCategories'));
+
+    // 400 for requests the document allows but the API refuses, and for ones it does not allow.
+    await send('validating', 'listPets', 'foreign cursor', `${pathOf('listPets')}?cursor=not-ours`);
+    await send(
+      'validating',
+      'listOrders',
+      'foreign cursor',
+      `${pathOf('listOrders')}?cursor=not-ours`,
+    );
+    await send(
+      'validating',
+      'createPet',
+      'unknown category',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ name: 'Rex', categoryId: 987_654 })),
+    );
+    await send(
+      'validating',
+      'createPet',
+      'blank name',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ name: '   ', categoryId })),
+    );
+    await send('lenient', 'listPets', 'limit 0', `${pathOf('listPets')}?limit=0`);
+    await send('lenient', 'getPet', 'petId not a number', pathOf('getPet', { petId: 'abc' }));
+    await send(
+      'lenient',
+      'createPet',
+      'no name',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ categoryId })),
+    );
+    // (Malformed JSON is not sent: Prism parses a JSON body before forwarding it, and on a parse
+    // error never answers.)
+
+    // 404.
+    await send('validating', 'getPet', 'no such animal', pathOf('getPet', { petId: petId + 1000 }));
+
+    // 413 and 415 (a body Prism would refuse to forward as it is).
+    await send(
+      'lenient',
+      'createPet',
+      'body over 16 KiB',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ name: 'x'.repeat(20_000), categoryId })),
+    );
+    await send('lenient', 'createPet', 'text/plain', pathOf('createPet'), {
+      body: JSON.stringify({ name: 'Rex', categoryId }),
+      headers: { 'content-type': 'text/plain' },
+    });
+
+    // 401 on every operation, for a key the API does not know. (A request without a key never
+    // reaches the API: Prism answers it itself, request validation or not.)
+    for (const operation of Object.keys(routes) as TOperation[]) {
+      const target = pathOf(operation, { petId });
+      const init =
+        operation === 'createPet' ? jsonBody(JSON.stringify({ name: 'Rex', categoryId })) : {};
+      await send('validating', operation, 'unknown key', target, {
+        ...init,
+        key: 'pets_live_0000000000000000000000000000',
+      });
+    }
+
+    // 429 on every operation: rate_limited, then (the ban threshold being 2) api_key_banned.
+    const limited = await api.createKey({
+      plan: 'enterprise',
+      rateLimitPerMinute: 1,
+      rateLimitPerDay: 100,
+    });
+    await send(
+      'validating',
+      'listCategories',
+      'the one admitted request',
+      pathOf('listCategories'),
+      { key: limited },
+    );
+    for (const round of ['limited', 'limited', 'banned']) {
+      for (const operation of Object.keys(routes) as TOperation[]) {
+        const init =
+          operation === 'createPet' ? jsonBody(JSON.stringify({ name: 'Rex', categoryId })) : {};
+        await send('validating', operation, round, pathOf(operation, { petId }), {
+          ...init,
+          key: limited,
+        });
+      }
+    }
+  }, 120_000);
+
+  it('no violation: every answer passed Prism, with no sl-violations header', () => {
+    const violations = exchanges
+      .filter(({ response }) => response.headers.has('sl-violations'))
+      .map(({ operation, label, status, response }) => ({
+        operation,
+        label,
+        status,
+        violations: response.headers.get('sl-violations'),
+      }));
+    expect(violations).toEqual([]);
+    const prismErrors = exchanges.filter(({ response }) =>
+      response.headers.get('content-type')?.startsWith('application/problem+json'),
+    );
+    expect(prismErrors.map(({ label, body }) => ({ label, body }))).toEqual([]);
+  });
+
+  it('no undocumented status, and every header the document marks required is there', () => {
+    for (const { operation, label, status, response } of exchanges) {
+      const route = routes[operation];
+      const documented =
+        document.paths[documentPath(route.path).replace(/:([A-Za-z]+)/g, '{$1}')]?.[
+          route.method.toLowerCase()
+        ];
+      expect(documented?.operationId, `${operation} in the document`).toBe(operation);
+      const answer = documented?.responses[String(status)];
+      expect(answer, `${operation} ${label}: ${status} is documented`).toBeDefined();
+      const required = Object.entries(answer?.headers ?? {})
+        .filter(([, header]) => header.required)
+        .map(([name]) => name);
+      const missing = required.filter((name) => !response.headers.has(name));
+      expect(missing, `${operation} ${label} ${status}`).toEqual([]);
+      // The spec's rule for every response, whatever the document marks.
+      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+        expect(response.headers.has(name), `${operation} ${label} ${status}: ${name}`).toBe(true);
+      }
+    }
+  });
+
+  it('the mix covered every operation and every documented status of section 7 and ours', () => {
+    const seen = new Set(exchanges.map(({ operation }) => operation));
+    expect([...seen].sort()).toEqual(Object.keys(routes).sort());
+    const statuses = new Set(exchanges.map(({ status }) => status));
+    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 404, 413, 415, 429]);
+    const refusals = new Set(
+      exchanges.filter(({ status }) => status === 429).map(({ code }) => code),
+    );
+    expect([...refusals].sort()).toEqual(['api_key_banned', 'rate_limited']);
+    for (const operation of Object.keys(routes) as TOperation[]) {
+      const codes = new Set(
+        exchanges.filter((each) => each.operation === operation).map(({ status }) => status),
+      );
+      expect([...codes], operation).toEqual(expect.arrayContaining([401, 429]));
+    }
+  });
+});

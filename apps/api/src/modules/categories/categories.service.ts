@@ -1,0 +1,12 @@
+import { Injectable } from '@nestjs/common';
+import type { TCategory } from '@pets/contract';
+import { CategoriesRepository } from './categories.repository';
+
+@Injectable()
+export class CategoriesService {
+  constructor(private readonly categories: CategoriesRepository) {}
+
+  list(): Promise<TCategory[]> {
+    return this.categories.list();
+  }
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { contract } from './contract';
+import { CONTRACT_ROUTES, routesOf } from './routes';
+
+describe('the route list', () => {
+  it('names every operation of the contract with its method and path', () => {
+    expect(
+      CONTRACT_ROUTES.map(({ name, route }) => `${name} ${route.method} ${route.path}`),
+    ).toEqual([
+      'listPets GET /v1/pets',
+      'createPet POST /v1/pets',
+      'getPet GET /v1/pets/:petId',
+      'listOrders GET /v1/store/orders',
+      'listCategories GET /v1/categories',
+    ]);
+  });
+
+  it('walks any router, nested or not', () => {
+    expect(routesOf(contract.pets).map(({ name }) => name)).toEqual([
+      'listPets',
+      'createPet',
+      'getPet',
+    ]);
+    expect(routesOf({})).toEqual([]);
+  });
+});

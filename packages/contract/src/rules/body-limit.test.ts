@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../openapi';
+import { BODY_LIMIT_BYTES, BODY_LIMIT_TEXT } from './body-limit';
+
+describe('the body limit', () => {
+  it('is 16 KiB', () => {
+    expect(BODY_LIMIT_BYTES).toBe(16_384);
+    expect(BODY_LIMIT_TEXT).toBe('16 KiB');
+  });
+
+  it('is what the OpenAPI document tells developers', () => {
+    const createPet = buildOpenApiDocument().paths['/pets']?.post;
+    expect(createPet?.description).toContain(`at most ${BODY_LIMIT_TEXT}`);
+    expect(createPet?.responses['413']?.description).toContain(BODY_LIMIT_TEXT);
+  });
+});

@@ -1,0 +1,5 @@
+// `@pets/contract/rules`: the rules every package shares (body limit, cursor, `Link`), without the
+// ts-rest router or the OpenAPI generator, so the site's browser bundle can import them.
+export * from './body-limit';
+export * from './cursor';
+export * from './link';
