@@ -131,3 +131,22 @@ describe('the built API with a bad configuration', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 });
+
+describe('RATE_LIMIT_MEMORY_MAX_TRACKERS', () => {
+  it('defaults to 100,000 and takes a whole number', () => {
+    expect(loadConfig({}).RATE_LIMIT_MEMORY_MAX_TRACKERS).toBe(100_000);
+    expect(
+      loadConfig({ RATE_LIMIT_MEMORY_MAX_TRACKERS: '5000' }).RATE_LIMIT_MEMORY_MAX_TRACKERS,
+    ).toBe(5_000);
+  });
+
+  it.each(['0', '99', '1.5', 'many'])('%s: one line naming the variable', (value) => {
+    const message = messageOf({ RATE_LIMIT_MEMORY_MAX_TRACKERS: value });
+    expect(
+      message.startsWith(
+        'Invalid configuration: RATE_LIMIT_MEMORY_MAX_TRACKERS must be a whole number from 100 to 100000000',
+      ),
+    ).toBe(true);
+    expect(message).not.toContain('\n');
+  });
+});

@@ -87,6 +87,12 @@ const ZEnvironment = z.object({
   REDIS_URL: ZUrl(['redis', 'rediss']).optional(),
   /** Prefix of the rate limiter's Redis keys, so deployments sharing one Redis keep apart. */
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:rl:'),
+  /**
+   * Most client addresses and keys whose rate-limit counters one process keeps in memory (without
+   * Redis, or while Redis is unavailable); beyond it the least recently used is evicted and starts
+   * afresh. About 0.4 KB each.
+   */
+  RATE_LIMIT_MEMORY_MAX_TRACKERS: ZInteger(100, 100_000_000).default(100_000),
   /** Which environment this deployment is: keys of the other environment are refused. */
   APP_ENV: z
     .enum(['production', 'staging'], {

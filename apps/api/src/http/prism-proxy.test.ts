@@ -60,7 +60,7 @@ const pathOf = (operation: TOperation, params: Record<string, string | number> =
   );
 
 const api = useTestApi({
-  rateLimit: { ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 } },
+  rateLimit: { ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000, sustainedMs: 0 } },
 });
 
 const startPrism = async (

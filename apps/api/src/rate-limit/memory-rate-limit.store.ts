@@ -5,20 +5,28 @@ import {
   type TWindowSpec,
   type TWindowState,
 } from './rate-limit.types';
-
-type TCounter = { count: number; expiresAt: number };
+import { type TCounter, TrackerCounters } from './tracker-counters';
 
 const SWEEP_INTERVAL_MS = 30_000;
 
+/** Default of RATE_LIMIT_MEMORY_MAX_TRACKERS: about 40 MB of counters at most. */
+export const DEFAULT_MAX_TRACKERS = 100_000;
+
 /**
  * Limits in this process's memory. Each decision runs synchronously from check to count, so in
- * one process it is exact under any concurrency. Expired counters are swept periodically.
+ * one process it is exact under any concurrency. Expired counters are swept periodically, and at
+ * most `maxTrackers` trackers are held: beyond that the least recently used one is evicted and
+ * starts afresh (TrackerCounters).
  */
 export class MemoryRateLimitStore implements TRateLimitStore {
-  private readonly counters = new Map<string, TCounter>();
+  private readonly counters: TrackerCounters;
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly now: () => number = Date.now,
+    maxTrackers = DEFAULT_MAX_TRACKERS,
+  ) {
+    this.counters = new TrackerCounters(maxTrackers);
     this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
@@ -62,10 +70,15 @@ export class MemoryRateLimitStore implements TRateLimitStore {
     if (before.some((window) => window.used >= window.limit)) {
       if (ban) {
         const strikesKey = `${tracker}:strikes`;
-        const strikes = live(strikesKey) ?? { count: 0, expiresAt: now + ban.strikeWindowMs };
+        const strikes = live(strikesKey) ?? {
+          count: 0,
+          expiresAt: now + ban.strikeWindowMs,
+          since: now,
+        };
         strikes.count += 1;
         this.counters.set(strikesKey, strikes);
-        if (strikes.count > ban.threshold) {
+        // Sustained, not one burst: the first and this refusal at least `sustainedMs` apart.
+        if (strikes.count > ban.threshold && now - (strikes.since ?? now) >= ban.sustainedMs) {
           this.counters.delete(strikesKey);
           this.counters.set(`${tracker}:ban`, { count: 1, expiresAt: now + ban.banMs });
           return { outcome: 'banned', windows: before, banEndsInMs: ban.banMs, bannedNow: true };
@@ -91,12 +104,12 @@ export class MemoryRateLimitStore implements TRateLimitStore {
     clearInterval(this.sweeper);
   }
 
+  /** Trackers held and evicted so far (tests, diagnostics). */
+  stats(): { trackers: number; evicted: number } {
+    return this.counters.stats();
+  }
+
   private sweep(): void {
-    const now = this.now();
-    for (const [key, counter] of this.counters) {
-      if (counter.expiresAt <= now) {
-        this.counters.delete(key);
-      }
-    }
+    this.counters.sweep(this.now());
   }
 }

@@ -213,8 +213,12 @@ describe('requests without a valid key', () => {
 });
 
 describe('temporary ban', () => {
+  // A 4-second "minute", and refusals must be sustained over 1 second (10 in production).
   const api = useTestApi({
-    rateLimit: { minuteMs: 3_000, ban: { threshold: 5, strikeWindowMs: 60_000, banMs: 5_000 } },
+    rateLimit: {
+      minuteMs: 4_000,
+      ban: { threshold: 5, strikeWindowMs: 60_000, banMs: 5_000, sustainedMs: 1_000 },
+    },
   });
 
   it('a key that keeps sending while limited is banned, logged, then let back in', async () => {
@@ -222,10 +226,16 @@ describe('temporary ban', () => {
     const bystander = await api.createKey({ plan: 'free', name: 'bystander' });
     expect(countStatuses(await burst(list(api, key), 60))).toEqual({ 200: 60 });
 
-    for (let strike = 1; strike <= 5; strike += 1) {
-      const limited = await list(api, key)();
+    // Far more refusals than the threshold, but all within one moment: no ban.
+    const refusals = await burst(list(api, key), 20);
+    expect(countStatuses(refusals)).toEqual({ 429: 20 });
+    for (const limited of refusals) {
       expect(await errorBody(limited)).toMatchObject({ code: 'rate_limited', status: 429 });
     }
+    expect(api.logs.some((entry) => entry.event === 'api_key_banned')).toBe(false);
+
+    // Still refused a second later: the refusals are sustained now, and that bans.
+    await sleep(1_100);
     const banned = await list(api, key)();
     expect(banned.status).toBe(429);
     expect(await errorBody(banned)).toMatchObject({ code: 'api_key_banned', status: 429 });
@@ -235,13 +245,60 @@ describe('temporary ban', () => {
     expect(line).toMatchObject({ apiKey: key.slice(0, 14), threshold: 5 });
     expect(api.rawLogs()).not.toContain(key);
 
-    // Still banned a moment later, even though the minute window has room again by then...
+    // Still banned once the minute window has room again...
     await sleep(3_100);
     expect(await errorBody(await list(api, key)())).toMatchObject({ code: 'api_key_banned' });
     // ...and other keys never noticed.
     expect((await list(api, bystander)()).status).toBe(200);
 
-    await sleep(2_000);
+    await sleep(2_100);
     expect((await list(api, key)()).status).toBe(200);
+  });
+});
+
+describe('the ban rule with the production settings', () => {
+  const api = useTestApi();
+
+  it('121 simultaneous requests on a Free key: 60 admitted, 61 rate_limited, no ban', async () => {
+    const key = await api.createKey({ plan: 'free' });
+    const responses = await burst(list(api, key), 121, 121);
+    expect(countStatuses(responses)).toEqual({ 200: 60, 429: 61 });
+    const codes = await Promise.all(
+      responses
+        .filter((response) => response.status === 429)
+        .map(async (response) => (await errorBody(response)).code),
+    );
+    expect(new Set(codes)).toEqual(new Set(['rate_limited']));
+    // The next request is refused for the minute, not banned for 15 minutes.
+    const next = await list(api, key)();
+    expect(await errorBody(next)).toMatchObject({ code: 'rate_limited' });
+    expect(limitHeaders(next).retryAfter).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('per-address state is bounded (RATE_LIMIT_MEMORY_MAX_TRACKERS)', () => {
+  const api = useTestApi({
+    env: { RATE_LIMIT_MEMORY_MAX_TRACKERS: '100', TRUST_PROXY: 'loopback' },
+  });
+  const from = (address: string) => () =>
+    api.fetch('/v1/pets?limit=1', { key: null, headers: { 'x-forwarded-for': address } });
+
+  it('beyond the cap, the least recently used address is evicted and starts afresh', async () => {
+    const limited = from('10.1.0.1');
+    expect(countStatuses(await burst(limited, 61))).toEqual({ 401: 60, 429: 1 });
+
+    // 99 other addresses: 100 in all, within the cap, so the limited one is still limited.
+    for (let i = 1; i <= 99; i += 1) {
+      expect((await from(`10.2.0.${i}`)()).status).toBe(401);
+    }
+    expect((await limited()).status).toBe(429);
+
+    // 100 more: the limited address, now the least recently used, is evicted.
+    for (let i = 1; i <= 100; i += 1) {
+      expect((await from(`10.3.0.${i}`)()).status).toBe(401);
+    }
+    const afresh = await limited();
+    expect(afresh.status).toBe(401);
+    expect(limitHeaders(afresh)).toMatchObject({ limit: 60, remaining: 59 });
   });
 });

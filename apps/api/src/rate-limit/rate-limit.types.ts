@@ -6,9 +6,16 @@ export type TWindowState = TWindowSpec & { used: number; resetInMs: number };
 
 /**
  * The temporary ban of spec rule 5: a key that gets more than `threshold` 429s within `strikeWindowMs`
- * (it keeps sending while limited) is refused for `banMs`.
+ * (it keeps sending while limited) is refused for `banMs`, but only if those refusals are sustained:
+ * the first and the latest refusal counted are at least `sustainedMs` apart. One burst, however
+ * large, is answered `rate_limited` and never bans (docs/decisions.md).
  */
-export type TBanPolicy = { threshold: number; strikeWindowMs: number; banMs: number };
+export type TBanPolicy = {
+  threshold: number;
+  strikeWindowMs: number;
+  banMs: number;
+  sustainedMs: number;
+};
 
 export type TDecision =
   | { outcome: 'allowed'; windows: TWindowState[] }
@@ -46,7 +53,8 @@ export type TRateLimitSettings = {
 export const DEFAULT_RATE_LIMIT_SETTINGS: TRateLimitSettings = {
   minuteMs: 60_000,
   dayMs: 86_400_000,
-  // More than 60 refused requests within one minute earns a 15-minute ban.
-  ban: { threshold: 60, strikeWindowMs: 60_000, banMs: 15 * 60_000 },
+  // More than 60 refused requests within one minute, spread over at least 10 seconds, earns a
+  // 15-minute ban.
+  ban: { threshold: 60, strikeWindowMs: 60_000, banMs: 15 * 60_000, sustainedMs: 10_000 },
   redisKeyPrefix: 'pets:rl:',
 };
