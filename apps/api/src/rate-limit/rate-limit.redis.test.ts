@@ -67,21 +67,51 @@ describe('limits shared through Redis', () => {
     expect(admittedRemaining(responses)).toEqual(Array.from({ length: 60 }, (_, i) => i));
   });
 
-  it('a ban decided by one instance holds on the other', async () => {
+  it('121 simultaneous requests on a Free key, across both instances: no ban', async () => {
+    const key = await first.createKey({ plan: 'free' });
+    let turn = 0;
+    const responses = await burst(
+      () => {
+        turn += 1;
+        return list(turn % 2 ? first : second, key)();
+      },
+      121,
+      121,
+    );
+    expect(countStatuses(responses)).toEqual({ 200: 60, 429: 61 });
+    const codes = await Promise.all(
+      responses
+        .filter((response) => response.status === 429)
+        .map(async (response) => (await errorBody(response)).code),
+    );
+    expect(new Set(codes)).toEqual(new Set(['rate_limited']));
+    expect(await errorBody(await list(second, key)())).toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('a ban needs sustained refusals; decided by one instance, it holds on the other', async () => {
     // Two instances configured alike: one decides the ban, the other is asked.
     const banning = {
       ...withRedis(),
       database,
       rateLimit: {
         redisKeyPrefix: prefix,
-        ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000 },
+        ban: { threshold: 2, strikeWindowMs: 60_000, banMs: 60_000, sustainedMs: 1_000 },
       },
     };
     const banned = await startTestApi(banning);
     const peer = await startTestApi(banning);
     try {
       const key = await banned.createKey({ plan: 'free' });
-      await burst(list(banned, key), 63);
+      // 10 refusals at once, 5 times the threshold: one burst, so no ban.
+      const refusals = (await burst(list(banned, key), 70)).filter((r) => r.status === 429);
+      expect(refusals).toHaveLength(10);
+      for (const refused of refusals) {
+        expect(await errorBody(refused)).toMatchObject({ code: 'rate_limited' });
+      }
+      await sleep(1_100);
+      expect(await errorBody(await list(banned, key)())).toMatchObject({
+        code: 'api_key_banned',
+      });
       const response = await list(peer, key)();
       expect(await errorBody(response)).toMatchObject({ code: 'api_key_banned', status: 429 });
       expect(limitHeaders(response).retryAfter).toBeGreaterThan(50);
@@ -89,6 +119,25 @@ describe('limits shared through Redis', () => {
       await banned.close();
       await peer.close();
     }
+  });
+
+  it('every key the limiter writes expires with its window, bans and refusals included', async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    const longest: Record<string, number> = {
+      minute: 60_000,
+      day: 86_400_000,
+      refusals: 60_000,
+      ban: 60_000,
+    };
+    const kinds = new Set<string>();
+    for (const key of keys) {
+      const kind = key.slice(key.lastIndexOf(':') + 1);
+      kinds.add(kind);
+      const ttl = await redis.pttl(key);
+      expect({ key, ttl: ttl > 0 && ttl <= (longest[kind] ?? 0) }).toEqual({ key, ttl: true });
+    }
+    // The earlier tests wrote every kind of key.
+    expect([...kinds].sort()).toEqual(['ban', 'day', 'minute', 'refusals']);
   });
 });
 

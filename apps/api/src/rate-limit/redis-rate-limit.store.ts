@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
-import { MemoryRateLimitStore } from './memory-rate-limit.store';
+import { DEFAULT_MAX_TRACKERS, MemoryRateLimitStore } from './memory-rate-limit.store';
 import {
   type TBanPolicy,
   type TDecision,
@@ -13,20 +13,27 @@ import {
  * Every window of a tracker checked and counted in one round trip, atomically (Redis runs a script
  * alone), so any number of API instances share one exact budget per key.
  *
- * KEYS: the n window counters, then the strike counter and the ban flag.
- * ARGV: n, the n limits, the n window lengths (ms), ban threshold (0: no ban), strike window, ban length.
+ * KEYS: the n window counters, then the refusals (a hash: count, since) and the ban flag.
+ * ARGV: n, the n limits, the n window lengths (ms), ban threshold (0: no ban), strike window, ban
+ * length, sustained (ms).
  * Returns: outcome (1 allowed, 0 limited, 2 banned), ban ms left (or -1), banned-now flag, then
  * used and ms-to-reset for each window.
+ *
+ * Every key it writes is created with its expiry (a window's length, the strike window, the ban's
+ * length), and a key found without one (PTTL -1) is started afresh with one: nothing outlives its
+ * window. The refusals' times come from Redis's clock (TIME), the same for every instance.
  */
 const CONSUME_SCRIPT = `
 local n = tonumber(ARGV[1])
 local threshold = tonumber(ARGV[2 + 2 * n])
 local strikeWindow = tonumber(ARGV[3 + 2 * n])
 local banMs = tonumber(ARGV[4 + 2 * n])
+local sustained = tonumber(ARGV[5 + 2 * n])
 local strikesKey = KEYS[n + 1]
 local banKey = KEYS[n + 2]
 local used = {}
 local ttls = {}
+local fresh = {}
 for i = 1, n do
   local ttl = redis.call('PTTL', KEYS[i])
   if ttl > 0 then
@@ -35,6 +42,7 @@ for i = 1, n do
   else
     used[i] = 0
     ttls[i] = tonumber(ARGV[1 + n + i])
+    fresh[i] = true
   end
 end
 local function reply(outcome, banLeft, bannedNow)
@@ -54,11 +62,20 @@ end
 for i = 1, n do
   if used[i] >= tonumber(ARGV[1 + i]) then
     if threshold > 0 then
-      local strikes = redis.call('INCR', strikesKey)
-      if strikes == 1 then
+      local clock = redis.call('TIME')
+      local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+      local strikes = 1
+      local since = now
+      if redis.call('PTTL', strikesKey) > 0 then
+        strikes = redis.call('HINCRBY', strikesKey, 'count', 1)
+        since = tonumber(redis.call('HGET', strikesKey, 'since') or now)
+      else
+        redis.call('DEL', strikesKey)
+        redis.call('HSET', strikesKey, 'count', 1, 'since', now)
         redis.call('PEXPIRE', strikesKey, strikeWindow)
       end
-      if strikes > threshold then
+      -- Sustained, not one burst: the first and this refusal at least \`sustained\` ms apart.
+      if strikes > threshold and now - since >= sustained then
         redis.call('DEL', strikesKey)
         redis.call('SET', banKey, '1', 'PX', banMs)
         return reply(2, banMs, 1)
@@ -68,9 +85,11 @@ for i = 1, n do
   end
 end
 for i = 1, n do
-  used[i] = redis.call('INCR', KEYS[i])
-  if used[i] == 1 then
-    redis.call('PEXPIRE', KEYS[i], ttls[i])
+  if fresh[i] then
+    redis.call('SET', KEYS[i], '1', 'PX', ttls[i])
+    used[i] = 1
+  else
+    used[i] = redis.call('INCR', KEYS[i])
   end
 end
 return reply(1, -1, 0)
@@ -80,27 +99,52 @@ type TRedisWithScript = Redis & {
   consumeRateLimit(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
 };
 
+/** How long one Redis command may take: a hung Redis costs a request at most this, once. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+/** While the breaker is open, Redis is probed (PING) this long after the previous probe ended. */
+export const REDIS_PROBE_INTERVAL_MS = 1_000;
+
+/** What `viaRedis` answers instead when Redis is not to be asked or did not answer. */
+const UNAVAILABLE = Symbol('redis unavailable');
+
 /**
- * Redis when it answers; this process's memory when it does not. Requests keep being served
- * through an outage (with per-process limits, which the logs and readiness report), and the store
- * goes back to Redis by itself once it reconnects.
+ * Redis when it answers; this process's memory when it does not, behind a circuit breaker:
+ * - closed (normal): every decision is one script in Redis;
+ * - open: the first command that fails or times out (REDIS_COMMAND_TIMEOUT_MS), or the connection
+ *   closing, opens it. From then on Redis is not asked at all: decisions are per process at once,
+ *   including those already waiting on Redis, so a hung Redis costs at most one timeout. It is
+ *   logged once, and readiness reports `degraded`;
+ * - a probe (PING) every REDIS_PROBE_INTERVAL_MS, in the background, one at a time: when Redis
+ *   answers, the breaker closes, limits are shared again, readiness says `ok`, logged once.
+ * Commands are never queued while disconnected nor resent after a reconnect: a request answered
+ * from memory is not counted again in Redis later.
  */
 export class RedisRateLimitStore implements TRateLimitStore {
   private readonly redis: TRedisWithScript;
-  private readonly fallback = new MemoryRateLimitStore();
-  private usingFallback = false;
+  private readonly fallback: MemoryRateLimitStore;
+  private isOpen = false;
+  private isProbing = false;
+  private isClosing = false;
+  private probeTimer: NodeJS.Timeout | null = null;
+  /** Resolves when the breaker opens: Redis calls still waiting give up on it then. */
+  private opened!: Promise<typeof UNAVAILABLE>;
+  private resolveOpened!: () => void;
 
   constructor(
     url: string,
     private readonly keyPrefix: string,
     private readonly logger: Logger,
+    maxTrackers = DEFAULT_MAX_TRACKERS,
   ) {
+    this.fallback = new MemoryRateLimitStore(Date.now, maxTrackers);
+    this.armBreaker();
     this.redis = new Redis(url, {
       // Fail fast instead of queueing while disconnected: the fallback answers meanwhile.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
       connectTimeout: 2_000,
-      commandTimeout: 1_000,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 250, 5_000),
       // Under load, the counts of the requests that arrive together go out in one write (one
       // system call instead of one per request); each script still runs alone and atomically.
@@ -108,16 +152,12 @@ export class RedisRateLimitStore implements TRateLimitStore {
     }) as TRedisWithScript;
     this.redis.defineCommand('consumeRateLimit', { lua: CONSUME_SCRIPT });
     this.redis.on('ready', () => {
-      if (this.usingFallback) {
-        this.usingFallback = false;
-        this.logger.warn(
-          { event: 'rate_limit_backend', backend: 'redis' },
-          'Redis is back: rate limits are shared again',
-        );
-      }
+      // Reconnected: probe at once rather than at the next interval.
+      void this.probe();
     });
+    this.redis.on('close', () => this.open('connection closed'));
     this.redis.on('error', () => {
-      // Reported through the fallback switch below; ioredis reconnects by itself.
+      // Reported through the breaker; ioredis reconnects by itself.
     });
   }
 
@@ -134,7 +174,7 @@ export class RedisRateLimitStore implements TRateLimitStore {
       });
     });
     if (!ready) {
-      this.switchToFallback('no connection at startup');
+      this.open('no connection at startup');
     }
     return ready;
   }
@@ -144,14 +184,12 @@ export class RedisRateLimitStore implements TRateLimitStore {
     windows: readonly TWindowSpec[],
     ban: TBanPolicy | null,
   ): Promise<TDecision> {
-    if (this.redis.status !== 'ready') {
-      this.switchToFallback('not connected');
-      return this.fallback.consume(tracker, windows, ban);
-    }
     const base = `${this.keyPrefix}{${tracker}}`;
     const keys = [
       ...windows.map((window) => `${base}:${window.name}`),
-      `${base}:strikes`,
+      // Not `strikes` (a plain counter before sustained refusals were required): a new name, so
+      // an old key of the other type is never met during a rolling deploy.
+      `${base}:refusals`,
       `${base}:ban`,
     ];
     const args = [
@@ -161,12 +199,12 @@ export class RedisRateLimitStore implements TRateLimitStore {
       ban?.threshold ?? 0,
       ban?.strikeWindowMs ?? 0,
       ban?.banMs ?? 0,
+      ban?.sustainedMs ?? 0,
     ];
-    let reply: number[];
-    try {
-      reply = await this.redis.consumeRateLimit(keys.length, ...keys, ...args);
-    } catch (error) {
-      this.switchToFallback(error instanceof Error ? error.message : String(error));
+    const reply = await this.viaRedis(() =>
+      this.redis.consumeRateLimit(keys.length, ...keys, ...args),
+    );
+    if (reply === UNAVAILABLE) {
       return this.fallback.consume(tracker, windows, ban);
     }
     const [outcome, banLeft, bannedNow] = reply;
@@ -187,23 +225,94 @@ export class RedisRateLimitStore implements TRateLimitStore {
   }
 
   describe() {
-    return this.usingFallback || this.redis.status !== 'ready'
+    return this.isOpen || this.redis.status !== 'ready'
       ? { backend: 'memory (redis unavailable)', degraded: true }
       : { backend: 'redis', degraded: false };
   }
 
   async close(): Promise<void> {
+    this.isClosing = true;
+    if (this.probeTimer) {
+      clearTimeout(this.probeTimer);
+    }
     await this.fallback.close();
     this.redis.disconnect();
   }
 
-  private switchToFallback(reason: string): void {
-    if (!this.usingFallback) {
-      this.usingFallback = true;
-      this.logger.error(
-        { event: 'rate_limit_backend', backend: 'memory', reason },
-        'Redis unavailable: rate limits are per process until it is back',
-      );
+  /**
+   * Asks Redis through the breaker: UNAVAILABLE at once while it is open, and UNAVAILABLE when the
+   * call fails, times out, or is still waiting when the breaker opens (then the caller uses the
+   * fallback). Any store method that talks to Redis goes through here.
+   */
+  private async viaRedis<T>(call: () => Promise<T>): Promise<T | typeof UNAVAILABLE> {
+    if (this.isOpen) {
+      return UNAVAILABLE;
+    }
+    if (this.redis.status !== 'ready') {
+      this.open('not connected');
+      return UNAVAILABLE;
+    }
+    try {
+      return await Promise.race([call(), this.opened]);
+    } catch (error) {
+      this.open(error instanceof Error ? error.message : String(error));
+      return UNAVAILABLE;
+    }
+  }
+
+  private armBreaker(): void {
+    this.opened = new Promise((resolve) => {
+      this.resolveOpened = () => resolve(UNAVAILABLE);
+    });
+  }
+
+  private open(reason: string): void {
+    if (this.isOpen || this.isClosing) {
+      return;
+    }
+    this.isOpen = true;
+    this.resolveOpened();
+    this.logger.error(
+      { event: 'rate_limit_backend', backend: 'memory', reason },
+      'Redis unavailable: rate limits are per process until it answers again',
+    );
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    if (this.probeTimer || this.isClosing) {
+      return;
+    }
+    this.probeTimer = setTimeout(() => {
+      this.probeTimer = null;
+      void this.probe();
+    }, REDIS_PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
+  }
+
+  /** One PING (within the command timeout); closes the breaker when Redis answers. */
+  private async probe(): Promise<void> {
+    if (!this.isOpen || this.isProbing || this.isClosing) {
+      return;
+    }
+    this.isProbing = true;
+    try {
+      await this.redis.ping();
+      if (this.isOpen && !this.isClosing) {
+        this.isOpen = false;
+        this.armBreaker();
+        this.logger.warn(
+          { event: 'rate_limit_backend', backend: 'redis' },
+          'Redis is back: rate limits are shared again',
+        );
+      }
+    } catch {
+      // Still unavailable: try again at the next interval.
+    } finally {
+      this.isProbing = false;
+      if (this.isOpen) {
+        this.scheduleProbe();
+      }
     }
   }
 }
