@@ -90,7 +90,7 @@ const ZEnvironment = z.object({
   /**
    * Most client addresses and keys whose rate-limit counters one process keeps in memory (without
    * Redis, or while Redis is unavailable); beyond it the least recently used is evicted and starts
-   * afresh. About 0.4 KB each.
+   * afresh. About 0.5 KB each.
    */
   RATE_LIMIT_MEMORY_MAX_TRACKERS: ZInteger(100, 100_000_000).default(100_000),
   /** Which environment this deployment is: keys of the other environment are refused. */

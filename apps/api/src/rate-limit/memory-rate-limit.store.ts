@@ -9,7 +9,7 @@ import { type TCounter, TrackerCounters } from './tracker-counters';
 
 const SWEEP_INTERVAL_MS = 30_000;
 
-/** Default of RATE_LIMIT_MEMORY_MAX_TRACKERS: about 40 MB of counters at most. */
+/** Default of RATE_LIMIT_MEMORY_MAX_TRACKERS: about 50 MB of counters at most. */
 export const DEFAULT_MAX_TRACKERS = 100_000;
 
 /**

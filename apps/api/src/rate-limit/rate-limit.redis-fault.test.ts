@@ -71,14 +71,14 @@ describe('Redis hung (SIGSTOP) under load, then resumed', () => {
     expect((await list(first, key)()).status).toBe(200);
     expect(await readiness(first)).toMatchObject({ http: 200, status: 'ok' });
 
-    // Load: 8 clients sending one request after another, from before the hang to after it.
+    // Load: 4 clients sending one request after another, from before the hang to after it.
     let isLoading = true;
     onTestFinished(() => {
       isLoading = false;
     });
     const loadStatuses: number[] = [];
     const load = Promise.all(
-      Array.from({ length: 8 }, async () => {
+      Array.from({ length: 4 }, async () => {
         while (isLoading) {
           // 0: no response at all (counted as a failure below).
           loadStatuses.push(

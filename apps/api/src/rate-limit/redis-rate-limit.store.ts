@@ -126,9 +126,8 @@ export class RedisRateLimitStore implements TRateLimitStore {
   private isProbing = false;
   private isClosing = false;
   private probeTimer: NodeJS.Timeout | null = null;
-  /** Resolves when the breaker opens: Redis calls still waiting give up on it then. */
-  private opened!: Promise<typeof UNAVAILABLE>;
-  private resolveOpened!: () => void;
+  /** Calls waiting on Redis: when the breaker opens, each gives up at once (UNAVAILABLE). */
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     url: string,
@@ -137,7 +136,6 @@ export class RedisRateLimitStore implements TRateLimitStore {
     maxTrackers = DEFAULT_MAX_TRACKERS,
   ) {
     this.fallback = new MemoryRateLimitStore(Date.now, maxTrackers);
-    this.armBreaker();
     this.redis = new Redis(url, {
       // Fail fast instead of queueing while disconnected: the fallback answers meanwhile.
       enableOfflineQueue: false,
@@ -253,17 +251,24 @@ export class RedisRateLimitStore implements TRateLimitStore {
       return UNAVAILABLE;
     }
     try {
-      return await Promise.race([call(), this.opened]);
+      return await new Promise<T | typeof UNAVAILABLE>((resolve, reject) => {
+        const giveUp = () => resolve(UNAVAILABLE);
+        this.waiting.add(giveUp);
+        call().then(
+          (value) => {
+            this.waiting.delete(giveUp);
+            resolve(value);
+          },
+          (error: unknown) => {
+            this.waiting.delete(giveUp);
+            reject(error);
+          },
+        );
+      });
     } catch (error) {
       this.open(error instanceof Error ? error.message : String(error));
       return UNAVAILABLE;
     }
-  }
-
-  private armBreaker(): void {
-    this.opened = new Promise((resolve) => {
-      this.resolveOpened = () => resolve(UNAVAILABLE);
-    });
   }
 
   private open(reason: string): void {
@@ -271,7 +276,10 @@ export class RedisRateLimitStore implements TRateLimitStore {
       return;
     }
     this.isOpen = true;
-    this.resolveOpened();
+    for (const giveUp of this.waiting) {
+      giveUp();
+    }
+    this.waiting.clear();
     this.logger.error(
       { event: 'rate_limit_backend', backend: 'memory', reason },
       'Redis unavailable: rate limits are per process until it answers again',
@@ -300,7 +308,6 @@ export class RedisRateLimitStore implements TRateLimitStore {
       await this.redis.ping();
       if (this.isOpen && !this.isClosing) {
         this.isOpen = false;
-        this.armBreaker();
         this.logger.warn(
           { event: 'rate_limit_backend', backend: 'redis' },
           'Redis is back: rate limits are shared again',
