@@ -139,6 +139,22 @@ describe('limits shared through Redis', () => {
     // The earlier tests wrote every kind of key.
     expect([...kinds].sort()).toEqual(['ban', 'day', 'minute', 'refusals']);
   });
+
+  it('a counter found without an expiry starts a fresh window, with one', async () => {
+    const anonymous = () => first.fetch('/v1/pets?limit=1', { key: null });
+    expect(limitHeaders(await anonymous()).remaining).toBe(59);
+    const [minute] = await redis.keys(`${prefix}{ip:*}:minute`);
+    expect(minute).toBeDefined();
+    // As if an expiry had been lost: a count of 60 that would never expire.
+    await redis.set(minute as string, '60');
+    expect(await redis.pttl(minute as string)).toBe(-1);
+    const response = await anonymous();
+    expect(response.status).toBe(401);
+    expect(limitHeaders(response).remaining).toBe(59);
+    const ttl = await redis.pttl(minute as string);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+  });
 });
 
 const waitForLog = async (api: TTestApi, predicate: (line: Record<string, unknown>) => boolean) => {
