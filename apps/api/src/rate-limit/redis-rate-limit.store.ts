@@ -76,8 +76,32 @@ end
 return reply(1, -1, 0)
 `;
 
+/**
+ * The failed-authentication budget's two operations on one window counter (KEYS[1]; ARGV[1]: the
+ * window's length in ms). Both return { used, ms to reset }. PEEK counts nothing; COUNT adds one,
+ * starting the window (its expiry) with the first.
+ */
+const PEEK_WINDOW_SCRIPT = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then
+  return { tonumber(redis.call('GET', KEYS[1]) or '0'), ttl }
+end
+return { 0, tonumber(ARGV[1]) }
+`;
+const COUNT_WINDOW_SCRIPT = `
+local used = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  ttl = tonumber(ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return { used, ttl }
+`;
+
 type TRedisWithScript = Redis & {
   consumeRateLimit(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  peekWindow(key: string, windowMs: number): Promise<number[]>;
+  countInWindow(key: string, windowMs: number): Promise<number[]>;
 };
 
 /**
@@ -107,6 +131,8 @@ export class RedisRateLimitStore implements TRateLimitStore {
       enableAutoPipelining: true,
     }) as TRedisWithScript;
     this.redis.defineCommand('consumeRateLimit', { lua: CONSUME_SCRIPT });
+    this.redis.defineCommand('peekWindow', { numberOfKeys: 1, lua: PEEK_WINDOW_SCRIPT });
+    this.redis.defineCommand('countInWindow', { numberOfKeys: 1, lua: COUNT_WINDOW_SCRIPT });
     this.redis.on('ready', () => {
       if (this.usingFallback) {
         this.usingFallback = false;
@@ -204,6 +230,36 @@ export class RedisRateLimitStore implements TRateLimitStore {
         { event: 'rate_limit_backend', backend: 'memory', reason },
         'Redis unavailable: rate limits are per process until it is back',
       );
+    }
+  }
+
+  // The failed-authentication budget's two operations (see TRateLimitStore): one counter per
+  // window, in the tracker's hash slot like consume's, and the same fallback when Redis fails.
+
+  async peekWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    return this.oneWindow('peekWindow', tracker, window);
+  }
+
+  async countInWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    return this.oneWindow('countInWindow', tracker, window);
+  }
+
+  private async oneWindow(
+    command: 'peekWindow' | 'countInWindow',
+    tracker: string,
+    window: TWindowSpec,
+  ): Promise<TWindowState> {
+    if (this.redis.status !== 'ready') {
+      this.switchToFallback('not connected');
+      return this.fallback[command](tracker, window);
+    }
+    try {
+      const key = `${this.keyPrefix}{${tracker}}:${window.name}`;
+      const [used, resetInMs] = await this.redis[command](key, window.ttlMs);
+      return { ...window, used: used ?? 0, resetInMs: resetInMs ?? window.ttlMs };
+    } catch (error) {
+      this.switchToFallback(error instanceof Error ? error.message : String(error));
+      return this.fallback[command](tracker, window);
     }
   }
 }
