@@ -3,34 +3,48 @@ import {
   ApiKeysService,
   DEFAULT_KEY_CACHE_SETTINGS,
   KEY_CACHE_SETTINGS,
+  type TKeyCacheSettings,
 } from '../api-keys/api-keys.service';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from '../api-keys/caller';
-import type { TSwrCacheSettings } from '../cache/swr-cache';
 import { AccessGuard } from './access.guard';
 import { AuthService } from './auth.service';
+import {
+  DEFAULT_FAILED_AUTH_POLICY,
+  FAILED_AUTH_POLICY,
+  FailedAuthBudget,
+  type TFailedAuthPolicy,
+} from './failed-auth-budget';
 import { IdentifyGuard } from './identify.guard';
 
 export type TAuthDependencies = {
   /** Finds a stored key by the SHA-256 of the presented key (the database, in production). */
   apiKeyLookup: TApiKeyLookup;
   /** Tests only: a clock of their own (and shorter ages), instead of waiting for the cache. */
-  keyCache?: Partial<TSwrCacheSettings>;
+  keyCache?: Partial<TKeyCacheSettings>;
+  /** Tests only: a smaller failed-authentication budget and a shorter window. */
+  failedAuth?: Partial<TFailedAuthPolicy>;
 };
 
 /**
- * Who is calling: the key service and its cache, `identify`, and the two guards around the rate
- * limiter (AppModule registers all three globally, in order).
+ * Who is calling: the key service and its caches, the failed-authentication budget (kept in the
+ * global rate-limit store), `identify`, and the two guards around the rate limiter (AppModule
+ * registers all three globally, in order).
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
 export class AuthModule {
-  static register({ apiKeyLookup, keyCache }: TAuthDependencies): DynamicModule {
+  static register({ apiKeyLookup, keyCache, failedAuth }: TAuthDependencies): DynamicModule {
     return {
       module: AuthModule,
       providers: [
         { provide: API_KEY_LOOKUP, useValue: apiKeyLookup },
         { provide: KEY_CACHE_SETTINGS, useValue: { ...DEFAULT_KEY_CACHE_SETTINGS, ...keyCache } },
+        {
+          provide: FAILED_AUTH_POLICY,
+          useValue: { ...DEFAULT_FAILED_AUTH_POLICY, ...failedAuth },
+        },
         ApiKeysService,
+        FailedAuthBudget,
         AuthService,
         IdentifyGuard,
         AccessGuard,

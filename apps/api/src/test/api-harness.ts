@@ -3,9 +3,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPool, createPrismaClient, type PrismaClient } from '@pets/db';
 import { afterAll, beforeAll } from 'vitest';
 import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/api-key-repository';
+import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
-import type { TSwrCacheSettings } from '../cache/swr-cache';
+import type { TFailedAuthPolicy } from '../auth/failed-auth-budget';
 import { loadConfig, type TConfig } from '../config';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
@@ -39,7 +40,9 @@ export type TTestApiOptions = {
   /** Shorter windows and bans for tests, and a Redis key prefix of their own. */
   rateLimit?: Partial<TRateLimitSettings>;
   /** The key cache's clock (and ages): a test clock moves time forward instead of waiting. */
-  keyCache?: Partial<TSwrCacheSettings>;
+  keyCache?: Partial<TKeyCacheSettings>;
+  /** A smaller failed-authentication budget (per client address) and a shorter window. */
+  failedAuth?: Partial<TFailedAuthPolicy>;
   /** Another instance's database: several API instances on one database. Not dropped on close. */
   database?: TTestDatabase;
 };
@@ -49,6 +52,7 @@ export const startTestApi = async ({
   appDatabaseUrl,
   rateLimit,
   keyCache,
+  failedAuth,
   database: sharedDatabase,
 }: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
@@ -87,6 +91,7 @@ export const startTestApi = async ({
       apiKeyLookup,
       rateLimitSettings: rateLimit,
       keyCache,
+      failedAuth,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
