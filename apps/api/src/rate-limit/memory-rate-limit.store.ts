@@ -114,7 +114,8 @@ export class MemoryRateLimitStore implements TRateLimitStore {
     const now = this.now();
     const key = `${tracker}:${window.name}`;
     const live = this.counters.get(key);
-    const counter = live && live.expiresAt > now ? live : { count: 0, expiresAt: now + window.ttlMs };
+    const counter =
+      live && live.expiresAt > now ? live : { count: 0, expiresAt: now + window.ttlMs };
     counter.count += 1;
     this.counters.set(key, counter);
     return { ...window, used: counter.count, resetInMs: counter.expiresAt - now };
