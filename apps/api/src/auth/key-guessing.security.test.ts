@@ -49,6 +49,21 @@ describe('failed authentications are limited per client address', () => {
     expect((await from('203.0.113.11', key)).status).toBe(200);
     // Another wrong key from the refused address is refused too, with no lookup.
     expect((await from('203.0.113.10', guess())).status).toBe(429);
+    // So is the valid key on a /v1 address no route serves (identified by the same hook).
+    const nowhere = await api.fetch('/v1/nowhere', {
+      key,
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
+    expect(nowhere.status).toBe(429);
+    expect(await errorBody(nowhere)).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(limitHeaders(nowhere)).toMatchObject({ limit: BUDGET, remaining: 0 });
+    expect(nowhere.headers.get('x-request-id')).toBeTruthy();
+    // Operators see the address once, when it used its budget up; never a key.
+    const events = api.logs.filter(
+      (line) => line.event === 'auth_failures_exceeded' && line.ip === '203.0.113.10',
+    );
+    expect(events).toEqual([expect.objectContaining({ limit: BUDGET, level: 40 })]);
+    expect(api.rawLogs()).not.toContain(key.slice(14));
   });
 
   it('a request without any key is still 401 from a refused address (the anonymous budget)', async () => {
