@@ -14,12 +14,13 @@ export class AuthService {
 
   /**
    * Identifies the request from its `Authorization: Bearer` key and records the result as the
-   * request's identity. Without credentials (no Authorization header, or a blank one) it never
-   * rejects: the rate limiter must count requests without a valid key too (per client address)
-   * before AccessGuard answers them 401. With credentials, the client address's failed-
-   * authentication budget comes first, before any lookup: over it, this throws the 429, whatever
-   * the key; else a failure (anything but a valid key) is counted. Each step awaits only when it
-   * must: a store round trip (with Redis), a key lookup on a cache miss.
+   * request's identity. It never answers 401 itself: the rate limiter must count requests without
+   * a valid key too (per client address) before AccessGuard answers them 401. Without credentials
+   * (no Authorization header, or a blank one) that is all. With credentials, the client address's
+   * failed-authentication budget comes first, before any lookup: over it, this throws the 429,
+   * whatever the key (docs/errors.md); else a failure (anything but a valid key) is counted. Costs:
+   * one read of the address's counter (a Redis round trip when shared), a key lookup only on a
+   * miss of both key caches, one counter write per failure.
    */
   async identify(request: FastifyRequest): Promise<TIdentity> {
     const { authorization } = request.headers;
