@@ -87,6 +87,12 @@ const ZEnvironment = z.object({
   REDIS_URL: ZUrl(['redis', 'rediss']).optional(),
   /** Prefix of the rate limiter's Redis keys, so deployments sharing one Redis keep apart. */
   REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:rl:'),
+  /**
+   * Failed authentications per client address (docs/errors.md): at most AUTH_FAILURE_LIMIT per
+   * AUTH_FAILURE_WINDOW_SECONDS, counted from the first; over it, 429 for any credentials.
+   */
+  AUTH_FAILURE_LIMIT: ZInteger(1, 1_000_000).default(60),
+  AUTH_FAILURE_WINDOW_SECONDS: ZInteger(1, 86_400).default(600),
   /** Which environment this deployment is: keys of the other environment are refused. */
   APP_ENV: z
     .enum(['production', 'staging'], {

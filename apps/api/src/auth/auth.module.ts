@@ -6,12 +6,14 @@ import {
   type TKeyCacheSettings,
 } from '../api-keys/api-keys.service';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from '../api-keys/caller';
+import { CONFIG } from '../app.tokens';
+import type { TConfig } from '../config';
 import { AccessGuard } from './access.guard';
 import { AuthService } from './auth.service';
 import {
-  DEFAULT_FAILED_AUTH_POLICY,
   FAILED_AUTH_POLICY,
   FailedAuthBudget,
+  failedAuthPolicyOf,
   type TFailedAuthPolicy,
 } from './failed-auth-budget';
 import { IdentifyGuard } from './identify.guard';
@@ -21,8 +23,6 @@ export type TAuthDependencies = {
   apiKeyLookup: TApiKeyLookup;
   /** Tests only: a clock of their own (and shorter ages), instead of waiting for the cache. */
   keyCache?: Partial<TKeyCacheSettings>;
-  /** Tests only: a smaller failed-authentication budget and a shorter window. */
-  failedAuth?: Partial<TFailedAuthPolicy>;
 };
 
 /**
@@ -33,7 +33,7 @@ export type TAuthDependencies = {
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
 export class AuthModule {
-  static register({ apiKeyLookup, keyCache, failedAuth }: TAuthDependencies): DynamicModule {
+  static register({ apiKeyLookup, keyCache }: TAuthDependencies): DynamicModule {
     return {
       module: AuthModule,
       providers: [
@@ -41,7 +41,8 @@ export class AuthModule {
         { provide: KEY_CACHE_SETTINGS, useValue: { ...DEFAULT_KEY_CACHE_SETTINGS, ...keyCache } },
         {
           provide: FAILED_AUTH_POLICY,
-          useValue: { ...DEFAULT_FAILED_AUTH_POLICY, ...failedAuth },
+          useFactory: (config: TConfig): TFailedAuthPolicy => failedAuthPolicyOf(config),
+          inject: [CONFIG],
         },
         ApiKeysService,
         FailedAuthBudget,

@@ -13,11 +13,15 @@ const prefix = `pets:test:${randomBytes(6).toString('hex')}:`;
 const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
 const BUDGET = 5;
 
-const instance = (database: TTestDatabase, windowMs = 60_000) =>
+const instance = (database: TTestDatabase, windowSeconds = 60) =>
   startTestApi({
-    env: { REDIS_URL, TRUST_PROXY: 'loopback' },
+    env: {
+      REDIS_URL,
+      TRUST_PROXY: 'loopback',
+      AUTH_FAILURE_LIMIT: String(BUDGET),
+      AUTH_FAILURE_WINDOW_SECONDS: String(windowSeconds),
+    },
     rateLimit: { redisKeyPrefix: prefix },
-    failedAuth: { limit: BUDGET, windowMs },
     database,
   });
 
@@ -80,7 +84,7 @@ describe('failed authentications shared through Redis', () => {
   });
 
   it('once the window is over, the address’s valid key works again', async () => {
-    const short = await instance(database, 1_000);
+    const short = await instance(database, 1);
     try {
       const key = await short.createKey();
       for (let i = 0; i < BUDGET; i += 1) {

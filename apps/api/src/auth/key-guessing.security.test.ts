@@ -10,8 +10,11 @@ const BUDGET = 5;
 let skippedMs = 0;
 const clock = () => performance.now() + skippedMs;
 const api = useTestApi({
-  env: { TRUST_PROXY: 'loopback' },
-  failedAuth: { limit: BUDGET, windowMs: 60_000 },
+  env: {
+    TRUST_PROXY: 'loopback',
+    AUTH_FAILURE_LIMIT: String(BUDGET),
+    AUTH_FAILURE_WINDOW_SECONDS: '60',
+  },
   keyCache: { now: clock, maxEntries: 3 },
 });
 

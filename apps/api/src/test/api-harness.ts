@@ -6,7 +6,6 @@ import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/a
 import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
-import type { TFailedAuthPolicy } from '../auth/failed-auth-budget';
 import { loadConfig, type TConfig } from '../config';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
@@ -41,8 +40,6 @@ export type TTestApiOptions = {
   rateLimit?: Partial<TRateLimitSettings>;
   /** The key cache's clock (and ages): a test clock moves time forward instead of waiting. */
   keyCache?: Partial<TKeyCacheSettings>;
-  /** A smaller failed-authentication budget (per client address) and a shorter window. */
-  failedAuth?: Partial<TFailedAuthPolicy>;
   /** Another instance's database: several API instances on one database. Not dropped on close. */
   database?: TTestDatabase;
 };
@@ -52,7 +49,6 @@ export const startTestApi = async ({
   appDatabaseUrl,
   rateLimit,
   keyCache,
-  failedAuth,
   database: sharedDatabase,
 }: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
@@ -91,7 +87,6 @@ export const startTestApi = async ({
       apiKeyLookup,
       rateLimitSettings: rateLimit,
       keyCache,
-      failedAuth,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {
