@@ -150,3 +150,34 @@ describe('RATE_LIMIT_MEMORY_MAX_TRACKERS', () => {
     expect(message).not.toContain('\n');
   });
 });
+
+describe('the failed-authentication budget (AUTH_FAILURE_*)', () => {
+  it('defaults to 60 failures per 10 minutes', () => {
+    expect(loadConfig({})).toMatchObject({
+      AUTH_FAILURE_LIMIT: 60,
+      AUTH_FAILURE_WINDOW_SECONDS: 600,
+    });
+    expect(
+      loadConfig({ AUTH_FAILURE_LIMIT: '200', AUTH_FAILURE_WINDOW_SECONDS: '60' }),
+    ).toMatchObject({ AUTH_FAILURE_LIMIT: 200, AUTH_FAILURE_WINDOW_SECONDS: 60 });
+  });
+
+  it.each([
+    ['AUTH_FAILURE_LIMIT', '0', 'AUTH_FAILURE_LIMIT must be a whole number from 1 to 1000000'],
+    ['AUTH_FAILURE_LIMIT', 'many', 'AUTH_FAILURE_LIMIT must be a whole number from 1 to 1000000'],
+    [
+      'AUTH_FAILURE_WINDOW_SECONDS',
+      '86401',
+      'AUTH_FAILURE_WINDOW_SECONDS must be a whole number from 1 to 86400',
+    ],
+    [
+      'AUTH_FAILURE_WINDOW_SECONDS',
+      '1.5',
+      'AUTH_FAILURE_WINDOW_SECONDS must be a whole number from 1 to 86400',
+    ],
+  ])('%s=%s: one line naming the variable', (name, value, expected) => {
+    const message = messageOf({ [name]: value });
+    expect(message.startsWith(`Invalid configuration: ${expected}`)).toBe(true);
+    expect(message).not.toContain('\n');
+  });
+});

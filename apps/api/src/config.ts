@@ -93,6 +93,12 @@ const ZEnvironment = z.object({
    * afresh. About 0.5 KB each.
    */
   RATE_LIMIT_MEMORY_MAX_TRACKERS: ZInteger(100, 100_000_000).default(100_000),
+  /**
+   * Failed authentications per client address (docs/errors.md): at most AUTH_FAILURE_LIMIT per
+   * AUTH_FAILURE_WINDOW_SECONDS, counted from the first; over it, 429 for any credentials.
+   */
+  AUTH_FAILURE_LIMIT: ZInteger(1, 1_000_000).default(60),
+  AUTH_FAILURE_WINDOW_SECONDS: ZInteger(1, 86_400).default(600),
   /** Which environment this deployment is: keys of the other environment are refused. */
   APP_ENV: z
     .enum(['production', 'staging'], {

@@ -2,22 +2,34 @@ import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG } from '../app.tokens';
 import type { TIdentity } from '../auth/identity';
+import { NegativeCache } from '../cache/negative-cache';
 import { SwrCache, type TSwrCacheSettings } from '../cache/swr-cache';
 import type { TConfig } from '../config';
 import { AppError } from '../http/app-error';
 import { apiKeyEnvironment, hashApiKey } from './api-key-format';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from './caller';
 
+export type TKeyCacheSettings = TSwrCacheSettings & {
+  /** How long a hash that no stored key has is remembered as unknown (the negative cache). */
+  unknownTtlMs: number;
+  /** At most this many unknown hashes are remembered, the least recently presented evicted first. */
+  unknownMaxEntries: number;
+};
+
 /**
  * A cached answer is used without a database round trip for 2 s, and while a refresh runs in the
  * background for at most 4.5 s: a revoked key stops working within 5 seconds. Unknown hashes are
- * cached too (a flood of made-up keys costs no round trip), and a new key works at once since its
- * hash was never asked for. Tests set a clock of their own instead of waiting.
+ * remembered apart, for 60 s (at most 10,000 of them, least recently presented evicted first), so
+ * that a flood of made-up keys neither costs round trips nor evicts known keys. A new key still
+ * works at once: its hash (of 190 random bits) was never presented before the key existed. Tests
+ * set a clock of their own instead of waiting.
  */
-export const DEFAULT_KEY_CACHE_SETTINGS: TSwrCacheSettings = {
+export const DEFAULT_KEY_CACHE_SETTINGS: TKeyCacheSettings = {
   freshMs: 2_000,
   maxAgeMs: 4_500,
   maxEntries: 10_000,
+  unknownTtlMs: 60_000,
+  unknownMaxEntries: 10_000,
   now: () => performance.now(),
 };
 
@@ -37,31 +49,58 @@ const unauthorized = (message: string): TIdentity => ({
  * Verifies bearer keys. A key is looked up by its SHA-256 hash (the database never sees or
  * stores the key), and the hashes are compared in constant time, so timing reveals nothing about
  * the key. Answers are cached in process (SwrCache): the steady state costs no database round trip.
+ * Anything that is not a well-formed key of this environment is refused without a lookup, and a
+ * hash found unknown is not looked up again for `unknownTtlMs` (NegativeCache).
  */
 @Injectable()
 export class ApiKeysService {
   private readonly cache: SwrCache<string, TKnownKey | null>;
+  private readonly unknown: NegativeCache<string>;
 
   constructor(
     @Inject(API_KEY_LOOKUP) lookup: TApiKeyLookup,
-    @Inject(KEY_CACHE_SETTINGS) settings: TSwrCacheSettings,
+    @Inject(KEY_CACHE_SETTINGS) settings: TKeyCacheSettings,
     @Inject(CONFIG) private readonly config: TConfig,
   ) {
-    this.cache = new SwrCache(async (hash) => {
-      const stored = await lookup(hash);
-      if (stored === null) {
-        return null;
-      }
-      const { hash: storedHash, revokedAt, ...caller } = stored;
-      return { hash: storedHash, isRevoked: revokedAt !== null, identity: { caller, error: null } };
-    }, settings);
+    this.unknown = new NegativeCache({
+      ttlMs: settings.unknownTtlMs,
+      maxEntries: settings.unknownMaxEntries,
+      now: settings.now,
+    });
+    this.cache = new SwrCache<string, TKnownKey | null>(
+      async (hash): Promise<TKnownKey | null> => {
+        const stored = await lookup(hash);
+        if (stored === null) {
+          this.unknown.add(hash);
+          return null;
+        }
+        const { hash: storedHash, revokedAt, ...caller } = stored;
+        return {
+          hash: storedHash,
+          isRevoked: revokedAt !== null,
+          identity: { caller, error: null },
+        };
+      },
+      settings,
+      // Unknown hashes live in the negative cache only: they never take a known key's place.
+      (known) => known !== null,
+    );
   }
 
   /**
-   * The identity an Authorization header value proves: synchronously when the key's answer is
-   * cached (the request then awaits nothing here), else once the lookup is done.
+   * The identity an Authorization header value proves: synchronously when the answer needs no
+   * lookup (the request then awaits nothing here), else once the lookup is done.
    */
   authenticate(authorization: string | undefined): TIdentity | Promise<TIdentity> {
+    const examined = this.examine(authorization);
+    return typeof examined === 'string' ? this.verify(examined) : examined;
+  }
+
+  /**
+   * What an Authorization header value presents, with no lookup: the SHA-256 (hex) of a
+   * well-formed key of this environment, to `verify`; else the 401 to answer.
+   */
+  examine(authorization: string | undefined): TIdentity | string {
     if (authorization === undefined) {
       return unauthorized('Missing API key: send it as Authorization: Bearer <key>.');
     }
@@ -82,7 +121,14 @@ export class ApiKeysService {
         `This is a ${environment} key; this is the ${this.config.APP_ENV} environment.`,
       );
     }
-    const hash = hashApiKey(key);
+    return hashApiKey(key);
+  }
+
+  /** The identity the key of this hash proves: from the caches, or once it has been looked up. */
+  verify(hash: string): TIdentity | Promise<TIdentity> {
+    if (this.unknown.has(hash)) {
+      return INVALID_KEY;
+    }
     const known = this.cache.get(hash);
     return known instanceof Promise
       ? known.then((loaded) => verdict(loaded, hash))
@@ -90,9 +136,11 @@ export class ApiKeysService {
   }
 }
 
+const INVALID_KEY = unauthorized('Invalid API key.');
+
 const verdict = (known: TKnownKey | null, hash: string): TIdentity => {
   if (known === null || !sameHash(known.hash, hash)) {
-    return unauthorized('Invalid API key.');
+    return INVALID_KEY;
   }
   if (known.isRevoked) {
     return unauthorized('This API key has been revoked.');

@@ -3,23 +3,32 @@ import {
   ApiKeysService,
   DEFAULT_KEY_CACHE_SETTINGS,
   KEY_CACHE_SETTINGS,
+  type TKeyCacheSettings,
 } from '../api-keys/api-keys.service';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from '../api-keys/caller';
-import type { TSwrCacheSettings } from '../cache/swr-cache';
+import { CONFIG } from '../app.tokens';
+import type { TConfig } from '../config';
 import { AccessGuard } from './access.guard';
 import { AuthService } from './auth.service';
+import {
+  FAILED_AUTH_POLICY,
+  FailedAuthBudget,
+  failedAuthPolicyOf,
+  type TFailedAuthPolicy,
+} from './failed-auth-budget';
 import { IdentifyGuard } from './identify.guard';
 
 export type TAuthDependencies = {
   /** Finds a stored key by the SHA-256 of the presented key (the database, in production). */
   apiKeyLookup: TApiKeyLookup;
   /** Tests only: a clock of their own (and shorter ages), instead of waiting for the cache. */
-  keyCache?: Partial<TSwrCacheSettings>;
+  keyCache?: Partial<TKeyCacheSettings>;
 };
 
 /**
- * Who is calling: the key service and its cache, `identify`, and the two guards around the rate
- * limiter (AppModule registers all three globally, in order).
+ * Who is calling: the key service and its caches, the failed-authentication budget (kept in the
+ * global rate-limit store), `identify`, and the two guards around the rate limiter (AppModule
+ * registers all three globally, in order).
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
@@ -30,7 +39,13 @@ export class AuthModule {
       providers: [
         { provide: API_KEY_LOOKUP, useValue: apiKeyLookup },
         { provide: KEY_CACHE_SETTINGS, useValue: { ...DEFAULT_KEY_CACHE_SETTINGS, ...keyCache } },
+        {
+          provide: FAILED_AUTH_POLICY,
+          useFactory: (config: TConfig): TFailedAuthPolicy => failedAuthPolicyOf(config),
+          inject: [CONFIG],
+        },
         ApiKeysService,
+        FailedAuthBudget,
         AuthService,
         IdentifyGuard,
         AccessGuard,

@@ -5,8 +5,9 @@ import { accessOf } from './access.decorator';
 import { AuthService } from './auth.service';
 
 /**
- * First guard: identifies the caller of an @Access('key') handler. It never rejects (see
- * AuthService.identify): RateLimitGuard runs next, then AccessGuard.
+ * First guard: identifies the caller of an @Access('key') handler. It answers no 401 itself (see
+ * AuthService.identify), only the 429 of an address over its failed-authentication budget:
+ * RateLimitGuard runs next, then AccessGuard.
  */
 @Injectable()
 export class IdentifyGuard implements CanActivate {

@@ -95,4 +95,25 @@ describe('SwrCache', () => {
     expect(await cache.get('a')).toBe('a#4');
     expect(loads()).toBe(4);
   });
+
+  it('a value `keep` refuses is returned but not stored, and drops what was stored', async () => {
+    let now = 0;
+    let answer: string | null = 'known';
+    let loads = 0;
+    const cache = new SwrCache<string, string | null>(
+      async () => {
+        loads += 1;
+        return answer;
+      },
+      { freshMs: 2_000, maxAgeMs: 4_500, maxEntries: 10, now: () => now },
+      (value) => value !== null,
+    );
+    expect(await cache.get('a')).toBe('known');
+    expect(cache.get('a')).toBe('known');
+    answer = null;
+    now += 4_500;
+    expect(await cache.get('a')).toBeNull();
+    expect(await cache.get('a')).toBeNull();
+    expect(loads).toBe(3);
+  });
 });

@@ -30,6 +30,8 @@ export class SwrCache<K, V> {
   constructor(
     private readonly load: (key: K) => Promise<V>,
     private readonly settings: TSwrCacheSettings,
+    /** Which loaded values are kept; the others are returned and dropped (the default keeps all). */
+    private readonly keep: (value: V) => boolean = () => true,
   ) {}
 
   /** The value for `key`: synchronously when cached (fresh or still usable), else a promise. */
@@ -74,6 +76,9 @@ export class SwrCache<K, V> {
     const value = await this.load(key);
     // Re-inserted, so that the Map's order is the order of loading and the first key the oldest.
     this.entries.delete(key);
+    if (!this.keep(value)) {
+      return value;
+    }
     if (this.entries.size >= this.settings.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) {

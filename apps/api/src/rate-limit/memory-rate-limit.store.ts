@@ -112,4 +112,25 @@ export class MemoryRateLimitStore implements TRateLimitStore {
   private sweep(): void {
     this.counters.sweep(this.now());
   }
+
+  // The failed-authentication budget's two operations (see TRateLimitStore).
+
+  async peekWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    const now = this.now();
+    const counter = this.counters.get(`${tracker}:${window.name}`);
+    return counter && counter.expiresAt > now
+      ? { ...window, used: counter.count, resetInMs: counter.expiresAt - now }
+      : { ...window, used: 0, resetInMs: window.ttlMs };
+  }
+
+  async countInWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    const now = this.now();
+    const key = `${tracker}:${window.name}`;
+    const live = this.counters.get(key);
+    const counter =
+      live && live.expiresAt > now ? live : { count: 0, expiresAt: now + window.ttlMs };
+    counter.count += 1;
+    this.counters.set(key, counter);
+    return { ...window, used: counter.count, resetInMs: counter.expiresAt - now };
+  }
 }

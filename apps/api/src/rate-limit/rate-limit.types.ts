@@ -36,6 +36,16 @@ export type TRateLimitStore = {
   /** `memory`, `redis`, or `memory (redis unavailable)` when falling back. */
   describe(): { backend: string; degraded: boolean };
   close(): Promise<void>;
+  /**
+   * One window of a tracker as it stands, counting nothing: `used` is 0 when it has not started.
+   * The failed-authentication budget (auth/failed-auth-budget.ts) asks this before any key lookup.
+   */
+  peekWindow(tracker: string, window: TWindowSpec): Promise<TWindowState>;
+  /**
+   * Counts one event in one window of a tracker whatever its limit (the window starts with the
+   * first), and returns the window after it: a failed authentication of a client address.
+   */
+  countInWindow(tracker: string, window: TWindowSpec): Promise<TWindowState>;
 };
 
 export const RATE_LIMIT_STORE = Symbol('RATE_LIMIT_STORE');

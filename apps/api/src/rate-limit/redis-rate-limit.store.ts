@@ -95,8 +95,32 @@ end
 return reply(1, -1, 0)
 `;
 
+/**
+ * The failed-authentication budget's two operations on one window counter (KEYS[1]; ARGV[1]: the
+ * window's length in ms). Both return { used, ms to reset }. PEEK counts nothing; COUNT adds one,
+ * starting the window (its expiry) with the first.
+ */
+const PEEK_WINDOW_SCRIPT = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then
+  return { tonumber(redis.call('GET', KEYS[1]) or '0'), ttl }
+end
+return { 0, tonumber(ARGV[1]) }
+`;
+const COUNT_WINDOW_SCRIPT = `
+local used = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  ttl = tonumber(ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return { used, ttl }
+`;
+
 type TRedisWithScript = Redis & {
   consumeRateLimit(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  peekWindow(key: string, windowMs: number): Promise<number[]>;
+  countInWindow(key: string, windowMs: number): Promise<number[]>;
 };
 
 /** How long one Redis command may take: a hung Redis costs a request at most this, once. */
@@ -149,6 +173,8 @@ export class RedisRateLimitStore implements TRateLimitStore {
       enableAutoPipelining: true,
     }) as TRedisWithScript;
     this.redis.defineCommand('consumeRateLimit', { lua: CONSUME_SCRIPT });
+    this.redis.defineCommand('peekWindow', { numberOfKeys: 1, lua: PEEK_WINDOW_SCRIPT });
+    this.redis.defineCommand('countInWindow', { numberOfKeys: 1, lua: COUNT_WINDOW_SCRIPT });
     this.redis.on('ready', () => {
       // Reconnected: probe at once rather than at the next interval.
       void this.probe();
@@ -321,5 +347,30 @@ export class RedisRateLimitStore implements TRateLimitStore {
         this.scheduleProbe();
       }
     }
+  }
+
+  // The failed-authentication budget's two operations (see TRateLimitStore): one counter per
+  // window, in the tracker's hash slot like consume's, through the same breaker and fallback.
+
+  async peekWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    return this.oneWindow('peekWindow', tracker, window);
+  }
+
+  async countInWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    return this.oneWindow('countInWindow', tracker, window);
+  }
+
+  private async oneWindow(
+    command: 'peekWindow' | 'countInWindow',
+    tracker: string,
+    window: TWindowSpec,
+  ): Promise<TWindowState> {
+    const key = `${this.keyPrefix}{${tracker}}:${window.name}`;
+    const reply = await this.viaRedis(() => this.redis[command](key, window.ttlMs));
+    if (reply === UNAVAILABLE) {
+      return this.fallback[command](tracker, window);
+    }
+    const [used, resetInMs] = reply;
+    return { ...window, used: used ?? 0, resetInMs: resetInMs ?? window.ttlMs };
   }
 }

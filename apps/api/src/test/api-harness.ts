@@ -3,9 +3,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPool, createPrismaClient, type PrismaClient } from '@pets/db';
 import { afterAll, beforeAll } from 'vitest';
 import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/api-key-repository';
+import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
-import type { TSwrCacheSettings } from '../cache/swr-cache';
 import { loadConfig, type TConfig } from '../config';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
@@ -39,7 +39,7 @@ export type TTestApiOptions = {
   /** Shorter windows and bans for tests, and a Redis key prefix of their own. */
   rateLimit?: Partial<TRateLimitSettings>;
   /** The key cache's clock (and ages): a test clock moves time forward instead of waiting. */
-  keyCache?: Partial<TSwrCacheSettings>;
+  keyCache?: Partial<TKeyCacheSettings>;
   /** Another instance's database: several API instances on one database. Not dropped on close. */
   database?: TTestDatabase;
 };
