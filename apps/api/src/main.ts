@@ -4,6 +4,7 @@ import { findKeyByHash } from './api-keys/api-key-repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
+import { drainOf } from './http/connections';
 import { createLogger } from './logging/logger';
 
 const readConfig = (): TConfig => {
@@ -89,15 +90,22 @@ const main = async () => {
       { signal, timeoutSeconds },
       'shutting down: accepting no new connections, finishing in-flight requests',
     );
-    // Requests still running after the timeout lose their connections; the database is closed
-    // cleanly all the same.
-    const deadline = setTimeout(() => {
-      logger.warn({ timeoutSeconds }, 'in-flight requests did not finish in time: closing them');
-      app.getHttpServer().closeAllConnections();
-    }, timeoutSeconds * 1000);
     try {
+      // First the connections, while everything a request needs (database, Redis) is still up:
+      // no new connections; each request already sent is answered, with `Connection: close`;
+      // idle keep-alive connections are closed once quiet, never while a request arrives on them
+      // (http/connections.ts). Requests still running after the timeout lose their connections;
+      // the database is closed cleanly all the same.
+      await drainOf(app.getHttpServer()).drain({
+        timeoutMs: timeoutSeconds * 1000,
+        onTimeout: () =>
+          logger.warn(
+            { timeoutSeconds },
+            'in-flight requests did not finish in time: closing them',
+          ),
+      });
+      logger.info('connections closed');
       await app.close();
-      clearTimeout(deadline);
       await prisma.$disconnect();
       await pool.end();
       // The embedded database: stops serving it and flushes PGlite to disk.
