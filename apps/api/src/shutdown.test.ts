@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, type ClientRequest, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -285,6 +286,33 @@ describe('on PostgreSQL (DATABASE_URL)', () => {
     });
     expect(stored.map((pet) => pet.name).sort()).toEqual(acknowledged);
     expect(api.logs().filter((line) => (line.level as number) >= 50)).toEqual([]);
+  });
+
+  it('a request sent on an idle keep-alive connection just after SIGTERM is answered, not reset', async () => {
+    const api = await start({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(api.baseUrl).port) });
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const get = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+    socket.write(get);
+    expect(await waitUntil(async () => received.includes('\r\n\r\n['), 5_000)).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    received = '';
+
+    // The connection is idle when the signal arrives; the client sends its next request on it
+    // a moment later, as a keep-alive client does.
+    api.child.kill('SIGTERM');
+    expect(await waitUntil(() => isRefused(api.baseUrl), 5_000)).toBe(true);
+    socket.write(get);
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(await api.exited).toBe(0);
   });
 
   it('a request that never finishes loses its connection after SHUTDOWN_TIMEOUT_SECONDS', async () => {
