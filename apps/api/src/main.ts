@@ -1,10 +1,11 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
 import { findKeyByHash } from './api-keys/api-key-repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
-import { drainOf } from './http/connections';
+import { connectionBoundWarning, drainOf } from './http/connections';
 import { createLogger } from './logging/logger';
 
 const readConfig = (): TConfig => {
@@ -16,6 +17,15 @@ const readConfig = (): TConfig => {
       process.exit(1);
     }
     throw error;
+  }
+};
+
+/** The process's resource limits (Linux), for the connection bound's check. */
+const readLimits = (): string | undefined => {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
   }
 };
 
@@ -75,6 +85,13 @@ const main = async () => {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const baseUrl = `http://localhost:${port}/v1`;
   logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
+  const bound = connectionBoundWarning(config.MAX_CONNECTIONS, readLimits());
+  if (bound) {
+    logger.warn(
+      bound,
+      'MAX_CONNECTIONS is not below the open-files limit (ulimit -n) less 100: raise the limit or lower MAX_CONNECTIONS',
+    );
+  }
   if (demoKey) {
     printDemoKey(demoKey, baseUrl);
   }

@@ -224,3 +224,27 @@ export class ConnectionDrain {
     }
   }
 }
+
+/** The soft limit on open files from /proc/self/limits' text, or undefined when unlimited or absent. */
+export const openFilesLimit = (limits: string): number | undefined => {
+  const soft = /^Max open files\s+(\S+)/m.exec(limits)?.[1];
+  return soft !== undefined && /^\d+$/.test(soft) ? Number(soft) : undefined;
+};
+
+/** Descriptors kept for everything but client connections: the pool, Redis, logs, modules. */
+const RESERVED_DESCRIPTORS = 100;
+
+/**
+ * A warning when MAX_CONNECTIONS cannot protect the process: past the open-files limit, a flood
+ * of connections exhausts descriptors (accept, the database pool, Redis fail) before the bound
+ * is reached. Linux only; elsewhere, nothing is known and nothing is said.
+ */
+export const connectionBoundWarning = (
+  maxConnections: number,
+  limits: string | undefined,
+): { maxConnections: number; openFilesLimit: number } | undefined => {
+  const limit = limits === undefined ? undefined : openFilesLimit(limits);
+  return limit !== undefined && maxConnections + RESERVED_DESCRIPTORS > limit
+    ? { maxConnections, openFilesLimit: limit }
+    : undefined;
+};
