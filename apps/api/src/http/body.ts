@@ -124,21 +124,28 @@ const readBody = (
     }
     use(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received), done);
   }
+  // Node ends the body of a request whose connection closed with ECONNRESET "aborted"; that is
+  // the client's doing (or the timeout's), never a fault of ours or of the database.
+  const isAborted = () => request.raw.destroyed || request.raw.socket?.destroyed === true;
+  const abort = () => {
+    const aborted = new RequestAborted(timedOut(request.raw) ? 'request_timeout' : 'client_closed');
+    logAbort(logger, request, aborted, received);
+    done(aborted);
+  };
   function onError(error: Error) {
     stop();
-    // Node ends the body of a request whose connection closed with ECONNRESET "aborted"; that is
-    // the client's doing (or the timeout's), never a fault of ours or of the database.
-    if (request.raw.destroyed || request.raw.socket?.destroyed) {
-      const aborted = new RequestAborted(
-        timedOut(request.raw) ? 'request_timeout' : 'client_closed',
-      );
-      logAbort(logger, request, aborted, received);
-      done(aborted);
+    if (isAborted()) {
+      abort();
       return;
     }
     done(error);
   }
 
+  // Gone before the body was even looked at (while earlier hooks ran): no event will come.
+  if (payload.destroyed && isAborted()) {
+    abort();
+    return;
+  }
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onError);
