@@ -8,8 +8,10 @@ import { AppModule, type TAppDependencies } from './app.module';
 import { AuthService } from './auth/auth.service';
 import { callerOf, registerRequestIdentity } from './auth/identity';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
+import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
 import { applySecurity, securityHeadersHook } from './http/security';
 import { NestPinoLogger } from './logging/nest-logger';
+import { redactUrl } from './logging/redact-url';
 import { getPetDeprecationHeaders } from './modules/pets/deprecations';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
@@ -43,6 +45,7 @@ const registerHooks = (
   fastify: FastifyInstance,
   dependencies: TAppDependencies,
   app: NestFastifyApplication,
+  drain: ConnectionDrain,
 ): void => {
   fastify.addHook('onRequest', (request, reply, done) => {
     securityHeadersHook(request, reply);
@@ -67,9 +70,10 @@ const registerHooks = (
   });
 
   // Every response carries its request id, including those sent before our onRequest hooks run
-  // (CORS preflights). Once shutdown has begun, a response ends its connection, so that
-  // keep-alive connections do not hold the shutdown back; connections idle at that moment are
-  // closed by the server itself. A request whose body was left partly unread (over
+  // (CORS preflights). Once shutdown has begun (the drain of main.ts, or app.close()), a response
+  // ends its connection, so that keep-alive connections do not hold the shutdown back and no
+  // client sends another request on them; idle connections are closed by the drain once quiet
+  // (http/connections.ts). A request whose body was left partly unread (over
   // BODY_DRAIN_LIMIT_BYTES, http/body.ts) ends its connection too: the rest of that body cannot be
   // told from a next request.
   let isClosing = false;
@@ -79,13 +83,18 @@ const registerHooks = (
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header(Header.requestId, request.id);
-    if (isClosing || (request.body instanceof UnusableBody && request.body.unread)) {
+    if (
+      isClosing ||
+      drain.draining ||
+      (request.body instanceof UnusableBody && request.body.unread)
+    ) {
       reply.header('connection', 'close');
     }
     done(null, payload);
   });
 
-  // One access line per request; the key appears only as its display start. The line holds only
+  // One access line per request; the key appears only as its display start, and the address with
+  // secret-bearing query parameters redacted (logging/redact-url.ts). The line holds only
   // the fields below, none of which a redaction path names, so it skips pino's redaction: with a
   // wildcard path that clones and walks every object logged, which was the largest single
   // allocation of a request (bench/README.md). Every other line is still redacted.
@@ -96,7 +105,7 @@ const registerHooks = (
         reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? null,
-        url: request.url,
+        url: redactUrl(request.url),
         status: reply.statusCode,
         ip: request.ip,
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
@@ -124,6 +133,8 @@ export const createApp = async (
     // One rule for every path (docs/decisions.md): a trailing slash is ignored, so `/v1/pets/`
     // is `/v1/pets`, with its authentication, rate limit and answer.
     routerOptions: { ignoreTrailingSlash: true },
+    // Slow clients: request, headers, keep-alive and connection timeouts (http/connections.ts).
+    ...serverTimeoutOptions(dependencies.config),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(dependencies),
@@ -132,9 +143,10 @@ export const createApp = async (
   );
   applySecurity(app, dependencies.config);
   const fastify = app.getHttpAdapter().getInstance();
-  registerBodyParsers(fastify);
+  const drain = new ConnectionDrain(app.getHttpServer(), dependencies.config, dependencies.logger);
+  registerBodyParsers(fastify, dependencies.logger);
   registerRequestIdentity(fastify);
-  registerHooks(fastify, dependencies, app);
+  registerHooks(fastify, dependencies, app, drain);
   await app.init();
   return app;
 };

@@ -29,6 +29,11 @@ describe('loadConfig', () => {
       REDIS_KEY_PREFIX: 'pets:rl:',
       TRUST_PROXY: false,
       SHUTDOWN_TIMEOUT_SECONDS: 20,
+      REQUEST_TIMEOUT_SECONDS: 30,
+      HEADERS_TIMEOUT_SECONDS: 10,
+      KEEP_ALIVE_TIMEOUT_SECONDS: 72,
+      CONNECTION_TIMEOUT_SECONDS: 60,
+      MAX_CONNECTIONS: 10_000,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
@@ -94,10 +99,57 @@ describe('loadConfig', () => {
       '-1',
       'SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 0 to 600',
     ],
+    [
+      'REQUEST_TIMEOUT_SECONDS',
+      '0',
+      'REQUEST_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
+    ],
+    [
+      'HEADERS_TIMEOUT_SECONDS',
+      '2.5',
+      'HEADERS_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
+    ],
+    [
+      'KEEP_ALIVE_TIMEOUT_SECONDS',
+      'long',
+      'KEEP_ALIVE_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
+    ],
+    [
+      'CONNECTION_TIMEOUT_SECONDS',
+      '-5',
+      'CONNECTION_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
+    ],
+    ['MAX_CONNECTIONS', '0', 'MAX_CONNECTIONS must be a whole number from 1 to 1000000'],
   ])('%s=%s: one line naming the variable and what is wrong', (name, value, expected) => {
     const message = messageOf({ [name]: value });
     expect(message.startsWith(`Invalid configuration: ${expected}`)).toBe(true);
     expect(message).not.toContain('\n');
+  });
+
+  it('reads the slow-client settings, and refuses timeouts that contradict each other', () => {
+    expect(
+      loadConfig({
+        REQUEST_TIMEOUT_SECONDS: '5',
+        HEADERS_TIMEOUT_SECONDS: '5',
+        KEEP_ALIVE_TIMEOUT_SECONDS: '65',
+        CONNECTION_TIMEOUT_SECONDS: '6',
+        MAX_CONNECTIONS: '500',
+      }),
+    ).toMatchObject({
+      REQUEST_TIMEOUT_SECONDS: 5,
+      HEADERS_TIMEOUT_SECONDS: 5,
+      KEEP_ALIVE_TIMEOUT_SECONDS: 65,
+      CONNECTION_TIMEOUT_SECONDS: 6,
+      MAX_CONNECTIONS: 500,
+    });
+    // Node refuses a headers timeout longer than the request timeout.
+    expect(messageOf({ HEADERS_TIMEOUT_SECONDS: '40' })).toBe(
+      'Invalid configuration: HEADERS_TIMEOUT_SECONDS must not be larger than REQUEST_TIMEOUT_SECONDS',
+    );
+    // A stalled upload must get its 408 before the idle connection is cut.
+    expect(messageOf({ REQUEST_TIMEOUT_SECONDS: '60' })).toBe(
+      'Invalid configuration: CONNECTION_TIMEOUT_SECONDS must be larger than REQUEST_TIMEOUT_SECONDS',
+    );
   });
 
   it('never repeats a value that may hold a password', () => {

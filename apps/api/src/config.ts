@@ -144,7 +144,34 @@ const ZEnvironment = z.object({
    * closed anyway (the database is still flushed and closed cleanly afterwards).
    */
   SHUTDOWN_TIMEOUT_SECONDS: ZInteger(0, 600).default(20),
+  // --- Slow clients and connections (README, "Operating it": timeouts) ---
+  /** Seconds a client has to send one whole request, headers and body (408 request_timeout). */
+  REQUEST_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(30),
+  /** Seconds a client has to send a request's headers (408 request_timeout). */
+  HEADERS_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(10),
+  /**
+   * Seconds an idle keep-alive connection stays open. Behind a proxy that reuses connections
+   * (nginx's upstream keepalive_timeout is 60 s, a cloud load balancer's idle timeout often 60 s),
+   * keep it longer than the proxy's, so the proxy, not the API, closes idle connections.
+   */
+  KEEP_ALIVE_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(72),
+  /** Seconds a connection may see no traffic in either direction (slow readers) before it is closed. */
+  CONNECTION_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(60),
+  /** Connections one API process holds at once; more are closed as they arrive. */
+  MAX_CONNECTIONS: ZInteger(1, 1_000_000).default(10_000),
 });
+
+/** Rules between the slow-client settings, checked after each is valid on its own. */
+const timeoutProblem = (config: z.infer<typeof ZEnvironment>): string | undefined => {
+  if (config.HEADERS_TIMEOUT_SECONDS > config.REQUEST_TIMEOUT_SECONDS) {
+    return 'HEADERS_TIMEOUT_SECONDS must not be larger than REQUEST_TIMEOUT_SECONDS';
+  }
+  if (config.CONNECTION_TIMEOUT_SECONDS <= config.REQUEST_TIMEOUT_SECONDS) {
+    // Otherwise a stalled upload loses its connection before it can be answered 408.
+    return 'CONNECTION_TIMEOUT_SECONDS must be larger than REQUEST_TIMEOUT_SECONDS';
+  }
+  return undefined;
+};
 
 export type TConfig = z.infer<typeof ZEnvironment> & {
   /** Absolute path of DATA_DIR. */
@@ -170,6 +197,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
     );
   }
   const config = result.data;
+  const problem = timeoutProblem(config);
+  if (problem) {
+    throw new ConfigError(`Invalid configuration: ${problem}`);
+  }
   return {
     ...config,
     dataDir: isAbsolute(config.DATA_DIR) ? config.DATA_DIR : join(REPO_ROOT, config.DATA_DIR),

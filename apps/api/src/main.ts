@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
 import { findKeyByHash } from './api-keys/api-key-repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type TConfig } from './config';
+import { connectionBoundWarning, drainOf } from './http/connections';
 import { createLogger } from './logging/logger';
 
 const readConfig = (): TConfig => {
@@ -15,6 +17,15 @@ const readConfig = (): TConfig => {
       process.exit(1);
     }
     throw error;
+  }
+};
+
+/** The process's resource limits (Linux), for the connection bound's check. */
+const readLimits = (): string | undefined => {
+  try {
+    return readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return undefined;
   }
 };
 
@@ -74,6 +85,13 @@ const main = async () => {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const baseUrl = `http://localhost:${port}/v1`;
   logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
+  const bound = connectionBoundWarning(config.MAX_CONNECTIONS, readLimits());
+  if (bound) {
+    logger.warn(
+      bound,
+      'MAX_CONNECTIONS is not below the open-files limit (ulimit -n) less 100: raise the limit or lower MAX_CONNECTIONS',
+    );
+  }
   if (demoKey) {
     printDemoKey(demoKey, baseUrl);
   }
@@ -89,15 +107,22 @@ const main = async () => {
       { signal, timeoutSeconds },
       'shutting down: accepting no new connections, finishing in-flight requests',
     );
-    // Requests still running after the timeout lose their connections; the database is closed
-    // cleanly all the same.
-    const deadline = setTimeout(() => {
-      logger.warn({ timeoutSeconds }, 'in-flight requests did not finish in time: closing them');
-      app.getHttpServer().closeAllConnections();
-    }, timeoutSeconds * 1000);
     try {
+      // First the connections, while everything a request needs (database, Redis) is still up:
+      // no new connections; each request already sent is answered, with `Connection: close`;
+      // idle keep-alive connections are closed once quiet, never while a request arrives on them
+      // (http/connections.ts). Requests still running after the timeout lose their connections;
+      // the database is closed cleanly all the same.
+      await drainOf(app.getHttpServer()).drain({
+        timeoutMs: timeoutSeconds * 1000,
+        onTimeout: () =>
+          logger.warn(
+            { timeoutSeconds },
+            'in-flight requests did not finish in time: closing them',
+          ),
+      });
+      logger.info('connections closed');
       await app.close();
-      clearTimeout(deadline);
       await prisma.$disconnect();
       await pool.end();
       // The embedded database: stops serving it and flushes PGlite to disk.

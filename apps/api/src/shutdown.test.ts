@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { type ClientRequest, request } from 'node:http';
+import { Agent, type ClientRequest, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +150,169 @@ describe('on PostgreSQL (DATABASE_URL)', () => {
     expect(api.logs().filter((line) => line.msg === 'request' && line.status === 201)).toHaveLength(
       2,
     );
+  });
+
+  it('SIGTERM under keep-alive load resets no request: each is answered or refused at connect', {
+    timeout: 60_000,
+  }, async () => {
+    const api = await start({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const clients = 6;
+    const keys = await Promise.all(
+      Array.from(
+        { length: clients },
+        async (_, index) =>
+          (
+            await createApiKey(prisma, {
+              name: `load ${index}`,
+              plan: 'business',
+              environment: 'production',
+            })
+          ).key,
+      ),
+    );
+    type TOutcome = {
+      method: string;
+      name?: string;
+      status?: number;
+      connection?: string;
+      error?: string;
+      reused: boolean;
+      sentAt: number;
+    };
+    const outcomes: TOutcome[] = [];
+    let signalledAt = Number.POSITIVE_INFINITY;
+
+    /** One request on the client's keep-alive agent; never rejects. */
+    const send = (agent: Agent, key: string, method: 'GET' | 'POST', name: string) =>
+      new Promise<TOutcome>((resolve) => {
+        const body = method === 'POST' ? JSON.stringify({ name, categoryId: 1 }) : undefined;
+        const sentAt = Date.now();
+        const sent = request(`${api.baseUrl}/v1/pets${method === 'GET' ? '?limit=5' : ''}`, {
+          method,
+          agent,
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body
+              ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+              : {}),
+          },
+        });
+        sent.on('response', (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({
+              method,
+              ...(method === 'POST' ? { name } : {}),
+              status: response.statusCode,
+              connection: response.headers.connection,
+              reused: sent.reusedSocket,
+              sentAt,
+            }),
+          );
+        });
+        sent.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({
+            method,
+            name,
+            error: error.code ?? error.message,
+            reused: sent.reusedSocket,
+            sentAt,
+          }),
+        );
+        sent.end(body);
+      });
+
+    /** Sends GETs and POSTs back to back until its requests are refused at connect. */
+    const client = async (index: number) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+      const key = keys[index] as string;
+      try {
+        for (let sequence = 0; ; sequence += 1) {
+          const batch = await Promise.all([
+            send(agent, key, 'GET', ''),
+            send(agent, key, 'POST', `Load ${index}-${sequence}`),
+          ]);
+          outcomes.push(...batch);
+          if (batch.some((outcome) => outcome.error === 'ECONNREFUSED')) {
+            return;
+          }
+          if (Date.now() - signalledAt > 10_000) {
+            throw new Error('the API kept answering 10 s after SIGTERM');
+          }
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+
+    const load = Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
+    // The signal lands in the middle of steady load: after a few hundred answers.
+    for (let waited = 0; outcomes.length < 300 && waited < 20_000; waited += 25) {
+      await sleep(25);
+    }
+    signalledAt = Date.now();
+    api.child.kill('SIGTERM');
+    await load;
+    expect(await api.exited).toBe(0);
+    const after = outcomes.filter((outcome) => outcome.sentAt >= signalledAt);
+    const summary: Record<string, number> = {};
+    for (const outcome of after) {
+      const label = String(outcome.status ?? outcome.error);
+      summary[label] = (summary[label] ?? 0) + 1;
+    }
+    const report = `${outcomes.length} requests, after SIGTERM: ${JSON.stringify(summary)}`;
+    process.stderr.write(`shutdown under load: ${report}\n`);
+
+    // Load before and after the signal, answered normally.
+    const answered = outcomes.filter((outcome) => outcome.status !== undefined);
+    expect(answered.filter((outcome) => outcome.sentAt < signalledAt).length).toBeGreaterThan(50);
+    expect(answered.some((outcome) => outcome.connection === 'close')).toBe(true);
+    expect(new Set(answered.map((outcome) => outcome.status))).toEqual(new Set([200, 201]));
+    // No request reset, hung up or failed: only refusals of new connections.
+    const failed = outcomes.filter((outcome) => outcome.error !== undefined);
+    expect(
+      failed.filter((outcome) => outcome.error !== 'ECONNREFUSED'),
+      report,
+    ).toEqual([]);
+    expect(failed.every((outcome) => !outcome.reused)).toBe(true);
+    // Every acknowledged POST is stored, once.
+    const acknowledged = answered
+      .filter((outcome) => outcome.status === 201)
+      .map((outcome) => outcome.name as string)
+      .sort();
+    const stored = await prisma.pet.findMany({
+      where: { name: { startsWith: 'Load ' } },
+      select: { name: true },
+    });
+    expect(stored.map((pet) => pet.name).sort()).toEqual(acknowledged);
+    expect(api.logs().filter((line) => (line.level as number) >= 50)).toEqual([]);
+  });
+
+  it('a request sent on an idle keep-alive connection just after SIGTERM is answered, not reset', async () => {
+    const api = await start({ DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(api.baseUrl).port) });
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const get = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+    socket.write(get);
+    expect(await waitUntil(async () => received.includes('\r\n\r\n['), 5_000)).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    received = '';
+
+    // The connection is idle when the signal arrives; the client sends its next request on it
+    // a moment later, as a keep-alive client does.
+    api.child.kill('SIGTERM');
+    expect(await waitUntil(() => isRefused(api.baseUrl), 5_000)).toBe(true);
+    socket.write(get);
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(await api.exited).toBe(0);
   });
 
   it('a request that never finishes loses its connection after SHUTDOWN_TIMEOUT_SECONDS', async () => {

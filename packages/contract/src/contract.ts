@@ -11,7 +11,8 @@ export const API_PATH_PREFIX = '/v1';
 
 /**
  * The v1 interface. Every operation needs a bearer API key and is rate limited, so every one can
- * answer 401, 429 and 500 (and 503 while the database is unreachable).
+ * answer 401, 429 and 500 (and 503 while the database is unreachable), and 408 when the client
+ * takes too long to send its request (the API's REQUEST_TIMEOUT_SECONDS, HEADERS_TIMEOUT_SECONDS).
  */
 export const contract = c.router(
   {
@@ -24,6 +25,7 @@ export const contract = c.router(
     strictStatusCodes: true,
     commonResponses: {
       401: ZError,
+      408: ZError,
       429: ZError,
       500: ZError,
       503: ZError,

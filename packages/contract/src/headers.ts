@@ -164,7 +164,8 @@ export const HEADERS_ON_EVERY_RESPONSE: readonly TDocumentedHeader[] = [
 
 /**
  * Of those, the ones a response may lack because it failed before the rate limiter ran (an
- * unexpected error, or the database unavailable while the key is looked up): `500` and `503`.
+ * unexpected error, or the database unavailable while the key is looked up): `500` and `503`;
+ * and `408`, written when a request was not received in time, before it could be identified.
  */
 export const RATE_LIMIT_HEADERS: readonly TDocumentedHeader[] = [
   Header.rateLimitLimit,

@@ -42,6 +42,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: a query, path or body value breaks the schema (`invalid_request`).',
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
   404: 'No such resource (`not_found`).',
+  408: 'The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster.',
   413: `The body is larger than ${BODY_LIMIT_TEXT} (\`payload_too_large\`).`,
   415: 'The body is not `application/json` (`unsupported_media_type`).',
   429: 'Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds.',
@@ -60,7 +61,7 @@ Every response carries rate-limit headers; a \`429\` carries \`Retry-After\`. Er
   .join(', ')}.`;
 
 /** Statuses that may be sent before the rate limiter ran, so without its headers. */
-const BEFORE_RATE_LIMIT = new Set([500, 503]);
+const BEFORE_RATE_LIMIT = new Set([408, 500, 503]);
 
 /**
  * The headers of one response of an operation, each `required` when every such response carries

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REPO_ROOT } from '../config';
+import { loadConfig, REPO_ROOT } from '../config';
 
 /**
  * The deployment files at the repository root. There is no Docker engine here: the compose file
@@ -100,6 +100,10 @@ describe('docker-compose.yml', () => {
     expect(nginx).toMatch(/server api-2:4000/);
     // The client's own X-Forwarded-For is replaced, never trusted.
     expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    // nginx closes idle upstream connections before the API would: neither races the other.
+    const upstreamIdle = Number(/keepalive_timeout (\d+)s;/.exec(nginx)?.[1]);
+    expect(upstreamIdle).toBeGreaterThan(0);
+    expect(upstreamIdle).toBeLessThan(loadConfig({}).KEEP_ALIVE_TIMEOUT_SECONDS);
   });
 
   it('the site calls the API through the proxy, with its key from the environment', () => {

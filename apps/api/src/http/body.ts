@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
 import { BODY_LIMIT_BYTES, BODY_LIMIT_TEXT } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { redactUrl } from '../logging/redact-url';
 import { AppError } from './app-error';
+import { timedOut } from './connections';
 
 /** The contract's limit, re-exported for the app's Fastify options (app.ts). */
 export { BODY_LIMIT_BYTES };
@@ -37,6 +40,40 @@ const tooLarge = (unread: boolean): UnusableBody =>
     unread,
   );
 
+/**
+ * The body stopped arriving because the connection ended: the client went away (or was cut off
+ * by the request timeout, which already answered 408). Nothing can be sent back; the exception
+ * filter drops it without a response or an error line: this module logged it, once, at info.
+ */
+export class RequestAborted extends Error {
+  constructor(readonly reason: 'client_closed' | 'request_timeout') {
+    super('request aborted');
+  }
+}
+
+/** One info line for a body that never arrived whole; no stack, it is not a failure of ours. */
+const logAbort = (
+  logger: Logger,
+  request: FastifyRequest,
+  aborted: RequestAborted,
+  receivedBytes: number,
+): void => {
+  logger.info(
+    {
+      reqId: request.id,
+      method: request.method,
+      url: redactUrl(request.url),
+      ip: request.ip,
+      reason: aborted.reason,
+      receivedBytes,
+      declaredBytes: Number(request.headers['content-length']) || null,
+    },
+    aborted.reason === 'request_timeout'
+      ? 'request body not received in time: connection closed (408)'
+      : 'request body aborted: the client closed the connection',
+  );
+};
+
 type TDone = (error: Error | null, body?: unknown) => void;
 
 /**
@@ -45,6 +82,7 @@ type TDone = (error: Error | null, body?: unknown) => void;
  * that (or when Content-Length already says so) reading stops and the marker says so.
  */
 const readBody = (
+  logger: Logger,
   request: FastifyRequest,
   payload: Readable,
   keep: boolean,
@@ -86,11 +124,28 @@ const readBody = (
     }
     use(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received), done);
   }
+  // Node ends the body of a request whose connection closed with ECONNRESET "aborted"; that is
+  // the client's doing (or the timeout's), never a fault of ours or of the database.
+  const isAborted = () => request.raw.destroyed || request.raw.socket?.destroyed === true;
+  const abort = () => {
+    const aborted = new RequestAborted(timedOut(request.raw) ? 'request_timeout' : 'client_closed');
+    logAbort(logger, request, aborted, received);
+    done(aborted);
+  };
   function onError(error: Error) {
     stop();
+    if (isAborted()) {
+      abort();
+      return;
+    }
     done(error);
   }
 
+  // Gone before the body was even looked at (while earlier hooks ran): no event will come.
+  if (payload.destroyed && isAborted()) {
+    abort();
+    return;
+  }
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onError);
@@ -103,12 +158,13 @@ const readBody = (
  * BODY_LIMIT_BYTES become an UnusableBody. Fastify's own size check is not used: it answers 413
  * before authentication and closes the connection on a client that is still sending.
  */
-export const registerBodyParsers = (fastify: FastifyInstance): void => {
+export const registerBodyParsers = (fastify: FastifyInstance, logger: Logger): void => {
   fastify.removeAllContentTypeParsers();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
 
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
     readBody(
+      logger,
       request,
       payload,
       true,
@@ -140,6 +196,7 @@ export const registerBodyParsers = (fastify: FastifyInstance): void => {
 
   fastify.addContentTypeParser('*', (request, payload, done) => {
     readBody(
+      logger,
       request,
       payload,
       false,

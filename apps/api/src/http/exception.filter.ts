@@ -10,7 +10,9 @@ import { RequestValidationError } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../logging/logger';
+import { redactUrl } from '../logging/redact-url';
 import { AppError } from './app-error';
+import { RequestAborted } from './body';
 import { allowedMethods } from './routes';
 import { validationError } from './validation-error';
 
@@ -122,13 +124,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    // The client is gone (http/body.ts logged it at info): no one to answer, nothing failed.
+    if (exception instanceof RequestAborted) {
+      return;
+    }
     const error =
       toAppError(exception, request) ??
       new AppError('internal_error', 'Something went wrong on our side.');
 
     if (error.status >= 500) {
       this.logger.error(
-        { err: exception, reqId: request.id, method: request.method, url: request.url },
+        { err: exception, reqId: request.id, method: request.method, url: redactUrl(request.url) },
         'request failed',
       );
     }

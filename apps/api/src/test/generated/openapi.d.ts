@@ -142,7 +142,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -395,6 +395,50 @@ export interface operations {
                      * @example Bearer realm="pets"
                      */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -690,6 +734,50 @@ export interface operations {
                      * @example Bearer realm="pets"
                      */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1176,6 +1264,65 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
+                     * @example @1795392000
+                     */
+                    Deprecation: string;
+                    /**
+                     * @description RFC 8594: the moment this operation will stop working.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: string;
+                    /**
+                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     */
+                    Link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1518,6 +1665,50 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
             429: {
                 headers: {
@@ -1753,6 +1944,50 @@ export interface operations {
                      * @example Bearer realm="pets"
                      */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
