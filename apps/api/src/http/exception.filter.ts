@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../logging/logger';
 import { AppError } from './app-error';
+import { databaseErrorResponse } from './database-faults';
 import { allowedMethods } from './routes';
 import { validationError } from './validation-error';
 
@@ -37,27 +38,16 @@ const FASTIFY_ERRORS: Record<string, () => AppError> = {
     new AppError('invalid_request', 'The request body is not valid JSON.'),
 };
 
-const DATABASE_UNAVAILABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P03',
-  'P1001',
-  'P1002',
-  'P1017',
-  'P2024',
-]);
-
-const errorCode = (error: unknown): string | undefined => {
-  if (typeof error !== 'object' || error === null) {
+/** A code of the error or of its causes (at most a few levels down: a cycle must not hang us). */
+const errorCode = (error: unknown, depth = 0): string | undefined => {
+  if (typeof error !== 'object' || error === null || depth > 5) {
     return undefined;
   }
   const { code, cause } = error as { code?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (DATABASE_UNAVAILABLE.has(code) || code.startsWith('FST_'))) {
+  if (typeof code === 'string' && code.startsWith('FST_')) {
     return code;
   }
-  return cause ? errorCode(cause) : typeof code === 'string' ? code : undefined;
+  return cause ? errorCode(cause, depth + 1) : typeof code === 'string' ? code : undefined;
 };
 
 const fromHttpException = (exception: HttpException, request: FastifyRequest): AppError => {
@@ -97,11 +87,10 @@ export const toAppError = (exception: unknown, request: FastifyRequest): AppErro
   if (fastifyError) {
     return fastifyError();
   }
-  if (code && DATABASE_UNAVAILABLE.has(code)) {
-    return new AppError(
-      'service_unavailable',
-      'The service is temporarily unavailable; retry with backoff.',
-    );
+  // Database outages (503 with Retry-After) and data PostgreSQL refused (400): database-faults.ts.
+  const databaseError = databaseErrorResponse(exception);
+  if (databaseError) {
+    return databaseError;
   }
   if (exception instanceof HttpException) {
     return fromHttpException(exception, request);
