@@ -225,6 +225,17 @@ const expectServingAgain = (outcomes: TOutcome[]) => {
   );
 };
 
+/** /readyz: 503 in our own words (no library code), with Retry-After, within its 2 s check. */
+const expectNotReady = async (message: string | RegExp) => {
+  const startedAt = Date.now();
+  const response = await fetch(`${api.baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) });
+  expect(Date.now() - startedAt).toBeLessThan(2_000 + 1_000);
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+  const body = (await response.json()) as { message: string };
+  expect(body.message).toMatch(message);
+};
+
 /** Every pet acknowledged with 201 is in the database. */
 const expectNoLostWrites = async (outcomes: TOutcome[]) => {
   const acknowledged = outcomes.filter(({ status }) => status === 201);
@@ -247,7 +258,9 @@ describe('PostgreSQL under load, from the built API', () => {
       const load = await startLoad(`Crash ${round}`);
       await sleep(1_500);
       await postgres.stopImmediately();
-      await sleep(CRASH_MS);
+      await sleep(500);
+      await expectNotReady('Not ready: the database cannot be reached.');
+      await sleep(CRASH_MS - 500);
       await postgres.start();
       expect(await waitForRecovery(20_000)).toBe(true);
       await sleep(1_000);
@@ -269,7 +282,11 @@ describe('PostgreSQL under load, from the built API', () => {
       await sleep(1_500);
       const frozenAt = Date.now();
       await postgres.pause();
-      await sleep(FREEZE_MS);
+      await sleep(500);
+      await expectNotReady(
+        /^Not ready: the database (did not answer within 2 s|did not answer in time|cannot be reached)\.$/,
+      );
+      await sleep(Math.max(0, frozenAt + FREEZE_MS - Date.now()));
       await postgres.resume();
       const resumedAt = Date.now();
       expect(await waitForRecovery(20_000)).toBe(true);
