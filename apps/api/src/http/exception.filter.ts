@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../logging/logger';
 import { AppError } from './app-error';
-import { databaseErrorResponse } from './database-faults';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorResponse } from './database-faults';
 import { allowedMethods } from './routes';
 import { validationError } from './validation-error';
 
@@ -126,6 +126,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (error.headers) {
       reply.headers(error.headers);
+    }
+    // Every 503 tells when to come back (the OpenAPI document requires it), whoever raised it.
+    if (error.status === 503 && !reply.hasHeader('retry-after')) {
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     }
     reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
   }

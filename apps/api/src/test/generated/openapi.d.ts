@@ -440,7 +440,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -494,7 +494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -532,6 +532,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -823,7 +828,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -877,7 +882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -915,6 +920,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1230,7 +1240,7 @@ export interface operations {
                      */
                     Link: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -1299,7 +1309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -1352,6 +1362,11 @@ export interface operations {
                      * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
                      */
                     Link: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1557,7 +1572,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -1611,7 +1626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -1649,6 +1664,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1798,7 +1818,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -1852,7 +1872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -1890,6 +1910,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
