@@ -177,10 +177,10 @@ describe('the database unavailable: 503 with Retry-After', () => {
     const pool = createPool(database.url, 1);
     const client = createPrismaClient(pool);
     try {
-      const [{ pid }] = await client.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      const [backend] = await client.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
       const sleeping = failureOf(client.$queryRaw`SELECT pg_sleep(5)`);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      await database.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      await database.pool.query('SELECT pg_terminate_backend($1)', [backend?.pid]);
       const error = await sleeping;
       expect(classifyDatabaseError(error)).toMatchObject({ kind: 'unavailable' });
       // And the next query gets a new connection.

@@ -49,7 +49,9 @@ const reasonOf = (error: unknown): string => {
     return `the database did not answer within ${DATABASE_CHECK_TIMEOUT_MS / 1000} s`;
   }
   const found = classifyDatabaseError(error);
-  return found?.kind === 'unavailable' ? describeDatabaseFault(found.fault) : 'the database check failed';
+  return found?.kind === 'unavailable'
+    ? describeDatabaseFault(found.fault)
+    : 'the database check failed';
 };
 
 export const checkDatabase = async (prisma: PrismaClient): Promise<TDatabaseCheck> => {
