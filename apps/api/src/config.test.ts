@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, poolTimeouts } from './config';
 import { runApiProcess } from './test/api-process';
 
 const messageOf = (env: Record<string, string>): string => {
@@ -150,6 +150,24 @@ describe('loadConfig', () => {
     expect(messageOf({ REQUEST_TIMEOUT_SECONDS: '60' })).toBe(
       'Invalid configuration: CONNECTION_TIMEOUT_SECONDS must be larger than REQUEST_TIMEOUT_SECONDS',
     );
+  });
+
+  describe('DATABASE_STATEMENT_TIMEOUT_MS', () => {
+    it('defaults to 5 s, for statements and for waiting on a connection', () => {
+      const config = loadConfig({});
+      expect(config.DATABASE_STATEMENT_TIMEOUT_MS).toBe(5_000);
+      expect(poolTimeouts(config)).toEqual({ statementTimeoutMs: 5_000, connectTimeoutMs: 5_000 });
+      expect(
+        loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '1500' }).DATABASE_STATEMENT_TIMEOUT_MS,
+      ).toBe(1_500);
+    });
+
+    it.each(['0', '99', '600001', '2s', '1.5'])('%s: one line naming it', (value) => {
+      const message = messageOf({ DATABASE_STATEMENT_TIMEOUT_MS: value });
+      expect(message).toBe(
+        'Invalid configuration: DATABASE_STATEMENT_TIMEOUT_MS must be a whole number from 100 to 600000',
+      );
+    });
   });
 
   it('never repeats a value that may hold a password', () => {

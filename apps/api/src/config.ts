@@ -137,6 +137,12 @@ const ZEnvironment = z.object({
     ),
   /** Size of the PostgreSQL connection pool of one API process. */
   DATABASE_POOL_SIZE: ZInteger(1, 100).default(10),
+  /**
+   * How long one database statement may run (PostgreSQL cancels it: `statement_timeout`), and how
+   * long a request waits for a database connection; a hung database is answered 503 in about this
+   * time (see poolTimeouts).
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: ZInteger(100, 600_000).default(5_000),
   /** Proxies trusted for the client's address and protocol; see ZTrustProxy. */
   TRUST_PROXY: ZTrustProxy,
   /**
@@ -179,6 +185,16 @@ export type TConfig = z.infer<typeof ZEnvironment> & {
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * The API pool's timeouts (`createPool` of @pets/db): statements cancelled by PostgreSQL after
+ * DATABASE_STATEMENT_TIMEOUT_MS, an unanswered query given up one second later (a server too hung
+ * to cancel), and a connection (free in the pool, or new) awaited as long as a statement.
+ */
+export const poolTimeouts = (config: Pick<TConfig, 'DATABASE_STATEMENT_TIMEOUT_MS'>) => ({
+  statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  connectTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+});
 
 /**
  * Reads and validates the environment once. A bad or missing value throws a ConfigError whose

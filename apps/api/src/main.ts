@@ -4,7 +4,7 @@ import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } f
 import { findKeyByHash } from './api-keys/api-key-repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
-import { ConfigError, loadConfig, type TConfig } from './config';
+import { ConfigError, loadConfig, poolTimeouts, type TConfig } from './config';
 import { connectionBoundWarning, drainOf } from './http/connections';
 import { createLogger } from './logging/logger';
 
@@ -60,7 +60,9 @@ const main = async () => {
     const { applied } = await migrate(database.url);
     logger.info({ applied }, 'migrations applied');
   }
-  const pool = createPool(database.url, config.DATABASE_POOL_SIZE);
+  // Idle-connection errors ignored (a query that meets a broken connection fails by itself); every
+  // connection bounded by the statement timeout, so a hung database costs a bounded wait.
+  const pool = createPool(database.url, config.DATABASE_POOL_SIZE, undefined, poolTimeouts(config));
   const prisma = createPrismaClient(pool);
 
   // The embedded default is a developer's database: give it animals to browse and a key to try.

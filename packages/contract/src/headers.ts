@@ -98,8 +98,8 @@ export const HEADER_DOCS: Record<TDocumentedHeader, THeaderDoc> = {
   [Header.retryAfter]: {
     schema: count(86_400),
     description:
-      'Seconds to wait before retrying: until the exhausted window resets, or until a temporary ' +
-      'ban ends.',
+      'Seconds to wait before retrying: until the exhausted window resets, until a temporary ' +
+      'ban ends, or (on a 503) about the time the database needs to be back.',
     example: 30,
   },
   [Header.requestId]: {

@@ -47,7 +47,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   415: 'The body is not `application/json` (`unsupported_media_type`).',
   429: 'Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds.',
   500: 'Unexpected server error (`internal_error`). Safe to retry with backoff.',
-  503: 'A dependency of the service is unavailable (`service_unavailable`). Retry with backoff.',
+  503: 'The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff.',
 };
 
 const PRODUCTION_DESCRIPTION = `The pet adoption service: browse the animals of a store, add new arrivals, and follow adoption orders.
@@ -66,7 +66,7 @@ const BEFORE_RATE_LIMIT = new Set([408, 500, 503]);
 /**
  * The headers of one response of an operation, each `required` when every such response carries
  * it (validators such as Prism check only those): the ones on every response, the operation's
- * (`responseHeaders.all` and per status), `Retry-After` on 429, `WWW-Authenticate` on 401. A
+ * (`responseHeaders.all` and per status), `Retry-After` on 429 and 503, `WWW-Authenticate` on 401. A
  * conditional header (a next page, CORS) is required only where the operation sends it always.
  * Written out in each response rather than referenced, since `required` differs between them.
  */
@@ -78,7 +78,7 @@ const responseHeaders = (route: AppRoute, status: number) => {
     ...always,
     ...(metadata.responseHeaders?.[status] ?? []),
     ...(status === 401 ? [Header.wwwAuthenticate] : []),
-    ...(status === 429 ? [Header.retryAfter] : []),
+    ...(status === 429 || status === 503 ? [Header.retryAfter] : []),
   ];
   return Object.fromEntries(
     [...new Set(names)].map((name) => {

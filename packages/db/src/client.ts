@@ -12,6 +12,28 @@ export type TPrismaClient = PrismaClient;
 const ignoreIdleConnectionError = (): void => undefined;
 
 /**
+ * How long a pool's connections may wait on PostgreSQL, so that a hung server (stopped, or a
+ * network that drops packets) costs a bounded time instead of a hang:
+ * - `statementTimeoutMs`: PostgreSQL cancels any statement running longer (`statement_timeout`,
+ *   sent with each new connection; the query fails with 57014 and the connection stays usable).
+ * - `queryTimeoutMs`: the client's own limit on waiting for an answer (`query_timeout`), for a
+ *   server too hung to cancel anything; the connection is then discarded. Default: the statement
+ *   timeout plus one second, so that PostgreSQL's own cancellation comes first when it can.
+ * - `connectTimeoutMs`: waiting for a free connection of a full pool, or for a new connection to
+ *   be established (`connectionTimeoutMillis`).
+ * Unset, statements may run for as long as they take (migrations, commands) and a connection is
+ * awaited for 10 s.
+ */
+export type TPoolTimeouts = {
+  statementTimeoutMs?: number;
+  queryTimeoutMs?: number;
+  connectTimeoutMs?: number;
+};
+
+/** When queryTimeoutMs is not given: how much longer than the statement timeout the client waits. */
+export const QUERY_TIMEOUT_MARGIN_MS = 1_000;
+
+/**
  * A `pg` pool of at most `poolSize` connections. Call `end()` to close it, before its database is
  * dropped. `onError` hears the errors of idle connections (see above); by default they are ignored.
  */
@@ -19,13 +41,19 @@ export const createPool = (
   url: string,
   poolSize = 10,
   onError: (error: Error) => void = ignoreIdleConnectionError,
+  { statementTimeoutMs, queryTimeoutMs, connectTimeoutMs = 10_000 }: TPoolTimeouts = {},
 ): Pool => {
+  const clientTimeoutMs =
+    queryTimeoutMs ??
+    (statementTimeoutMs === undefined ? undefined : statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS);
   const pool = new Pool({
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
     application_name: 'pets-api',
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
+    ...(clientTimeoutMs === undefined ? {} : { query_timeout: clientTimeoutMs }),
   });
   pool.on('error', onError);
   return pool;

@@ -1,6 +1,12 @@
 // @pets/db: everything that touches the database, for the API, its command line and the bench.
 // Test helpers are in '@pets/db/testing', never imported by production code.
-export { createPool, createPrismaClient, type TPrismaClient } from './client.js';
+export {
+  createPool,
+  createPrismaClient,
+  QUERY_TIMEOUT_MARGIN_MS,
+  type TPoolTimeouts,
+  type TPrismaClient,
+} from './client.js';
 export {
   openDatabase,
   redactDatabaseUrl,

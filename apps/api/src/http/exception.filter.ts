@@ -13,6 +13,7 @@ import { LOGGER } from '../logging/logger';
 import { redactUrl } from '../logging/redact-url';
 import { AppError } from './app-error';
 import { RequestAborted } from './body';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorResponse } from './database-faults';
 import { allowedMethods } from './routes';
 import { validationError } from './validation-error';
 
@@ -39,27 +40,16 @@ const FASTIFY_ERRORS: Record<string, () => AppError> = {
     new AppError('invalid_request', 'The request body is not valid JSON.'),
 };
 
-const DATABASE_UNAVAILABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P03',
-  'P1001',
-  'P1002',
-  'P1017',
-  'P2024',
-]);
-
-const errorCode = (error: unknown): string | undefined => {
-  if (typeof error !== 'object' || error === null) {
+/** A code of the error or of its causes (at most a few levels down: a cycle must not hang us). */
+const errorCode = (error: unknown, depth = 0): string | undefined => {
+  if (typeof error !== 'object' || error === null || depth > 5) {
     return undefined;
   }
   const { code, cause } = error as { code?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (DATABASE_UNAVAILABLE.has(code) || code.startsWith('FST_'))) {
+  if (typeof code === 'string' && code.startsWith('FST_')) {
     return code;
   }
-  return cause ? errorCode(cause) : typeof code === 'string' ? code : undefined;
+  return cause ? errorCode(cause, depth + 1) : typeof code === 'string' ? code : undefined;
 };
 
 const fromHttpException = (exception: HttpException, request: FastifyRequest): AppError => {
@@ -99,11 +89,10 @@ export const toAppError = (exception: unknown, request: FastifyRequest): AppErro
   if (fastifyError) {
     return fastifyError();
   }
-  if (code && DATABASE_UNAVAILABLE.has(code)) {
-    return new AppError(
-      'service_unavailable',
-      'The service is temporarily unavailable; retry with backoff.',
-    );
+  // Database outages (503 with Retry-After) and data PostgreSQL refused (400): database-faults.ts.
+  const databaseError = databaseErrorResponse(exception);
+  if (databaseError) {
+    return databaseError;
   }
   if (exception instanceof HttpException) {
     return fromHttpException(exception, request);
@@ -143,6 +132,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (error.headers) {
       reply.headers(error.headers);
+    }
+    // Every 503 tells when to come back (the OpenAPI document requires it), whoever raised it.
+    if (error.status === 503 && !reply.hasHeader('retry-after')) {
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     }
     reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
   }

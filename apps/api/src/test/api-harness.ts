@@ -6,7 +6,7 @@ import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/a
 import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
-import { loadConfig, type TConfig } from '../config';
+import { loadConfig, poolTimeouts, type TConfig } from '../config';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
 import { createTestDatabase, type TTestDatabase } from './test-database';
@@ -53,9 +53,12 @@ export const startTestApi = async ({
 }: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
-  const pool = createPool(database.url, 5);
+  // The API's own timeouts (DATABASE_STATEMENT_TIMEOUT_MS), as main.ts gives them.
+  const pool = createPool(database.url, 5, undefined, poolTimeouts(config));
   const prisma = createPrismaClient(pool);
-  const appPool = appDatabaseUrl ? createPool(appDatabaseUrl, 2) : pool;
+  const appPool = appDatabaseUrl
+    ? createPool(appDatabaseUrl, 2, undefined, poolTimeouts(config))
+    : pool;
   const appPrisma = appDatabaseUrl ? createPrismaClient(appPool) : prisma;
   const disconnect = async () => {
     await appPrisma.$disconnect();

@@ -3,7 +3,7 @@ import type { PrismaClient } from '@pets/db';
 import { CONFIG, PRISMA } from '../../app.tokens';
 import { Access } from '../../auth/access.decorator';
 import type { TConfig } from '../../config';
-import { AppError } from '../../http/app-error';
+import { serviceUnavailable } from '../../http/database-faults';
 import { RATE_LIMIT_STORE, type TRateLimitStore } from '../../rate-limit/rate-limit.types';
 import {
   checkDatabase,
@@ -43,14 +43,11 @@ export class HealthController implements BeforeApplicationShutdown {
   @Get(READINESS_PATH)
   async ready(): Promise<TReadiness> {
     if (this.isShuttingDown) {
-      throw new AppError('service_unavailable', 'Not ready: the API is shutting down.');
+      throw serviceUnavailable('Not ready: the API is shutting down.');
     }
     const database = await checkDatabase(this.prisma);
     if (database.status !== 'ok') {
-      throw new AppError(
-        'service_unavailable',
-        `Not ready: the database does not answer (${database.reason}).`,
-      );
+      throw serviceUnavailable(`Not ready: ${database.reason}.`);
     }
     const rateLimits = checkRateLimits(this.rateLimitStore, this.config.REDIS_URL !== undefined);
     return {

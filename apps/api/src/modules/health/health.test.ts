@@ -10,6 +10,9 @@ const rateLimit = { redisKeyPrefix: `pets:test:${randomBytes(6).toString('hex')}
 const CLOSED_REDIS_URL = 'redis://127.0.0.1:1';
 const DEAD_DATABASE_URL = 'postgresql://postgres@127.0.0.1:1/nowhere';
 
+/** A Prisma code (P2010), a SQLSTATE (57P03) or an errno name (ECONNREFUSED). */
+const LIBRARY_CODE = /\b(P\d{4}|\d{2}[0-9A-Z]{3}|E[A-Z]{4,})\b/;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const readiness = async (api: TTestApi) => {
@@ -149,6 +152,10 @@ describe('database unreachable', () => {
       message: expect.stringMatching(/database/),
     });
     expect(body.message).not.toMatch(/127\.0\.0\.1|postgres(ql)?:/);
+    // In our own words: no library's code (it said P2010), no SQLSTATE, no errno.
+    expect(body.message).toBe('Not ready: the database cannot be reached.');
+    expect(body.message).not.toMatch(LIBRARY_CODE);
+    expect(response.headers.get('retry-after')).toBe('2');
   });
 
   it('GET /healthz: still 200, the process itself is alive', async () => {

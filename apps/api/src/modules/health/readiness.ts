@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@pets/db';
+import { classifyDatabaseError, describeDatabaseFault } from '../../http/database-faults';
 import type { TRateLimitStore } from '../../rate-limit/rate-limit.types';
 
 export const HEALTH_PATH = '/healthz';
@@ -22,9 +23,11 @@ export type TReadiness = {
   checks: { database: TDatabaseCheck & { status: 'ok' }; rateLimits: TRateLimitCheck };
 };
 
+class CheckTimeout extends Error {}
+
 const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
   new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new CheckTimeout()), ms);
     work.then(
       (value) => {
         clearTimeout(timer);
@@ -37,20 +40,18 @@ const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
     );
   });
 
-/** A reason safe to show to anyone: an error code, never a message with an address or a query. */
+/**
+ * Why the database check failed, in our own words: never a library's code (P2010, ECONNREFUSED)
+ * or message, an address or a query.
+ */
 const reasonOf = (error: unknown): string => {
-  const { code, cause, errors } = error as {
-    code?: unknown;
-    cause?: { code?: unknown };
-    errors?: { code?: unknown }[];
-  };
-  const found = [code, cause?.code, errors?.[0]?.code].find((value) => typeof value === 'string');
-  if (typeof found === 'string') {
-    return found;
+  if (error instanceof CheckTimeout) {
+    return `the database did not answer within ${DATABASE_CHECK_TIMEOUT_MS / 1000} s`;
   }
-  return error instanceof Error && error.message.startsWith('no answer within')
-    ? error.message
-    : 'query failed';
+  const found = classifyDatabaseError(error);
+  return found?.kind === 'unavailable'
+    ? describeDatabaseFault(found.fault)
+    : 'the database check failed';
 };
 
 export const checkDatabase = async (prisma: PrismaClient): Promise<TDatabaseCheck> => {

@@ -484,7 +484,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -538,7 +538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -576,6 +576,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -911,7 +916,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -965,7 +970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -1003,6 +1008,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1377,7 +1387,7 @@ export interface operations {
                      */
                     Link: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -1446,7 +1456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -1499,6 +1509,11 @@ export interface operations {
                      * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
                      */
                     Link: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1748,7 +1763,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -1802,7 +1817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -1840,6 +1855,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2033,7 +2053,7 @@ export interface operations {
                      */
                     "Access-Control-Allow-Origin"?: string;
                     /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
                      * @example 30
                      */
                     "Retry-After": number;
@@ -2087,7 +2107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
                     /**
@@ -2125,6 +2145,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
