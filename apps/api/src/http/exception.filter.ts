@@ -13,7 +13,12 @@ import { LOGGER } from '../logging/logger';
 import { redactUrl } from '../logging/redact-url';
 import { AppError } from './app-error';
 import { RequestAborted } from './body';
-import { DATABASE_RETRY_AFTER_SECONDS, databaseErrorResponse } from './database-faults';
+import {
+  classifyDatabaseError,
+  DATABASE_RETRY_AFTER_SECONDS,
+  databaseErrorResponse,
+  describeDatabaseFault,
+} from './database-faults';
 import { allowedMethods } from './routes';
 import { validationError } from './validation-error';
 
@@ -121,7 +126,19 @@ export class AllExceptionsFilter implements ExceptionFilter {
       toAppError(exception, request) ??
       new AppError('internal_error', 'Something went wrong on our side.');
 
-    if (error.status >= 500) {
+    const fault = error.status === 503 ? classifyDatabaseError(exception) : undefined;
+    if (fault?.kind === 'unavailable') {
+      // Expected during an outage, and one per request: one line, no stack trace.
+      this.logger.warn(
+        {
+          reqId: request.id,
+          method: request.method,
+          url: redactUrl(request.url),
+          fault: describeDatabaseFault(fault.fault),
+        },
+        'database unavailable',
+      );
+    } else if (error.status >= 500) {
       this.logger.error(
         { err: exception, reqId: request.id, method: request.method, url: redactUrl(request.url) },
         'request failed',

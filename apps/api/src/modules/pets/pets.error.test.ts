@@ -257,6 +257,12 @@ describe('the database out of reach', () => {
     try {
       const key = await outage.createKey();
       await expectError(await outage.fetch('/v1/pets', { key }), 503, 'service_unavailable');
+      // An outage is logged one warning line per request, in our words, without a stack trace.
+      expect(outage.logs.filter((line) => line.msg === 'request failed')).toEqual([]);
+      const warned = outage.logs.filter((line) => line.msg === 'database unavailable');
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toMatchObject({ level: 40, fault: 'the database cannot be reached' });
+      expect(JSON.stringify(warned[0])).not.toMatch(/ECONNREFUSED|stack|127\.0\.0\.1:1/);
     } finally {
       await outage.close();
     }
