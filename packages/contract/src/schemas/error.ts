@@ -13,10 +13,12 @@ export const ZErrorCode = z.enum([
   'method_not_allowed',
   'payload_too_large',
   'unsupported_media_type',
+  'headers_too_large',
   'rate_limited',
   'api_key_banned',
   'internal_error',
   'service_unavailable',
+  'not_implemented',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -29,10 +31,12 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   api_key_banned: 429,
   internal_error: 500,
   service_unavailable: 503,
+  not_implemented: 501,
 } as const satisfies Record<TErrorCode, number>;
 
 /**
