@@ -5,13 +5,14 @@ import {
   HttpException,
   Inject,
 } from '@nestjs/common';
-import { BODY_LIMIT_TEXT, ERROR_STATUS, type TErrorCode } from '@pets/contract';
+import { BODY_LIMIT_TEXT, ERROR_STATUS, Header, type TErrorCode } from '@pets/contract';
 import { RequestValidationError } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../logging/logger';
 import { AppError } from './app-error';
 import { allowedMethods } from './routes';
+import { isV1Path, pathOf } from './v1-gate';
 import { validationError } from './validation-error';
 
 const CODE_BY_STATUS = new Map<number, TErrorCode>(
@@ -135,9 +136,44 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (reply.sent) {
       return;
     }
-    if (error.headers) {
-      reply.headers(error.headers);
+    if (error.status < 500 && isV1Path(pathOf(request.url)) && !reply.hasHeader(rateLimitHeader)) {
+      void this.admitThenSend(request, reply, error);
+      return;
     }
-    reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+    send(reply, error);
+  }
+
+  /**
+   * A /v1 request refused before the guards ran (Fastify's 415 for a Content-Type it cannot
+   * parse, a missing Host): 401 and 429 come first, as for every /v1 request (http/v1-gate.ts).
+   */
+  private async admitThenSend(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error: AppError,
+  ): Promise<void> {
+    let answer = error;
+    try {
+      await request.server.admitV1(request, reply);
+    } catch (refusal) {
+      answer =
+        toAppError(refusal, request) ??
+        new AppError('internal_error', 'Something went wrong on our side.');
+      if (answer.status >= 500) {
+        this.logger.error({ err: refusal, reqId: request.id }, 'request failed');
+      }
+    }
+    if (!reply.sent) {
+      send(reply, answer);
+    }
   }
 }
+
+const rateLimitHeader = Header.rateLimitLimit;
+
+const send = (reply: FastifyReply, error: AppError): void => {
+  if (error.headers) {
+    reply.headers(error.headers);
+  }
+  reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+};
