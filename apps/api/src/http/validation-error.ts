@@ -18,8 +18,18 @@ const A_TYPE: Record<string, string> = {
   date: 'a date',
 };
 
-/** "a string", "an integer"... for zod's type names; "of another type" for the rest. */
-const typeName = (type: string): string => A_TYPE[type] ?? 'of another type';
+/**
+ * "a string", "an integer"... for zod's type names; an enum's values (zod names the expected
+ * type `'a' | 'b'` then) as a list.
+ */
+const expectedValue = (type: string): string => {
+  const known = A_TYPE[type];
+  if (known !== undefined) {
+    return known;
+  }
+  const values = type.split(' | ').map((value) => value.replace(/^'|'$/g, ''));
+  return values.length > 1 ? `one of ${values.join(', ')}` : 'of another type';
+};
 
 const sized = (
   issue: Extract<ZodIssue, { code: 'too_small' | 'too_big' }>,
@@ -68,7 +78,7 @@ const ourWords = (source: TSource, issue: ZodIssue): string => {
       if (issue.received === 'array' && source !== 'body') {
         return 'must be given once';
       }
-      return `must be ${typeName(issue.expected)}`;
+      return `must be ${expectedValue(issue.expected)}`;
     case ZodIssueCode.invalid_enum_value:
       return `must be one of ${list(issue.options)}`;
     case ZodIssueCode.invalid_literal:
