@@ -410,7 +410,7 @@ describe('text PostgreSQL cannot store: 400 with the field, never 500', () => {
       key,
     } as RequestInit);
     expect(response.status).toBe(201);
-    expect((await response.json()).name).toBe('Rex 🐶');
+    expect(((await response.json()) as { name: string }).name).toBe('Rex 🐶');
   });
 
   it('without a key, 401 first', async () => {
