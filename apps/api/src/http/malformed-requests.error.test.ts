@@ -344,7 +344,12 @@ describe('validation messages are ours, never zod’s', () => {
     ['/v1/pets?status=x', 'query.status', 'must be one of available, pending, sold'],
     ['/v1/pets?cursor=a&cursor=b', 'query.cursor', 'must be given once'],
     ['/v1/pets?status=sold&status=pending', 'query.status', 'must be given once'],
-    ['/v1/pets?limit=1&limit=2', 'query.limit', 'must be given once'],
+    ['/v1/pets?limit=1&limit=2', 'query.limit', 'limit must be an integer'],
+    [
+      '/v1/pets?id=1&id=2',
+      'query.id',
+      'id must be one id or up to 100 ids separated by commas, sent once',
+    ],
     [
       '/v1/store/orders?status=adopted',
       'query.status',

@@ -31,6 +31,8 @@ const expectedValue = (type: string): string => {
   return values.length > 1 ? `one of ${values.join(', ')}` : 'of another type';
 };
 
+const items = (count: number): string => (count === 1 ? 'item' : 'items');
+
 const sized = (
   issue: Extract<ZodIssue, { code: 'too_small' | 'too_big' }>,
   isMinimum: boolean,
@@ -50,9 +52,9 @@ const sized = (
     case 'array':
     case 'set':
       if (exact) {
-        return `must have exactly ${bound} items`;
+        return `must have exactly ${bound} ${items(bound)}`;
       }
-      return `must have at ${isMinimum ? 'least' : 'most'} ${bound} items`;
+      return `must have at ${isMinimum ? 'least' : 'most'} ${bound} ${items(bound)}`;
     default:
       if (exact) {
         return `must be exactly ${bound}`;
@@ -110,12 +112,8 @@ const ourWords = (source: TSource, issue: ZodIssue): string => {
 const hasZodMessage = (issue: ZodIssue): boolean =>
   issue.message === defaultErrorMap(issue, { defaultError: '', data: undefined }).message;
 
-/** A query parameter sent twice arrives as an array, whatever its schema's own message says. */
-const isRepeated = (source: TSource, issue: ZodIssue): boolean =>
-  source !== 'body' && issue.code === ZodIssueCode.invalid_type && issue.received === 'array';
-
 const messageOf = (source: TSource, issue: ZodIssue): string =>
-  isRepeated(source, issue) || hasZodMessage(issue) ? ourWords(source, issue) : issue.message;
+  hasZodMessage(issue) ? ourWords(source, issue) : issue.message;
 
 const issueDetails = (source: TSource, issue: ZodIssue): TErrorDetail[] => {
   const prefix = source === 'body' ? [] : [source];
