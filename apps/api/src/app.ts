@@ -11,7 +11,11 @@ import { callerOf, registerRequestIdentity } from './auth/identity';
 import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { toAppError } from './http/exception.filter';
-import { clientErrorHandler, ignoreUnknownExpectations } from './http/malformed-http';
+import {
+  clientErrorHandler,
+  ignoreUnknownExpectations,
+  refuseConnect,
+} from './http/malformed-http';
 import { applySecurity, securityHeadersHook } from './http/security';
 import { createV1Gate, registerV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
@@ -207,6 +211,7 @@ export const createApp = async (
   registerRequestIdentity(fastify);
   registerHooks(fastify, dependencies, app);
   ignoreUnknownExpectations(app.getHttpServer());
+  refuseConnect(app.getHttpServer());
   await app.init();
   return app;
 };

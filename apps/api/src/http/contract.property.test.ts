@@ -20,7 +20,7 @@ import { useTestApi } from '../test/api-harness';
 // longer run: `FUZZ_RUNS=20000 pnpm exec vitest run src/http/contract.property.test.ts`.
 // fast-check prints the seed and the shrunk request of any failure.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
 const api = useTestApi();
@@ -199,6 +199,9 @@ const request = fc.record({
     'DELETE',
     'PATCH',
     'OPTIONS',
+    'QUERY',
+    'PROPFIND',
+    'SEARCH',
   ),
   path,
   query,

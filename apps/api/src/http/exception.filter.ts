@@ -61,23 +61,40 @@ const errorCode = (error: unknown): string | undefined => {
   return cause ? errorCode(cause) : typeof code === 'string' ? code : undefined;
 };
 
+/** No route serves this method and path: 405 with Allow when the path has other methods, else 404. */
+const noRoute = (request: FastifyRequest): AppError => {
+  const path = request.url.split('?')[0] ?? request.url;
+  const methods = allowedMethods(path);
+  if (methods.length > 0) {
+    return new AppError(
+      'method_not_allowed',
+      `${request.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
+      undefined,
+      { Allow: methods.join(', ') },
+    );
+  }
+  return new AppError('not_found', `No route ${request.method} ${path}. See /v1/openapi.json.`);
+};
+
+/**
+ * Fastify refuses a QUERY request without Content-Type before it looks for a route; no route of
+ * ours takes QUERY, so it is answered as any method no route has.
+ */
+const FASTIFY_REQUEST_ERRORS: Record<string, (request: FastifyRequest) => AppError> = {
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: noRoute,
+};
+
 const fromHttpException = (exception: HttpException, request: FastifyRequest): AppError => {
   const status = exception.getStatus();
   if (status === 404) {
-    const path = request.url.split('?')[0] ?? request.url;
-    const methods = allowedMethods(path);
-    if (methods.length > 0) {
-      return new AppError(
-        'method_not_allowed',
-        `${request.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
-        undefined,
-        { Allow: methods.join(', ') },
-      );
-    }
-    return new AppError('not_found', `No route ${request.method} ${path}. See /v1/openapi.json.`);
+    return noRoute(request);
   }
   const code = CODE_BY_STATUS.get(status) ?? (status >= 500 ? 'internal_error' : 'invalid_request');
-  const message = status >= 500 ? 'Something went wrong on our side.' : exception.message;
+  // The exception's own message is a library's (ours are AppErrors): never sent.
+  const message =
+    status >= 500
+      ? 'Something went wrong on our side.'
+      : 'The request cannot be processed as sent.';
   return new AppError(code, message);
 };
 
@@ -97,6 +114,10 @@ export const toAppError = (exception: unknown, request: FastifyRequest): AppErro
   const fastifyError = code ? FASTIFY_ERRORS[code] : undefined;
   if (fastifyError) {
     return fastifyError();
+  }
+  const fastifyRequestError = code ? FASTIFY_REQUEST_ERRORS[code] : undefined;
+  if (fastifyRequestError) {
+    return fastifyRequestError(request);
   }
   if (code && DATABASE_UNAVAILABLE.has(code)) {
     return new AppError(

@@ -124,3 +124,17 @@ export const ignoreUnknownExpectations = (server: Server): void => {
     server.emit('request', request, response);
   });
 };
+
+/**
+ * CONNECT asks for a tunnel, which this server (no proxy) never opens: Node would close the
+ * connection without a word unless the server handles `connect`. It gets a 501 in the error format.
+ */
+export const refuseConnect = (server: Server): void => {
+  server.on('connect', (_request, socket: Socket) => {
+    const error = new AppError(
+      'not_implemented',
+      'The method CONNECT is not implemented: this API opens no tunnels.',
+    );
+    socket.end(rawErrorResponse(error));
+  });
+};

@@ -297,6 +297,31 @@ describe('malformed HTTP: a complete response in the error format, then the conn
     expectLimited(keyed);
   });
 
+  it('CONNECT (no tunnels here): 501 in the error format instead of a silent close', async () => {
+    expectRawError(
+      await sendRaw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      501,
+      'not_implemented',
+    );
+  });
+
+  it('QUERY without Content-Type: authenticated, then the 405 of a method no route has', async () => {
+    const anonymous = await sendRaw(
+      'QUERY /v1/pets HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+    );
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+    const keyed = await sendRaw(
+      `QUERY /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+    );
+    expect(keyed.status).toBe(405);
+    const body = ZError.parse(JSON.parse(keyed.body));
+    expect(body).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    expect(body.message).not.toMatch(/must provide/);
+    expect(keyed.headers.allow).toBe('GET, HEAD, POST');
+    expect(keyed.headers['x-ratelimit-limit']).toMatch(/^\d+$/);
+  });
+
   it('no Host on HTTP/1.1: 401 without a key, then 400 with one, rate limited and with a body', async () => {
     const anonymous = await sendRaw('GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(anonymous.status).toBe(401);
