@@ -1,15 +1,24 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { contract, Header } from '@pets/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule, type TAppDependencies } from './app.module';
 import { AuthService } from './auth/auth.service';
 import { callerOf, registerRequestIdentity } from './auth/identity';
+import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
+import { toAppError } from './http/exception.filter';
+import {
+  clientErrorHandler,
+  ignoreUnknownExpectations,
+  refuseConnect,
+} from './http/malformed-http';
 import { applySecurity, securityHeadersHook } from './http/security';
+import { createV1Gate, registerV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
 import { getPetDeprecationHeaders } from './modules/pets/deprecations';
@@ -41,6 +50,62 @@ const servedRoute = (request: FastifyRequest): string | undefined => {
   return request.routeOptions.url;
 };
 
+/** HTTP/1.1 requires Host (RFC 9112, 3.2); HTTP/1.0 clients may leave it out. */
+const missingHost = (request: FastifyRequest): AppError | undefined =>
+  request.headers.host === undefined && request.raw.httpVersion !== '1.0'
+    ? new AppError('invalid_request', 'An HTTP/1.1 request must carry a Host header.')
+    : undefined;
+
+type TSecurityHookHolder = {
+  securityHook?: (request: FastifyRequest, response: FastifyReply['raw']) => unknown;
+};
+
+/** The router's refusals, which Fastify hands to `frameworkErrors` before any hook runs. */
+const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
+  FST_ERR_BAD_URL: () =>
+    new AppError(
+      'invalid_request',
+      'The path is not valid: a percent-encoded sequence in it is not UTF-8.',
+    ),
+  FST_ERR_MAX_PARAM_LENGTH: () =>
+    new AppError('invalid_request', 'The path is not valid: a segment of it is too long.'),
+};
+
+/**
+ * Answers a request the router refused. Fastify runs no hook for it, so this sets what our hooks
+ * would (security headers, the request id) and goes through the /v1 gate itself.
+ */
+const answerFrameworkError = async (
+  adapter: FastifyAdapter,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> => {
+  // The hook of app.useSecurityHeaders(), which Nest's own frameworkErrors handler (replaced by
+  // this one) runs for the same reason.
+  try {
+    (adapter as unknown as TSecurityHookHolder).securityHook?.(request, reply.raw);
+  } catch {
+    // The request is refused either way; its params are null, which a hook may not expect.
+  }
+  securityHeadersHook(request, reply);
+  reply.header(Header.requestId, request.id);
+  let answer =
+    FRAMEWORK_ERRORS[error.code]?.() ??
+    new AppError('invalid_request', 'The request could not be routed.');
+  try {
+    await request.server.admitV1(request, reply);
+  } catch (refusal) {
+    answer =
+      toAppError(refusal, request) ??
+      new AppError('internal_error', 'Something went wrong on our side.');
+  }
+  if (answer.headers) {
+    reply.headers(answer.headers);
+  }
+  reply.status(answer.status).type('application/json; charset=utf-8').send(answer.toBody());
+};
+
 const registerHooks = (
   fastify: FastifyInstance,
   dependencies: TAppDependencies,
@@ -53,20 +118,18 @@ const registerHooks = (
     if (servedRoute(request) === GET_PET_ROUTE) {
       reply.headers(getPetDeprecationHeaders(request.params));
     }
-    done();
+    done(missingHost(request));
   });
 
-  // A /v1 request that no route serves never reaches the guards; it is still identified the same
-  // way, counted and given rate-limit headers, so that every /v1 response carries them (its 404 or
-  // 405 needs no key, as before).
-  const auth = app.get(AuthService);
-  const rateLimit = app.get(RateLimitGuard);
+  // A /v1 request that no route serves never reaches the guards; it gets the same order through
+  // the gate: identified, counted, given rate-limit headers, 401 without a valid key, and only
+  // then its 404 or 405 (http/v1-gate.ts; a CORS preflight and the OpenAPI document need no key).
+  const gate = createV1Gate(app.get(AuthService), app.get(RateLimitGuard));
+  registerV1Gate(fastify, gate);
   fastify.addHook('onRequest', async (request, reply) => {
-    if (servedRoute(request) !== undefined || !request.url.startsWith('/v1/')) {
-      return;
+    if (servedRoute(request) === undefined) {
+      await gate(request, reply);
     }
-    await auth.identify(request);
-    await rateLimit.limit(request, reply);
   });
 
   // Every response carries its request id, including those sent before our onRequest hooks run
@@ -121,7 +184,8 @@ const registerHooks = (
 export const createApp = async (
   dependencies: TAppDependencies,
 ): Promise<NestFastifyApplication> => {
-  const adapter = new FastifyAdapter({
+  const timeouts = serverTimeoutOptions(dependencies.config);
+  const adapter: FastifyAdapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestId,
     // The client's address (per-address rate limits, logs) and protocol (HSTS) as told by the
@@ -131,10 +195,22 @@ export const createApp = async (
     // open connection are served instead, with `Connection: close` (see main.ts).
     return503OnClosing: false,
     // One rule for every path (docs/decisions.md): a trailing slash is ignored, so `/v1/pets/`
-    // is `/v1/pets`, with its authentication, rate limit and answer.
-    routerOptions: { ignoreTrailingSlash: true },
+    // is `/v1/pets`, with its authentication, rate limit and answer. No path parameter is too
+    // long for the router (its default, 100 characters, answered Fastify's own 414): the request
+    // line's limit bounds them, and the contract's schema answers a long id like any bad one.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxHeaderSize },
+    // The router's refusals (a percent-encoding that is not UTF-8) in the spec's error body, after
+    // authentication and rate limiting like every /v1 answer.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      void answerFrameworkError(adapter, error, request, reply);
+    },
+    // Requests Node's parser refuses, in the spec's error body (http/malformed-http.ts).
+    clientErrorHandler,
     // Slow clients: request, headers, keep-alive and connection timeouts (http/connections.ts).
-    ...serverTimeoutOptions(dependencies.config),
+    ...timeouts,
+    // A missing Host is answered by our onRequest hook (400 in the error body) instead of by
+    // Node, whose 400 has no body.
+    http: { ...timeouts.http, requireHostHeader: false },
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(dependencies),
@@ -147,6 +223,8 @@ export const createApp = async (
   registerBodyParsers(fastify, dependencies.logger);
   registerRequestIdentity(fastify);
   registerHooks(fastify, dependencies, app, drain);
+  ignoreUnknownExpectations(app.getHttpServer());
+  refuseConnect(app.getHttpServer());
   await app.init();
   return app;
 };

@@ -46,7 +46,9 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   413: `The body is larger than ${BODY_LIMIT_TEXT} (\`payload_too_large\`).`,
   415: 'The body is not `application/json` (`unsupported_media_type`).',
   429: 'Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds.',
+  431: 'The request headers are larger than the server accepts (`headers_too_large`).',
   500: 'Unexpected server error (`internal_error`). Safe to retry with backoff.',
+  501: 'The request method is not one the server knows (`not_implemented`).',
   503: 'The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff.',
 };
 

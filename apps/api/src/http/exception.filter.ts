@@ -5,7 +5,7 @@ import {
   HttpException,
   Inject,
 } from '@nestjs/common';
-import { BODY_LIMIT_TEXT, ERROR_STATUS, type TErrorCode } from '@pets/contract';
+import { BODY_LIMIT_TEXT, ERROR_STATUS, Header, type TErrorCode } from '@pets/contract';
 import { RequestValidationError } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -20,6 +20,7 @@ import {
   describeDatabaseFault,
 } from './database-faults';
 import { allowedMethods } from './routes';
+import { isV1Path, pathOf } from './v1-gate';
 import { validationError } from './validation-error';
 
 const CODE_BY_STATUS = new Map<number, TErrorCode>(
@@ -57,23 +58,40 @@ const errorCode = (error: unknown, depth = 0): string | undefined => {
   return cause ? errorCode(cause, depth + 1) : typeof code === 'string' ? code : undefined;
 };
 
+/** No route serves this method and path: 405 with Allow when the path has other methods, else 404. */
+const noRoute = (request: FastifyRequest): AppError => {
+  const path = request.url.split('?')[0] ?? request.url;
+  const methods = allowedMethods(path);
+  if (methods.length > 0) {
+    return new AppError(
+      'method_not_allowed',
+      `${request.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
+      undefined,
+      { Allow: methods.join(', ') },
+    );
+  }
+  return new AppError('not_found', `No route ${request.method} ${path}. See /v1/openapi.json.`);
+};
+
+/**
+ * Fastify refuses a QUERY request without Content-Type before it looks for a route; no route of
+ * ours takes QUERY, so it is answered as any method no route has.
+ */
+const FASTIFY_REQUEST_ERRORS: Record<string, (request: FastifyRequest) => AppError> = {
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: noRoute,
+};
+
 const fromHttpException = (exception: HttpException, request: FastifyRequest): AppError => {
   const status = exception.getStatus();
   if (status === 404) {
-    const path = request.url.split('?')[0] ?? request.url;
-    const methods = allowedMethods(path);
-    if (methods.length > 0) {
-      return new AppError(
-        'method_not_allowed',
-        `${request.method} is not allowed on ${path}; use ${methods.join(', ')}.`,
-        undefined,
-        { Allow: methods.join(', ') },
-      );
-    }
-    return new AppError('not_found', `No route ${request.method} ${path}. See /v1/openapi.json.`);
+    return noRoute(request);
   }
   const code = CODE_BY_STATUS.get(status) ?? (status >= 500 ? 'internal_error' : 'invalid_request');
-  const message = status >= 500 ? 'Something went wrong on our side.' : exception.message;
+  // The exception's own message is a library's (ours are AppErrors): never sent.
+  const message =
+    status >= 500
+      ? 'Something went wrong on our side.'
+      : 'The request cannot be processed as sent.';
   return new AppError(code, message);
 };
 
@@ -93,6 +111,10 @@ export const toAppError = (exception: unknown, request: FastifyRequest): AppErro
   const fastifyError = code ? FASTIFY_ERRORS[code] : undefined;
   if (fastifyError) {
     return fastifyError();
+  }
+  const fastifyRequestError = code ? FASTIFY_REQUEST_ERRORS[code] : undefined;
+  if (fastifyRequestError) {
+    return fastifyRequestError(request);
   }
   // Database outages (503 with Retry-After) and data PostgreSQL refused (400): database-faults.ts.
   const databaseError = databaseErrorResponse(exception);
@@ -147,13 +169,48 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (reply.sent) {
       return;
     }
-    if (error.headers) {
-      reply.headers(error.headers);
+    if (error.status < 500 && isV1Path(pathOf(request.url)) && !reply.hasHeader(rateLimitHeader)) {
+      void this.admitThenSend(request, reply, error);
+      return;
     }
-    // Every 503 tells when to come back (the OpenAPI document requires it), whoever raised it.
-    if (error.status === 503 && !reply.hasHeader('retry-after')) {
-      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    send(reply, error);
+  }
+
+  /**
+   * A /v1 request refused before the guards ran (Fastify's 415 for a Content-Type it cannot
+   * parse, a missing Host): 401 and 429 come first, as for every /v1 request (http/v1-gate.ts).
+   */
+  private async admitThenSend(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    error: AppError,
+  ): Promise<void> {
+    let answer = error;
+    try {
+      await request.server.admitV1(request, reply);
+    } catch (refusal) {
+      answer =
+        toAppError(refusal, request) ??
+        new AppError('internal_error', 'Something went wrong on our side.');
+      if (answer.status >= 500) {
+        this.logger.error({ err: refusal, reqId: request.id }, 'request failed');
+      }
     }
-    reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+    if (!reply.sent) {
+      send(reply, answer);
+    }
   }
 }
+
+const rateLimitHeader = Header.rateLimitLimit;
+
+const send = (reply: FastifyReply, error: AppError): void => {
+  if (error.headers) {
+    reply.headers(error.headers);
+  }
+  // Every 503 tells when to come back (the OpenAPI document requires it), whoever raised it.
+  if (error.status === 503 && !reply.hasHeader('retry-after')) {
+    reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  }
+  reply.status(error.status).type('application/json; charset=utf-8').send(error.toBody());
+};

@@ -35,6 +35,13 @@ describe('validatePetForm (the contract ZNewPet)', () => {
     });
   });
 
+  it('refuses a name the database cannot store, as the API does (the contract rule)', () => {
+    expect(validatePetForm(values('Re\u0000x', '1'))).toEqual({
+      success: false,
+      fieldErrors: { name: 'Name must not contain the NUL character (U+0000).' },
+    });
+  });
+
   it('leaves out an unchosen status, so the API default applies', () => {
     expect(toNewPetInput(values('Rex', '1', ''))).toEqual({ name: 'Rex', categoryId: 1 });
   });

@@ -90,3 +90,33 @@ export const idFromText = (name: string, description: string) =>
     ),
     { format: 'int64', description },
   );
+
+/** A UTF-16 surrogate without its other half: no Unicode character, and not valid UTF-8 text. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why PostgreSQL would refuse (or silently alter) a text value, or undefined when it is fine:
+ * `text` cannot hold the NUL character (22021), and an unpaired surrogate (`"\uD800"` in JSON)
+ * is no character at all. Shared by the site and the API so both say the same.
+ */
+export const unstorableTextReason = (text: string): string | undefined => {
+  if (text.includes('\u0000')) {
+    return 'must not contain the NUL character (U+0000)';
+  }
+  if (UNPAIRED_SURROGATE.test(text)) {
+    return 'must be valid Unicode: it contains an unpaired surrogate (U+D800 to U+DFFF)';
+  }
+  return undefined;
+};
+
+/**
+ * A string schema that also refuses text the database cannot store (see unstorableTextReason):
+ * every free-text field of a request body goes through it.
+ */
+export const storableText = (schema: z.ZodString) =>
+  schema.superRefine((value, context) => {
+    const reason = unstorableTextReason(value);
+    if (reason !== undefined) {
+      context.addIssue({ code: z.ZodIssueCode.custom, message: reason });
+    }
+  });

@@ -14,9 +14,11 @@ export const ZErrorCode = z.enum([
   'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
+  'headers_too_large',
   'rate_limited',
   'api_key_banned',
   'internal_error',
+  'not_implemented',
   'service_unavailable',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
@@ -31,10 +33,12 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   api_key_banned: 429,
   internal_error: 500,
   service_unavailable: 503,
+  not_implemented: 501,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

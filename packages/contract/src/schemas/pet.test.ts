@@ -213,6 +213,28 @@ describe('ZNewPet', () => {
   });
 });
 
+describe('ZNewPet.name: only text the database can store', () => {
+  const messageOf = (name: string) =>
+    ZNewPet.safeParse({ name, categoryId: 1 }).error?.issues.map((issue) => issue.message);
+
+  it.each(['a\u0000b', '\u0000'])('refuses the NUL character in %j', (name) => {
+    expect(messageOf(name)).toContain('must not contain the NUL character (U+0000)');
+  });
+
+  it.each(['\uD800', 'x\uDBFFy', '\uDC00', 'y\uDFFF'])(
+    'refuses the lone surrogate in %j',
+    (name) => {
+      expect(messageOf(name)).toEqual([
+        'must be valid Unicode: it contains an unpaired surrogate (U+D800 to U+DFFF)',
+      ]);
+    },
+  );
+
+  it.each(['Rex 🐶', 'Zoë', '名字', '\u0001'])('accepts %j', (name) => {
+    expect(ZNewPet.safeParse({ name, categoryId: 1 }).success).toBe(true);
+  });
+});
+
 describe('ZPet', () => {
   it('requires every field of NewPet plus id', () => {
     expect(ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1, status: 'available' }).success).toBe(

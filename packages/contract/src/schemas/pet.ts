@@ -7,6 +7,7 @@ import {
   integerFromText,
   MAX_ID,
   PAGE_SIZE,
+  storableText,
   ZLimitQuery,
   zId,
 } from './common';
@@ -21,12 +22,13 @@ export const PetStatus = ZPetStatus.enum;
 
 export const PET_NAME_MAX_LENGTH = 100;
 
-export const ZPetName = z
-  .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`)
-  .describe("The animal's name.");
+export const ZPetName = storableText(
+  z
+    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
+).describe("The animal's name.");
 
 export const ZNewPet = extendApi(
   z
