@@ -17,6 +17,8 @@ export const ZErrorCode = z.enum([
   'api_key_banned',
   'internal_error',
   'service_unavailable',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -33,6 +35,8 @@ export const ERROR_STATUS = {
   api_key_banned: 429,
   internal_error: 500,
   service_unavailable: 503,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
 } as const satisfies Record<TErrorCode, number>;
 
 /**
