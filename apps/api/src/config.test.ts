@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       REDIS_KEY_PREFIX: 'pets:rl:',
       TRUST_PROXY: false,
       SHUTDOWN_TIMEOUT_SECONDS: 20,
+      IDEMPOTENCY_KEY_TTL_HOURS: 24,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
@@ -93,6 +94,17 @@ describe('loadConfig', () => {
       'SHUTDOWN_TIMEOUT_SECONDS',
       '-1',
       'SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 0 to 600',
+    ],
+    // The interface promises at least 24 hours of replays.
+    [
+      'IDEMPOTENCY_KEY_TTL_HOURS',
+      '1',
+      'IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 24 to 720',
+    ],
+    [
+      'IDEMPOTENCY_KEY_TTL_HOURS',
+      '1.5',
+      'IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 24 to 720',
     ],
   ])('%s=%s: one line naming the variable and what is wrong', (name, value, expected) => {
     const message = messageOf({ [name]: value });

@@ -132,6 +132,11 @@ const ZEnvironment = z.object({
    * closed anyway (the database is still flushed and closed cleanly afterwards).
    */
   SHUTDOWN_TIMEOUT_SECONDS: ZInteger(0, 600).default(20),
+  /**
+   * How long the response to a request with an Idempotency-Key is kept and replayed to retries:
+   * at least the 24 hours the interface promises, at most 30 days.
+   */
+  IDEMPOTENCY_KEY_TTL_HOURS: ZInteger(24, 720).default(24),
 });
 
 export type TConfig = z.infer<typeof ZEnvironment> & {
