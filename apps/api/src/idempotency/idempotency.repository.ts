@@ -122,6 +122,21 @@ const SWEEP_STATEMENT = prepare((db, p: { now: Date; limit: number }) =>
     ),
 );
 
+/** The SQL and `$n` values of the lookup and of one sweep batch: for EXPLAIN in tests and reviews. */
+export const idempotencyStatements = (scope: TIdempotencyScope, now: Date, limit: number) => {
+  const withValues = <TParams extends Record<string, unknown>>(
+    statement: { sql: string; parameterNames: readonly (string | null)[] },
+    params: TParams,
+  ) => ({
+    sql: statement.sql,
+    values: statement.parameterNames.map((name) => (name === null ? null : params[name])),
+  });
+  return {
+    find: withValues(FIND_STATEMENT, scopeParams(scope)),
+    sweep: withValues(SWEEP_STATEMENT, { now, limit }),
+  };
+};
+
 type TEntryRow = {
   id: string;
   requestHash: string;
