@@ -25,8 +25,11 @@ const withKey = (key: string, body: unknown, apiKey?: string) =>
 const countPets = async (api: TTestApi, name: string) => api.prisma.pet.count({ where: { name } });
 const countEntries = (api: TTestApi) => api.prisma.idempotencyKey.count();
 
+/** Retries wait for the first request up to 5 s in production; longer here, for a loaded machine. */
+const PATIENT = { waitMs: 15_000 };
+
 describe('Idempotency-Key on createPet', () => {
-  const api = useTestApi();
+  const api = useTestApi({ idempotency: PATIENT });
   let categoryId: number;
 
   beforeAll(async () => {
@@ -34,7 +37,7 @@ describe('Idempotency-Key on createPet', () => {
   });
 
   it('20 simultaneous retries over two instances: one animal, 20 identical answers, 19 replays', async () => {
-    const second = await startTestApi({ database: api.database });
+    const second = await startTestApi({ database: api.database, idempotency: PATIENT });
     try {
       const apiKey = await api.createKey();
       const key = randomUUID();
