@@ -6,6 +6,12 @@ import { IdentifyGuard } from './auth/identify.guard';
 import { CoreModule, type TCoreDependencies } from './core/core.module';
 import { BodyInterceptor } from './http/body.interceptor';
 import { AllExceptionsFilter } from './http/exception.filter';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import {
+  DEFAULT_IDEMPOTENCY_SETTINGS,
+  type TIdempotencySettings,
+} from './idempotency/idempotency.types';
 import { CategoriesModule } from './modules/categories/categories.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
@@ -20,12 +26,16 @@ export type TAppDependencies = TCoreDependencies &
   TAuthDependencies & {
     /** Tests only: shorter windows and bans, a Redis key prefix of their own. */
     rateLimitSettings?: Partial<TRateLimitSettings>;
+    /** Tests only: a clock of their own, a shorter wait, a sweeper that runs often. */
+    idempotencySettings?: Partial<TIdempotencySettings>;
   };
 
 /**
  * The application: its rooms, and what runs around every handler. Guards run in this order on
  * every request: identify the caller, rate limit by key or client address, then enforce the
  * handler's @Access rule (401 without a valid key), all before any validation of the input.
+ * Then the interceptors: the body's usability, then Idempotency-Key (a replay is still a counted,
+ * authenticated request).
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
@@ -37,6 +47,11 @@ export class AppModule {
         CoreModule.register(dependencies),
         AuthModule.register(dependencies),
         RateLimitModule.register(dependencies.config, dependencies.rateLimitSettings),
+        IdempotencyModule.register({
+          ...DEFAULT_IDEMPOTENCY_SETTINGS,
+          ttlMs: dependencies.config.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000,
+          ...dependencies.idempotencySettings,
+        }),
         PetsModule,
         OrdersModule,
         CategoriesModule,
@@ -48,6 +63,8 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useExisting: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
+        // After BodyInterceptor: only a usable body is hashed and stored.
+        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
     };

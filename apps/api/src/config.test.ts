@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       KEEP_ALIVE_TIMEOUT_SECONDS: 72,
       CONNECTION_TIMEOUT_SECONDS: 60,
       MAX_CONNECTIONS: 10_000,
+      IDEMPOTENCY_KEY_TTL_HOURS: 24,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
@@ -120,6 +121,17 @@ describe('loadConfig', () => {
       'CONNECTION_TIMEOUT_SECONDS must be a whole number from 1 to 3600',
     ],
     ['MAX_CONNECTIONS', '0', 'MAX_CONNECTIONS must be a whole number from 1 to 1000000'],
+    // The interface promises at least 24 hours of replays.
+    [
+      'IDEMPOTENCY_KEY_TTL_HOURS',
+      '1',
+      'IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 24 to 720',
+    ],
+    [
+      'IDEMPOTENCY_KEY_TTL_HOURS',
+      '1.5',
+      'IDEMPOTENCY_KEY_TTL_HOURS must be a whole number from 24 to 720',
+    ],
   ])('%s=%s: one line naming the variable and what is wrong', (name, value, expected) => {
     const message = messageOf({ [name]: value });
     expect(message.startsWith(`Invalid configuration: ${expected}`)).toBe(true);

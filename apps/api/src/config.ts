@@ -165,6 +165,11 @@ const ZEnvironment = z.object({
   CONNECTION_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(60),
   /** Connections one API process holds at once; more are closed as they arrive. */
   MAX_CONNECTIONS: ZInteger(1, 1_000_000).default(10_000),
+  /**
+   * How long the response to a request with an Idempotency-Key is kept and replayed to retries:
+   * at least the 24 hours the interface promises, at most 30 days.
+   */
+  IDEMPOTENCY_KEY_TTL_HOURS: ZInteger(24, 720).default(24),
 });
 
 /** Rules between the slow-client settings, checked after each is valid on its own. */

@@ -18,6 +18,7 @@ export const Header = {
   deprecation: 'Deprecation',
   sunset: 'Sunset',
   wwwAuthenticate: 'WWW-Authenticate',
+  idempotentReplayed: 'Idempotent-Replayed',
 } as const;
 export type THeaderName = (typeof Header)[keyof typeof Header];
 
@@ -140,6 +141,14 @@ export const HEADER_DOCS: Record<TDocumentedHeader, THeaderDoc> = {
     schema: text(100),
     description: 'RFC 9110: the authentication scheme the API expects, on every `401`.',
     example: 'Bearer realm="pets"',
+  },
+  [Header.idempotentReplayed]: {
+    conditional: true,
+    schema: text(4, '^true$'),
+    description:
+      'Sent (`true`) when this response is the stored answer to an earlier request with the same ' +
+      '`Idempotency-Key`, replayed instead of running the operation again.',
+    example: 'true',
   },
   [CORS_ALLOW_ORIGIN]: {
     schema: text(200),

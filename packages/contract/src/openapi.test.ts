@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, documentPath, operationNames, THIS_SERVER_URL } from './openapi';
+import type { TRouteMetadata } from './routers/metadata';
 import { CONTRACT_ROUTES } from './routes';
 import { PETS_CURSOR } from './schemas/pet';
 
@@ -202,6 +203,32 @@ describe('openapi.json', () => {
       // 503 (the database unavailable) Retry-After.
       expect(required(headersOf('listPets', '500'))).toEqual(['X-Request-Id']);
       expect(required(headersOf('listPets', '503'))).toEqual(['Retry-After', 'X-Request-Id']);
+    });
+
+    it('lets every POST be retried with Idempotency-Key, and marks the replays', () => {
+      const posts = CONTRACT_ROUTES.filter(({ route }) => route.method === 'POST');
+      expect(posts.map(({ name }) => name)).toContain('createPet');
+      for (const { name, route } of posts) {
+        // A new POST without `idempotent(...)` in its router fails here.
+        expect((route.metadata as TRouteMetadata | undefined)?.idempotent, name).toBe(true);
+        const operation = operations.find(({ operation }) => operation.operationId === name);
+        expect(operation?.operation.parameters).toContainEqual(
+          expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+        );
+        expect(Object.keys(operation?.operation.responses ?? {})).toEqual(
+          expect.arrayContaining(['409', '422']),
+        );
+      }
+      expect(headersOf('createPet', '201')['Idempotent-Replayed']?.required).toBe(false);
+      expect(headersOf('createPet', '400')).toHaveProperty('Idempotent-Replayed');
+      for (const status of ['401', '413', '422', '429', '500']) {
+        expect(headersOf('createPet', status)).not.toHaveProperty('Idempotent-Replayed');
+      }
+      // GETs ignore the header: not documented there.
+      const listPets = operations.find(({ operation }) => operation.operationId === 'listPets');
+      expect(listPets?.operation.parameters?.map((parameter) => parameter.in)).not.toContain(
+        'header',
+      );
     });
 
     it('bounds every integer and string of a header', () => {

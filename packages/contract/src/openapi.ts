@@ -1,6 +1,6 @@
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { OpenAPIObject, OperationObject, ResponseObject } from 'openapi3-ts';
+import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } from 'openapi3-ts';
 import { API_PATH_PREFIX, API_VERSION, contract } from './contract';
 import {
   HEADER_DOCS,
@@ -13,6 +13,11 @@ import type { TRouteMetadata } from './routers/metadata';
 import { CONTRACT_ROUTES } from './routes';
 import { BODY_LIMIT_TEXT } from './rules/body-limit';
 import { ERROR_STATUS } from './schemas/error';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+} from './schemas/idempotency';
 
 export type TOpenApiServers = {
   /** Public base address of production, ending in `/v1`. */
@@ -43,8 +48,10 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
   404: 'No such resource (`not_found`).',
   408: 'The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster.',
+  409: 'Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment.',
   413: `The body is larger than ${BODY_LIMIT_TEXT} (\`payload_too_large\`).`,
   415: 'The body is not `application/json` (`unsupported_media_type`).',
+  422: 'The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request.',
   429: 'Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds.',
   431: 'The request headers are larger than the server accepts (`headers_too_large`).',
   500: 'Unexpected server error (`internal_error`). Safe to retry with backoff.',
@@ -61,6 +68,38 @@ Every response carries rate-limit headers; a \`429\` carries \`Retry-After\`. Er
 \`{ "code", "message", "status" }\`, where \`code\` is one of: ${Object.keys(ERROR_STATUS)
   .map((code) => `\`${code}\``)
   .join(', ')}.`;
+
+/**
+ * Statuses an idempotent operation may replay (marked `Idempotent-Replayed`): its own answers,
+ * success or failure, never those decided before it ran (401, 403, 413, 415, 429), the key's own
+ * errors (409 in use is also an operation's conflict, so it stays; 422 never), or a 5xx.
+ */
+const NOT_REPLAYED = new Set([401, 403, 413, 415, 422, 429]);
+const isReplayable = (status: number): boolean => status < 500 && !NOT_REPLAYED.has(status);
+
+/** The `Idempotency-Key` request header, as every idempotent operation documents it. */
+const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes the request safe to retry: a unique value of your choice (a UUID, say), at most ' +
+    `${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters. The first response with this key (its ` +
+    'status, body and `Location`) is kept for at least 24 hours, per API key and operation, and ' +
+    'sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same ' +
+    'body, without running the operation twice. The same key with a different body is a `422` ' +
+    '(`idempotency_key_reused`); a retry while the first request is still running waits for it ' +
+    '(or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a ' +
+    '`5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, ' +
+    '`429`), is not kept: retry it with the same key.',
+  schema: {
+    type: 'string',
+    minLength: 1,
+    maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
+    pattern: IDEMPOTENCY_KEY_PATTERN.source,
+  },
+  example: '2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90',
+};
 
 /** Statuses that may be sent before the rate limiter ran, so without its headers. */
 const BEFORE_RATE_LIMIT = new Set([408, 500, 503]);
@@ -79,6 +118,7 @@ const responseHeaders = (route: AppRoute, status: number) => {
     ...HEADERS_ON_EVERY_RESPONSE,
     ...always,
     ...(metadata.responseHeaders?.[status] ?? []),
+    ...(metadata.idempotent && isReplayable(status) ? [Header.idempotentReplayed] : []),
     ...(status === 401 ? [Header.wwwAuthenticate] : []),
     ...(status === 429 || status === 503 ? [Header.retryAfter] : []),
   ];
@@ -105,10 +145,19 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
       headers: responseHeaders(route, code),
     };
   }
+  // ts-rest lists the route's `headers` under their lower-case keys with no description: an
+  // idempotent operation gets the documented `Idempotency-Key` instead.
+  const isIdempotent = ((route.metadata ?? {}) as TRouteMetadata).idempotent === true;
+  const parameters = [
+    ...(operation.parameters ?? []).filter(
+      (parameter) => !('in' in parameter && parameter.in === 'header'),
+    ),
+    ...(isIdempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
   return {
     ...operation,
     // ts-rest would leave an empty parameter list; the linter prefers none.
-    parameters: operation.parameters?.length ? operation.parameters : undefined,
+    parameters: parameters.length ? parameters : undefined,
     ...(operation.requestBody
       ? { requestBody: { ...operation.requestBody, description: 'JSON body.', required: true } }
       : {}),

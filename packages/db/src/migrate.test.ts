@@ -110,6 +110,7 @@ describe('migrate', () => {
       '_prisma_migrations',
       'api_keys',
       'categories',
+      'idempotency_keys',
       'orders',
       'pets',
     ]);

@@ -122,6 +122,48 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(mine).toHaveLength(1);
     expect(await prismaCode(prisma.pet.delete({ where: { id: pet.id } }))).toBe('P2003');
   },
+
+  IdempotencyKey: async () => {
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Retrier',
+        environment: 'production',
+        plan: 'pro',
+        hash: 'd'.repeat(64),
+        start: 'pets_live_Rtry',
+      },
+    });
+    const scope = { apiKeyId: apiKey.id, operation: 'createPet', key: 'k'.repeat(255) };
+    const createdAt = new Date('2026-11-23T10:00:00.000Z');
+    const expiresAt = new Date('2026-11-24T10:00:00.000Z');
+    const inProgress = await prisma.idempotencyKey.create({
+      data: { ...scope, requestHash: 'e'.repeat(64), createdAt, expiresAt },
+    });
+    expect(inProgress).toMatchObject({ responseStatus: null, responseBody: null });
+    const completed = await prisma.idempotencyKey.update({
+      where: { id: inProgress.id },
+      data: {
+        responseStatus: 201,
+        responseHeaders: { Location: '/v1/pets/1' },
+        responseBody: '{"id":1}',
+      },
+    });
+    expect(
+      await prisma.idempotencyKey.findUniqueOrThrow({
+        where: { apiKeyId_operation_key: scope },
+      }),
+    ).toEqual(completed);
+    expect(
+      await prismaCode(
+        prisma.idempotencyKey.create({
+          data: { ...scope, requestHash: 'f'.repeat(64), createdAt, expiresAt },
+        }),
+      ),
+    ).toBe('P2002');
+    // Entries go with their key.
+    await prisma.apiKey.delete({ where: { id: apiKey.id } });
+    expect(await prisma.idempotencyKey.count({ where: { id: inProgress.id } })).toBe(0);
+  },
 };
 
 describe('the migrated database serves every model of schema.prisma', () => {

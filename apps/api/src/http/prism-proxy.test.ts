@@ -194,6 +194,27 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       pathOf('createPet'),
       jsonBody(JSON.stringify({ name: 'Pebble', categoryId, status: 'pending' })),
     );
+    // Idempotency-Key: the first answer, its replay (marked), and the key reused: 422.
+    const idempotent = (name: string) => ({
+      body: JSON.stringify({ name, categoryId }),
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'prism-mix-1' },
+    });
+    await send('validating', 'createPet', 'idempotent', pathOf('createPet'), idempotent('Kiwi'));
+    const replay = await send(
+      'validating',
+      'createPet',
+      'idempotent replay',
+      pathOf('createPet'),
+      idempotent('Kiwi'),
+    );
+    expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+    await send(
+      'validating',
+      'createPet',
+      'idempotency key reused',
+      pathOf('createPet'),
+      idempotent('Mango'),
+    );
     await send('validating', 'getPet', 'get', pathOf('getPet', { petId }));
     await send('validating', 'listOrders', 'orders', pathOf('listOrders'));
     await send(
@@ -333,7 +354,7 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
     const seen = new Set(exchanges.map(({ operation }) => operation));
     expect([...seen].sort()).toEqual(Object.keys(routes).sort());
     const statuses = new Set(exchanges.map(({ status }) => status));
-    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 404, 413, 415, 429]);
+    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 404, 413, 415, 422, 429]);
     const refusals = new Set(
       exchanges.filter(({ status }) => status === 429).map(({ code }) => code),
     );

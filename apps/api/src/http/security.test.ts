@@ -18,6 +18,7 @@ const EXPOSED = [
   'Deprecation',
   'Sunset',
   'WWW-Authenticate',
+  'Idempotent-Replayed',
 ];
 
 const expectJsonApiHeaders = (response: Response) => {
@@ -122,7 +123,7 @@ describe('CORS for the configured origins', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
       expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST');
       expect(response.headers.get('access-control-allow-headers')).toBe(
-        'Authorization, Content-Type, X-Request-Id',
+        'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
       );
       expect(response.headers.get('access-control-max-age')).toBe('600');
       expect(response.headers.has('x-ratelimit-limit')).toBe(false);

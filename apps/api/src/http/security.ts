@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Header } from '@pets/contract';
+import { Header, IDEMPOTENCY_KEY_HEADER } from '@pets/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TConfig } from '../config';
 
@@ -13,7 +13,12 @@ export const CORS_EXPOSED_HEADERS: string[] = Object.values(Header).filter(
 );
 
 /** What a cross-origin caller may send. */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-Request-Id',
+  IDEMPOTENCY_KEY_HEADER,
+];
 
 /** HSTS for a year, sent only on responses to HTTPS requests (directly or through a trusted proxy). */
 const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';

@@ -7,6 +7,7 @@ import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
 import { loadConfig, poolTimeouts, type TConfig } from '../config';
+import type { TIdempotencySettings } from '../idempotency/idempotency.types';
 import { createLogger } from '../logging/logger';
 import type { TRateLimitSettings } from '../rate-limit/rate-limit.types';
 import { createTestDatabase, type TTestDatabase } from './test-database';
@@ -42,6 +43,8 @@ export type TTestApiOptions = {
   keyCache?: Partial<TKeyCacheSettings>;
   /** Another instance's database: several API instances on one database. Not dropped on close. */
   database?: TTestDatabase;
+  /** The idempotency store's clock, wait and sweeper, for tests. */
+  idempotency?: Partial<TIdempotencySettings>;
 };
 
 export const startTestApi = async ({
@@ -50,6 +53,7 @@ export const startTestApi = async ({
   rateLimit,
   keyCache,
   database: sharedDatabase,
+  idempotency,
 }: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
@@ -90,6 +94,7 @@ export const startTestApi = async ({
       apiKeyLookup,
       rateLimitSettings: rateLimit,
       keyCache,
+      idempotencySettings: idempotency,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {

@@ -3,6 +3,7 @@ import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import { ZError } from '../schemas/error';
 import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets } from '../schemas/pet';
+import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
 
 const c = initContract();
@@ -24,13 +25,14 @@ export const petsRouter = c.router({
     },
     metadata: { responseHeaders: { 200: [Header.link] } } satisfies TRouteMetadata,
   },
-  createPet: {
+  createPet: idempotent({
     method: 'POST',
     path: '/pets',
     summary: 'Add an animal',
     description:
       'Publishes a new animal. `status` defaults to `available`. The body must be ' +
-      `\`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+      `\`application/json\`, at most ${BODY_LIMIT_TEXT}. Safe to retry with an ` +
+      '`Idempotency-Key`.',
     body: ZNewPet,
     responses: {
       201: ZPet,
@@ -39,7 +41,7 @@ export const petsRouter = c.router({
       415: ZError,
     },
     metadata: { responseHeaders: { 201: [Header.location] } } satisfies TRouteMetadata,
-  },
+  }),
   getPet: {
     method: 'GET',
     path: '/pets/:petId',

@@ -20,6 +20,8 @@ export const ZErrorCode = z.enum([
   'internal_error',
   'not_implemented',
   'service_unavailable',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -39,6 +41,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   service_unavailable: 503,
   not_implemented: 501,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

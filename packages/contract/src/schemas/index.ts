@@ -3,5 +3,6 @@
 export * from './category';
 export * from './common';
 export * from './error';
+export * from './idempotency';
 export * from './order';
 export * from './pet';

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Add an animal
-         * @description Publishes a new animal. `status` defaults to `available`. The body must be `application/json`, at most 16 KiB.
+         * @description Publishes a new animal. `status` defaults to `available`. The body must be `application/json`, at most 16 KiB. Safe to retry with an `Idempotency-Key`.
          */
         post: operations["createPet"];
         delete?: never;
@@ -142,7 +142,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -592,7 +592,13 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -646,6 +652,11 @@ export interface operations {
                      * @example /v1/pets/42
                      */
                     Location: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -690,6 +701,11 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -783,6 +799,60 @@ export interface operations {
                      * @example https://shelter.example
                      */
                     "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -835,6 +905,50 @@ export interface operations {
             };
             /** @description The body is not `application/json` (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+            422: {
                 headers: {
                     /**
                      * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
