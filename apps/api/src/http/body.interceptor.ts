@@ -4,6 +4,9 @@ import {
   Injectable,
   type NestInterceptor,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { AppRoute } from '@ts-rest/core';
+import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { AppError } from './app-error';
@@ -14,20 +17,35 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * Runs after the guards and before the contract's validation: reports a body that could not be
  * parsed, or a missing one where the operation needs it, with a message a developer can act on.
+ * An operation whose contract declares no body (the order transitions, `c.noBody()`) needs none.
  */
 @Injectable()
 export class BodyInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.body instanceof UnusableBody) {
       throw request.body.error;
     }
-    if (METHODS_WITH_BODY.has(request.method) && request.body === undefined) {
+    if (
+      METHODS_WITH_BODY.has(request.method) &&
+      request.body === undefined &&
+      this.needsBody(context)
+    ) {
       throw new AppError(
         'invalid_request',
         'A JSON body is required: send it with Content-Type: application/json.',
       );
     }
     return next.handle();
+  }
+
+  private needsBody(context: ExecutionContext): boolean {
+    const route = this.reflector.get<{ appRoute?: AppRoute } | undefined>(
+      TsRestAppRouteMetadataKey,
+      context.getHandler(),
+    )?.appRoute;
+    return !(route && 'body' in route && typeof route.body === 'symbol');
   }
 }

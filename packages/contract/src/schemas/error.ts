@@ -17,6 +17,11 @@ export const ZErrorCode = z.enum([
   'api_key_banned',
   'internal_error',
   'service_unavailable',
+  // Issue 13 (orders and roles); appended so that merges with other additions stay easy.
+  'forbidden',
+  'pet_not_available',
+  'order_transition_not_allowed',
+  'pet_status_conflict',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -33,6 +38,10 @@ export const ERROR_STATUS = {
   api_key_banned: 429,
   internal_error: 500,
   service_unavailable: 503,
+  forbidden: 403,
+  pet_not_available: 409,
+  order_transition_not_allowed: 409,
+  pet_status_conflict: 409,
 } as const satisfies Record<TErrorCode, number>;
 
 /**
