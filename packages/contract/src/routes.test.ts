@@ -9,14 +9,14 @@ describe('the route list', () => {
     ).toEqual([
       'listPets GET /v1/pets',
       'createPet POST /v1/pets',
-      'updatePet PATCH /v1/pets/:petId',
       'getPet GET /v1/pets/:petId',
+      'updatePet PATCH /v1/pets/:petId',
       'listOrders GET /v1/store/orders',
       'placeOrder POST /v1/store/orders',
       'getOrder GET /v1/store/orders/:orderId',
-      'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'approveOrder POST /v1/store/orders/:orderId/approve',
       'completeOrder POST /v1/store/orders/:orderId/complete',
+      'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',
     ]);
   });
@@ -25,8 +25,8 @@ describe('the route list', () => {
     expect(routesOf(contract.pets).map(({ name }) => name)).toEqual([
       'listPets',
       'createPet',
-      'updatePet',
       'getPet',
+      'updatePet',
     ]);
     expect(routesOf({})).toEqual([]);
   });

@@ -25,14 +25,16 @@ export class BodyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (request.body instanceof UnusableBody) {
+    const needsBody = this.needsBody(context);
+    // An operation without a body ignores whatever came (an empty JSON body from a client that
+    // always sends Content-Type, say), except a body over the limit: that is still a 413.
+    if (
+      request.body instanceof UnusableBody &&
+      (needsBody || request.body.error.code === 'payload_too_large')
+    ) {
       throw request.body.error;
     }
-    if (
-      METHODS_WITH_BODY.has(request.method) &&
-      request.body === undefined &&
-      this.needsBody(context)
-    ) {
+    if (METHODS_WITH_BODY.has(request.method) && request.body === undefined && needsBody) {
       throw new AppError(
         'invalid_request',
         'A JSON body is required: send it with Content-Type: application/json.',

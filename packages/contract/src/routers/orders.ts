@@ -122,12 +122,6 @@ export const ordersRouter = c.router({
       },
     } satisfies TRouteMetadata,
   },
-  cancelOrder: transition(
-    'cancel',
-    'Cancel an adoption order',
-    'Cancels an open order; the animal becomes `available` again. The key that placed the order ' +
-      'or a staff key.',
-  ),
   approveOrder: transition(
     'approve',
     'Approve an adoption order (staff)',
@@ -139,5 +133,11 @@ export const ordersRouter = c.router({
     'Complete an adoption order (staff)',
     'The animal has gone home: the order is `completed` and the animal `sold`. Staff keys only.',
     'staff',
+  ),
+  cancelOrder: transition(
+    'cancel',
+    'Cancel an adoption order',
+    'Cancels an open order; the animal becomes `available` again. The key that placed the order ' +
+      'or a staff key.',
   ),
 });

@@ -44,6 +44,27 @@ export const petsRouter = c.router({
       responseDescriptions: { 403: 'The key is read-only (`forbidden`).' },
     } satisfies TRouteMetadata,
   },
+  getPet: {
+    method: 'GET',
+    path: '/pets/:petId',
+    summary: 'Get an animal (deprecated)',
+    description:
+      'Deprecated: announced for removal on 5 December 2030. Its replacement is `GET /v1/pets` ' +
+      'with the `id` filter: `GET /v1/pets?id={petId}` answers `200` with a list of that one ' +
+      'animal, or an empty list where this operation answers `404`. Every response carries ' +
+      '`Deprecation`, `Sunset` and `Link: </v1/pets?id={petId}>; rel="successor-version"`.',
+    deprecated: true,
+    pathParams: ZPetIdParams,
+    responses: {
+      200: ZPet,
+      400: ZError,
+      404: ZError,
+    },
+    metadata: {
+      deprecated: true,
+      responseHeaders: { all: [Header.deprecation, Header.sunset, Header.link] },
+    } satisfies TRouteMetadata,
+  },
   updatePet: {
     method: 'PATCH',
     path: '/pets/:petId',
@@ -70,27 +91,6 @@ export const petsRouter = c.router({
         403: 'The key is not a staff key, or is read-only (`forbidden`).',
         409: 'The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`).',
       },
-    } satisfies TRouteMetadata,
-  },
-  getPet: {
-    method: 'GET',
-    path: '/pets/:petId',
-    summary: 'Get an animal (deprecated)',
-    description:
-      'Deprecated: announced for removal on 5 December 2030. Its replacement is `GET /v1/pets` ' +
-      'with the `id` filter: `GET /v1/pets?id={petId}` answers `200` with a list of that one ' +
-      'animal, or an empty list where this operation answers `404`. Every response carries ' +
-      '`Deprecation`, `Sunset` and `Link: </v1/pets?id={petId}>; rel="successor-version"`.',
-    deprecated: true,
-    pathParams: ZPetIdParams,
-    responses: {
-      200: ZPet,
-      400: ZError,
-      404: ZError,
-    },
-    metadata: {
-      deprecated: true,
-      responseHeaders: { all: [Header.deprecation, Header.sunset, Header.link] },
     } satisfies TRouteMetadata,
   },
 });

@@ -69,7 +69,7 @@ export const ZPetUpdate = extendApi(
     .strict(),
   {
     title: 'PetUpdate',
-    example: { status: 'pending' },
+    example: { name: 'Biscuit', status: 'available' },
   },
 );
 export type TPetUpdate = z.infer<typeof ZPetUpdate>;

@@ -344,6 +344,32 @@ describe('transitions', () => {
     expect((await transition(api, staff, 0, 'approve')).status).toBe(400);
   });
 
+  it('takes no body: an empty JSON body or another media type is ignored, one over 16 KiB is 413', async () => {
+    const order = await placedOrder(api, partner, await newPet());
+    const approve = await api.fetch(`/v1/store/orders/${order.id}/approve`, {
+      method: 'POST',
+      key: staff,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(approve.status).toBe(200);
+    const tooLarge = await api.fetch(`/v1/store/orders/${order.id}/complete`, {
+      method: 'POST',
+      key: staff,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'x'.repeat(20_000) }),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(await petStatus(api, order.petId)).toBe('pending');
+    const complete = await api.fetch(`/v1/store/orders/${order.id}/complete`, {
+      method: 'POST',
+      key: staff,
+      headers: { 'content-type': 'text/plain' },
+      body: 'done',
+    });
+    expect(complete.status).toBe(200);
+    expect(await petStatus(api, order.petId)).toBe('sold');
+  });
+
   it('a read-only key cannot cancel an order: 403', async () => {
     const kiosk = await api.createKey({ name: 'kiosk', readOnly: true });
     const order = await placedOrder(api, partner, await newPet());

@@ -99,26 +99,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/store/orders/{orderId}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel an adoption order
-         * @description Cancels an open order; the animal becomes `available` again. The key that placed the order or a staff key. Allowed from `placed` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
-         */
-        post: operations["cancelOrder"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/store/orders/{orderId}/approve": {
         parameters: {
             query?: never;
@@ -157,6 +137,26 @@ export interface paths {
          *     Needs a `staff` key.
          */
         post: operations["completeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an adoption order
+         * @description Cancels an open order; the animal becomes `available` again. The key that placed the order or a staff key. Allowed from `placed` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         */
+        post: operations["cancelOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -276,7 +276,8 @@ export interface components {
         /**
          * PetUpdate
          * @example {
-         *       "status": "pending"
+         *       "name": "Biscuit",
+         *       "status": "available"
          *     }
          */
         PetUpdate: {
@@ -3276,426 +3277,6 @@ export interface operations {
             };
         };
     };
-    cancelOrder: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description ID of the order. */
-                orderId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Order"];
-                };
-            };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is read-only (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
-            404: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. */
-            409: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     approveOrder: {
         parameters: {
             query?: never;
@@ -4310,6 +3891,426 @@ export interface operations {
                 };
             };
             /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, or until a temporary ban ends.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency of the service is unavailable (`service_unavailable`). Retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
             404: {
                 headers: {
                     /**
