@@ -1,7 +1,7 @@
 export * from './contract';
 export * from './headers';
 export * from './openapi';
-export type { TRouteMetadata } from './routers/metadata';
+export { isWriteRoute, requiredRoleOf, type TRouteMetadata } from './routers/metadata';
 export * from './routes';
 export * from './rules';
 export * from './schemas';

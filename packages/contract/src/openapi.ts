@@ -46,6 +46,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   201: 'Created',
   400: 'Invalid request: a query, path or body value breaks the schema (`invalid_request`).',
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
+  403: 'The key may not do this: a read-only key writing, or a partner key calling a staff operation (`forbidden`).',
   404: 'No such resource (`not_found`).',
   408: 'The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster.',
   409: 'Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment.',
@@ -62,7 +63,10 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
 const PRODUCTION_DESCRIPTION = `The pet adoption service: browse the animals of a store, add new arrivals, and follow adoption orders.
 
 Every operation needs an API key sent as \`Authorization: Bearer <key>\`. Keys are per environment:
-production keys start with \`pets_live_\`, staging keys with \`pets_test_\`.
+production keys start with \`pets_live_\`, staging keys with \`pets_test_\`. A key is a \`partner\` key
+(the default: the animals, and its own adoption orders) or a \`staff\` key (the store: every order, approving
+and completing them, changing animals); a read-only partner key can only read. A key without the right
+gets \`403\`; a resource it may not see is \`404\`.
 
 Every response carries rate-limit headers; a \`429\` carries \`Retry-After\`. Errors always have the body
 \`{ "code", "message", "status" }\`, where \`code\` is one of: ${Object.keys(ERROR_STATUS)
@@ -134,6 +138,8 @@ const responseHeaders = (route: AppRoute, status: number) => {
 };
 
 const describeOperation = (operation: OperationObject, route: AppRoute): OperationObject => {
+  const metadata = (route.metadata ?? {}) as TRouteMetadata;
+  const role = metadata.requiredRole;
   const responses: Record<string, ResponseObject> = {};
   for (const [status, response] of Object.entries(
     operation.responses as Record<string, ResponseObject>,
@@ -141,7 +147,8 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
     const code = Number(status);
     responses[status] = {
       ...response,
-      description: STATUS_DESCRIPTIONS[code] ?? response.description,
+      description:
+        metadata.responseDescriptions?.[code] ?? STATUS_DESCRIPTIONS[code] ?? response.description,
       headers: responseHeaders(route, code),
     };
   }
@@ -156,6 +163,12 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
   ];
   return {
     ...operation,
+    ...(role
+      ? {
+          description: `${operation.description ?? ''}\n\nNeeds a \`${role}\` key.`.trim(),
+          'x-required-role': role,
+        }
+      : {}),
     // ts-rest would leave an empty parameter list; the linter prefers none.
     parameters: parameters.length ? parameters : undefined,
     ...(operation.requestBody

@@ -10,7 +10,13 @@ describe('the route list', () => {
       'listPets GET /v1/pets',
       'createPet POST /v1/pets',
       'getPet GET /v1/pets/:petId',
+      'updatePet PATCH /v1/pets/:petId',
       'listOrders GET /v1/store/orders',
+      'placeOrder POST /v1/store/orders',
+      'getOrder GET /v1/store/orders/:orderId',
+      'approveOrder POST /v1/store/orders/:orderId/approve',
+      'completeOrder POST /v1/store/orders/:orderId/complete',
+      'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',
     ]);
   });
@@ -20,6 +26,7 @@ describe('the route list', () => {
       'listPets',
       'createPet',
       'getPet',
+      'updatePet',
     ]);
     expect(routesOf({})).toEqual([]);
   });

@@ -17,6 +17,8 @@ export {
 } from './database.js';
 export { EmbeddedDatabaseError, embeddedPaths } from './embedded.js';
 export * from './generated/prisma/client.js';
+// Kysely's raw-SQL template, for the few expressions the builder has no method for (jsonb).
+export { sql } from 'kysely';
 export {
   createKysely,
   type DB,

@@ -104,11 +104,27 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
         start: 'pets_live_XyZ0',
       },
     });
-    const placed = await prisma.order.create({ data: { petId: pet.id, apiKeyId: apiKey.id } });
-    expect(placed.status).toBe('placed');
+    expect(apiKey).toMatchObject({ role: 'partner', readOnly: false });
+    const adopter = { adopterName: 'Ada', adopterEmail: 'ada@example.org' };
+    const placed = await prisma.order.create({
+      data: { petId: pet.id, apiKeyId: apiKey.id, ...adopter },
+    });
+    expect(placed).toMatchObject({
+      status: 'placed',
+      adopterPhone: null,
+      message: null,
+      history: [],
+    });
     expect(placed.placedAt).toBeInstanceOf(Date);
+    expect(placed.updatedAt).toBeInstanceOf(Date);
+    // One open (placed or approved) order per animal: the partial unique index of the migration.
     for (const status of Object.values(OrderStatus)) {
-      await prisma.order.create({ data: { petId: pet.id, apiKeyId: apiKey.id, status } });
+      const created = prisma.order.create({
+        data: { petId: pet.id, apiKeyId: apiKey.id, status, ...adopter },
+      });
+      expect(await prismaCode(created), status).toBe(
+        status === 'placed' || status === 'approved' ? 'P2002' : undefined,
+      );
     }
     const read = await prisma.order.findUniqueOrThrow({
       where: { id: placed.id },

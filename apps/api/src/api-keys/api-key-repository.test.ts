@@ -116,7 +116,9 @@ describe('listApiKeys', () => {
         'plan',
         'rateLimitPerDay',
         'rateLimitPerMinute',
+        'readOnly',
         'revokedAt',
+        'role',
         'start',
       ]);
     }
@@ -214,11 +216,44 @@ describe('findKeyByHash', () => {
       start: apiKey.start,
       plan: 'enterprise',
       environment: 'production',
+      role: 'partner',
+      readOnly: false,
       rateLimitPerMinute: 50,
       rateLimitPerDay: 500,
       hash: hashApiKey(key),
       revokedAt: null,
     });
+    const staff = await repository.create({
+      name: 'Store',
+      plan: 'pro',
+      environment: 'production',
+      role: 'staff',
+    });
+    expect(await repository.findKeyByHash(hashApiKey(staff.key))).toMatchObject({
+      role: 'staff',
+      readOnly: false,
+    });
+    const kiosk = await repository.create({
+      name: 'Kiosk',
+      plan: 'free',
+      environment: 'production',
+      readOnly: true,
+    });
+    expect(await repository.findKeyByHash(hashApiKey(kiosk.key))).toMatchObject({
+      role: 'partner',
+      readOnly: true,
+    });
+    expect(
+      await inputError(
+        repository.create({
+          name: 'No',
+          plan: 'free',
+          environment: 'production',
+          role: 'staff',
+          readOnly: true,
+        }),
+      ),
+    ).toMatch(/read-only keys are partner keys/);
     await repository.revoke(apiKey.id.toString());
     expect((await repository.findKeyByHash(hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
     expect(await repository.findKeyByHash(hashApiKey(`${key}x`))).toBeNull();

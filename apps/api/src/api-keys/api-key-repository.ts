@@ -1,4 +1,10 @@
-import { ApiKeyEnvironment, ApiKeyPlan, type Prisma, type PrismaClient } from '@pets/db';
+import {
+  ApiKeyEnvironment,
+  ApiKeyPlan,
+  ApiKeyRole,
+  type Prisma,
+  type PrismaClient,
+} from '@pets/db';
 import { z } from 'zod';
 import { apiKeyEnvironment, generateApiKey, hashApiKey } from './api-key-format';
 
@@ -35,8 +41,23 @@ export const ZNewApiKeyInput = z
     }),
     rateLimitPerMinute: ZLimit('rpm').optional(),
     rateLimitPerDay: ZLimit('rpd').optional(),
+    role: z
+      .nativeEnum(ApiKeyRole, {
+        errorMap: () => ({
+          message: `role must be one of ${Object.values(ApiKeyRole).join(', ')}`,
+        }),
+      })
+      .default('partner'),
+    readOnly: z.boolean().default(false),
   })
   .superRefine((input, context) => {
+    if (input.readOnly && input.role !== 'partner') {
+      context.addIssue({
+        code: 'custom',
+        message: 'read-only keys are partner keys: a staff key exists to write',
+      });
+      return;
+    }
     const hasCustom = input.rateLimitPerMinute !== undefined || input.rateLimitPerDay !== undefined;
     if (input.plan !== 'enterprise' && hasCustom) {
       context.addIssue({
@@ -67,6 +88,8 @@ export type TApiKeySummary = {
   name: string;
   plan: ApiKeyPlan;
   environment: ApiKeyEnvironment;
+  role: ApiKeyRole;
+  readOnly: boolean;
   start: string;
   rateLimitPerMinute: number | null;
   rateLimitPerDay: number | null;
@@ -80,6 +103,8 @@ export type TStoredApiKeyRecord = {
   start: string;
   plan: ApiKeyPlan;
   environment: ApiKeyEnvironment;
+  role: ApiKeyRole;
+  readOnly: boolean;
   rateLimitPerMinute: number | null;
   rateLimitPerDay: number | null;
   hash: string;
@@ -91,6 +116,8 @@ const summarySelect = {
   name: true,
   plan: true,
   environment: true,
+  role: true,
+  readOnly: true,
   start: true,
   rateLimitPerMinute: true,
   rateLimitPerDay: true,
@@ -114,6 +141,8 @@ export const createApiKey = async (
       environment: parsed.data.environment,
       rateLimitPerMinute: parsed.data.rateLimitPerMinute ?? null,
       rateLimitPerDay: parsed.data.rateLimitPerDay ?? null,
+      role: parsed.data.role,
+      readOnly: parsed.data.readOnly,
       hash,
       start,
     },
@@ -200,6 +229,8 @@ export const findKeyByHash = async (db: TDb, hash: string): Promise<TStoredApiKe
       start: true,
       plan: true,
       environment: true,
+      role: true,
+      readOnly: true,
       rateLimitPerMinute: true,
       rateLimitPerDay: true,
       hash: true,

@@ -2,13 +2,15 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../http/app-error';
-import { accessOf } from './access.decorator';
+import { accessOf, permissionOf } from './access.decorator';
 
 /**
- * Last guard: enforces the handler's @Access rule on the identity found by IdentifyGuard. It runs
- * after the rate limiter, so that a 401 is counted and carries rate-limit headers, and before any
- * validation of the input, so that a caller without a valid key learns nothing but 401. Roles
- * (403) will be checked here.
+ * Last guard: enforces the handler's @Access rule on the identity found by IdentifyGuard, then the
+ * operation's permission on the key (403 `forbidden`: a read-only key writing, a partner key on a
+ * staff operation). It runs after the rate limiter, so that a 401 or a 403 is counted and carries
+ * rate-limit headers, and before any validation of the input, so that a caller without the right
+ * learns nothing about its request. A 403 depends only on the key and the operation, never on the
+ * resource named: an order the key may not see stays a 404, decided by the service.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -19,9 +21,23 @@ export class AccessGuard implements CanActivate {
       return true;
     }
     const { identity } = context.switchToHttp().getRequest<FastifyRequest>();
-    if (identity?.caller) {
-      return true;
+    const caller = identity?.caller;
+    if (!caller) {
+      throw identity?.error ?? new AppError('unauthorized', 'Missing API key.');
     }
-    throw identity?.error ?? new AppError('unauthorized', 'Missing API key.');
+    const { requiredRole, isWrite } = permissionOf(this.reflector, context);
+    if (requiredRole !== undefined && caller.role !== requiredRole) {
+      throw new AppError(
+        'forbidden',
+        `This operation needs a ${requiredRole} key; this is a ${caller.role} key.`,
+      );
+    }
+    if (isWrite && caller.readOnly) {
+      throw new AppError(
+        'forbidden',
+        'This API key is read-only: it can list and read, not change anything.',
+      );
+    }
+    return true;
   }
 }

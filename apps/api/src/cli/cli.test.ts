@@ -73,7 +73,7 @@ describe('pnpm keys', () => {
     proKey = lines(result.stdout).at(-1) ?? '';
     expect(proKey).toMatch(/^pets_live_[0-9A-Za-z]{32}$/);
     expect(lines(result.stdout)).toEqual([proKey]);
-    expect(result.stderr).toMatch(/Created production pro key \d+ \("Shelter app"/);
+    expect(result.stderr).toMatch(/Created production pro partner key \d+ \("Shelter app"/);
     expect(result.stderr).not.toContain(proKey);
     const [row] = await sql<{ name: string; plan: string; hash: string }>(
       'SELECT name, plan, hash FROM api_keys WHERE hash = $1',
@@ -114,12 +114,16 @@ describe('pnpm keys', () => {
     const result = await cli('keys', 'list');
     expect(result.code).toBe(0);
     const [header, ...rows] = lines(result.stdout);
-    expect(header).toMatch(/^ID\s+NAME\s+PLAN\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS$/);
+    expect(header).toMatch(
+      /^ID\s+NAME\s+PLAN\s+ROLE\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS$/,
+    );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(
-      /^\d+\s+Shelter app\s+pro\s+production\s+pets_live_\w{4}\s+300\/min 10000\/day\s+.*active$/,
+      /^\d+\s+Shelter app\s+pro\s+partner\s+production\s+pets_live_\w{4}\s+300\/min 10000\/day\s+.*active$/,
     );
-    expect(rows[1]).toMatch(/enterprise\s+staging\s+pets_test_\w{4}\s+5000\/min 1000000\/day/);
+    expect(rows[1]).toMatch(
+      /enterprise\s+partner\s+staging\s+pets_test_\w{4}\s+5000\/min 1000000\/day/,
+    );
     expect(result.stdout).not.toContain(proKey.slice(14));
     expect(result.stdout).not.toContain(hashApiKey(proKey));
 
@@ -187,6 +191,51 @@ describe('pnpm keys', () => {
     [['frobnicate'], 2, /unknown command "frobnicate"/],
   ])('%j fails with one line and exit code %i', async (args, code, message) => {
     expectOneLineFailure(await cli(...args), code, message);
+  });
+
+  it('create makes staff keys and read-only partner keys; list shows the roles', async () => {
+    const staff = await cli('keys', 'create', '--plan', 'business', '--role', 'staff');
+    expect(staff.code, staff.stderr).toBe(0);
+    expect(staff.stderr).toMatch(/Created production business staff key/);
+    const readOnly = await cli(
+      'keys',
+      'create',
+      '--plan',
+      'free',
+      '--read-only',
+      '--name',
+      'Kiosk',
+    );
+    expect(readOnly.code, readOnly.stderr).toBe(0);
+    const rows = await sql<{ role: string; read_only: boolean }>(
+      'SELECT role, read_only FROM api_keys WHERE hash = ANY($1) ORDER BY id',
+      [[staff, readOnly].map((result) => hashApiKey(lines(result.stdout).at(-1) ?? ''))],
+    );
+    expect(rows).toEqual([
+      { role: 'staff', read_only: false },
+      { role: 'partner', read_only: true },
+    ]);
+    const listed = lines((await cli('keys', 'list')).stdout);
+    expect(listed.at(-2)).toMatch(/^\d+\s+business key\s+business\s+staff\s+production/);
+    expect(listed.at(-1)).toMatch(/^\d+\s+Kiosk\s+free\s+partner read-only\s+production/);
+    const json = JSON.parse((await cli('keys', 'list', '--json')).stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(json.at(-1)).toMatchObject({ name: 'Kiosk', role: 'partner', readOnly: true });
+
+    expectOneLineFailure(
+      await cli('keys', 'create', '--plan', 'free', '--role', 'admin'),
+      2,
+      /role must be one of partner, staff/,
+    );
+    expectOneLineFailure(
+      await cli('keys', 'create', '--plan', 'free', '--role', 'staff', '--read-only'),
+      2,
+      /read-only keys are partner keys/,
+    );
+    // Nothing was created by the refused commands.
+    expect(await sql('SELECT id FROM api_keys')).toHaveLength(5);
   });
 
   it('says in one line when the database cannot be reached', async () => {

@@ -19,7 +19,11 @@ export const KEYS_USAGE = `Manage API keys.
   pnpm keys create --plan <free|pro|business|enterprise> [--name <name>]
                    [--rpm <n> --rpd <n>]   (enterprise only, and required for it)
                    [--env <production|staging>]   (default: APP_ENV)
+                   [--role <partner|staff>]   (default: partner)
+                   [--read-only]   (a partner key that can only read: no writes)
       Prints the new key alone on the last line of standard output. It is shown only once.
+      partner: the animals and its own adoption orders. staff: the store (every order,
+      approve and complete, change animals).
   pnpm keys list [--json]
   pnpm keys revoke <key id | display start such as pets_live_3xK9>
 
@@ -44,6 +48,8 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
       rpm: { type: 'string' },
       rpd: { type: 'string' },
       env: { type: 'string' },
+      role: { type: 'string' },
+      'read-only': { type: 'boolean' },
     },
     allowPositionals: false,
   });
@@ -61,6 +67,8 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     environment,
     rateLimitPerMinute,
     rateLimitPerDay,
+    role: values.role,
+    readOnly: values['read-only'] ?? false,
   });
   if (!parsed.success) {
     throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid key settings');
@@ -70,11 +78,14 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     createApiKey(prisma, input),
   );
   io.err(
-    `Created ${apiKey.environment} ${apiKey.plan} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...). It is shown only this once:`,
+    `Created ${apiKey.environment} ${apiKey.plan} ${roleOf(apiKey)} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...). It is shown only this once:`,
   );
   io.out(key);
   return 0;
 };
+
+/** The role as people read it: `partner`, `partner read-only` or `staff`. */
+const roleOf = (key: TApiKeySummary): string => (key.readOnly ? `${key.role} read-only` : key.role);
 
 const limitsOf = (key: TApiKeySummary): string => {
   const limits =
@@ -122,6 +133,7 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
     key.id.toString(),
     key.name,
     key.plan,
+    roleOf(key),
     key.environment,
     key.start,
     limitsOf(key),
@@ -131,7 +143,7 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
       : 'active',
   ]);
   for (const line of table([
-    ['ID', 'NAME', 'PLAN', 'ENV', 'START', 'LIMITS', 'CREATED (UTC)', 'STATUS'],
+    ['ID', 'NAME', 'PLAN', 'ROLE', 'ENV', 'START', 'LIMITS', 'CREATED (UTC)', 'STATUS'],
     ...rows,
   ])) {
     io.out(line);

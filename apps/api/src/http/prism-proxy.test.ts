@@ -4,7 +4,6 @@ import { contract, documentPath } from '@pets/contract';
 import { nextLinkTarget } from '@pets/contract/rules';
 import { freePort, startProcess, type TManagedProcess } from '@pets/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../api-keys/api-key-format';
 import { useTestApi } from '../test/api-harness';
 
 // Prism (Stoplight), a validating proxy nobody here wrote, stands between a client and the real
@@ -47,8 +46,14 @@ const document = require_(DOCUMENT) as TDocument;
 const routes = {
   listPets: contract.pets.listPets,
   createPet: contract.pets.createPet,
+  updatePet: contract.pets.updatePet,
   getPet: contract.pets.getPet,
   listOrders: contract.orders.listOrders,
+  placeOrder: contract.orders.placeOrder,
+  getOrder: contract.orders.getOrder,
+  cancelOrder: contract.orders.cancelOrder,
+  approveOrder: contract.orders.approveOrder,
+  completeOrder: contract.orders.completeOrder,
   listCategories: contract.categories.listCategories,
 };
 type TOperation = keyof typeof routes;
@@ -104,6 +109,8 @@ let lenient: TManagedProcess;
 let validatingUrl: string;
 let lenientUrl: string;
 let key: string;
+let staff: string;
+let readOnly: string;
 let categoryId: number;
 let petId: number;
 
@@ -119,9 +126,8 @@ beforeAll(async () => {
       (await api.prisma.pet.create({ data: { name, categoryId: BigInt(categoryId) } })).id,
     );
   }
-  const apiKeyId = (await api.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(key) } }))
-    .id;
-  await api.prisma.order.create({ data: { apiKeyId, petId: BigInt(petId), status: 'approved' } });
+  staff = await api.createKey({ plan: 'pro', role: 'staff' });
+  readOnly = await api.createKey({ plan: 'pro', readOnly: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -166,6 +172,22 @@ const jsonBody = (body: string) => ({
   body,
   headers: { 'content-type': 'application/json' },
 });
+
+const ADOPTER = { name: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0958' };
+
+/** A valid body for each operation that takes one, for the 401 and 429 rounds. */
+const validBody = (operation: TOperation) => {
+  switch (operation) {
+    case 'createPet':
+      return jsonBody(JSON.stringify({ name: 'Rex', categoryId }));
+    case 'placeOrder':
+      return jsonBody(JSON.stringify({ petId, adopter: ADOPTER }));
+    case 'updatePet':
+      return jsonBody(JSON.stringify({ name: 'Rex' }));
+    default:
+      return {};
+  }
+};
 
 describe('Prism validating proxy: the API answers as its OpenAPI document says', () => {
   it('sends a traffic mix covering every operation and every documented status', async () => {
@@ -216,7 +238,166 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       idempotent('Mango'),
     );
     await send('validating', 'getPet', 'get', pathOf('getPet', { petId }));
+
+    // The order lifecycle: place (201), read, approve and complete (staff), cancel.
+    const placed = await send(
+      'validating',
+      'placeOrder',
+      'place',
+      pathOf('placeOrder'),
+      jsonBody(JSON.stringify({ petId, adopter: ADOPTER, message: 'We have a garden.' })),
+    );
+    const orderId = (placed.body as { id: number }).id;
+    await send('validating', 'getOrder', 'get', pathOf('getOrder', { orderId }));
+    await send('validating', 'approveOrder', 'approve', pathOf('approveOrder', { orderId }), {
+      key: staff,
+    });
     await send('validating', 'listOrders', 'orders', pathOf('listOrders'));
+    await send(
+      'validating',
+      'listOrders',
+      'staff, one animal',
+      `${pathOf('listOrders')}?petId=${petId}`,
+      { key: staff },
+    );
+    await send(
+      'validating',
+      'updatePet',
+      'status contradicting the open order',
+      pathOf('updatePet', { petId }),
+      { ...jsonBody(JSON.stringify({ status: 'available' })), key: staff },
+    );
+    await send('validating', 'completeOrder', 'complete', pathOf('completeOrder', { orderId }), {
+      key: staff,
+    });
+    await send(
+      'validating',
+      'cancelOrder',
+      'cancel a completed order',
+      pathOf('cancelOrder', { orderId }),
+    );
+    await send(
+      'validating',
+      'approveOrder',
+      'approve a completed order',
+      pathOf('approveOrder', { orderId }),
+      { key: staff },
+    );
+    await send(
+      'validating',
+      'completeOrder',
+      'complete a completed order',
+      pathOf('completeOrder', { orderId }),
+      { key: staff },
+    );
+    await send(
+      'validating',
+      'placeOrder',
+      'a sold animal',
+      pathOf('placeOrder'),
+      jsonBody(JSON.stringify({ petId, adopter: ADOPTER })),
+    );
+    const other = await send(
+      'validating',
+      'createPet',
+      'another animal',
+      pathOf('createPet'),
+      jsonBody(JSON.stringify({ name: 'Dash', categoryId })),
+    );
+    const otherPetId = (other.body as { id: number }).id;
+    const second = await send(
+      'validating',
+      'placeOrder',
+      'place another',
+      pathOf('placeOrder'),
+      jsonBody(
+        JSON.stringify({ petId: otherPetId, adopter: { name: 'Bo', email: 'bo@example.org' } }),
+      ),
+    );
+    await send(
+      'validating',
+      'cancelOrder',
+      'cancel',
+      pathOf('cancelOrder', { orderId: (second.body as { id: number }).id }),
+    );
+    await send('validating', 'updatePet', 'update', pathOf('updatePet', { petId: otherPetId }), {
+      ...jsonBody(JSON.stringify({ name: 'Dash II', status: 'sold' })),
+      key: staff,
+    });
+
+    // 403: a partner key on staff operations, a read-only key writing.
+    await send('validating', 'approveOrder', 'partner', pathOf('approveOrder', { orderId }));
+    await send('validating', 'completeOrder', 'partner', pathOf('completeOrder', { orderId }));
+    await send('validating', 'updatePet', 'partner', pathOf('updatePet', { petId }), {
+      ...jsonBody(JSON.stringify({ name: 'Rex' })),
+    });
+    await send('validating', 'createPet', 'read-only', pathOf('createPet'), {
+      ...jsonBody(JSON.stringify({ name: 'Rex', categoryId })),
+      key: readOnly,
+    });
+    await send('validating', 'placeOrder', 'read-only', pathOf('placeOrder'), {
+      ...jsonBody(JSON.stringify({ petId: otherPetId, adopter: ADOPTER })),
+      key: readOnly,
+    });
+    await send('validating', 'cancelOrder', 'read-only', pathOf('cancelOrder', { orderId }), {
+      key: readOnly,
+    });
+
+    // 404 for orders and animals the key does not see.
+    await send('validating', 'getOrder', 'another key', pathOf('getOrder', { orderId }), {
+      key: readOnly,
+    });
+    await send('validating', 'cancelOrder', 'another key', pathOf('cancelOrder', { orderId }), {
+      key: await api.createKey({ plan: 'pro' }),
+    });
+    await send(
+      'validating',
+      'approveOrder',
+      'no such order',
+      pathOf('approveOrder', { orderId: 987_654 }),
+      {
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'completeOrder',
+      'no such order',
+      pathOf('completeOrder', { orderId: 987_654 }),
+      {
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'updatePet',
+      'no such animal',
+      pathOf('updatePet', { petId: 987_654 }),
+      {
+        ...jsonBody(JSON.stringify({ name: 'Ghost' })),
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'placeOrder',
+      'no such animal',
+      pathOf('placeOrder'),
+      jsonBody(JSON.stringify({ petId: 987_654, adopter: ADOPTER })),
+    );
+    await send('lenient', 'placeOrder', 'bad email', pathOf('placeOrder'), {
+      ...jsonBody(JSON.stringify({ petId: otherPetId, adopter: { name: 'Bo', email: 'bo' } })),
+    });
+    await send(
+      'lenient',
+      'getOrder',
+      'orderId not a number',
+      pathOf('getOrder', { orderId: 'abc' }),
+    );
+    await send('lenient', 'updatePet', 'bad status', pathOf('updatePet', { petId }), {
+      ...jsonBody(JSON.stringify({ status: 'adopted' })),
+      key: staff,
+    });
     await send(
       'validating',
       'listOrders',
@@ -278,9 +459,8 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
     // 401 on every operation, for a key the API does not know. (A request without a key never
     // reaches the API: Prism answers it itself, request validation or not.)
     for (const operation of Object.keys(routes) as TOperation[]) {
-      const target = pathOf(operation, { petId });
-      const init =
-        operation === 'createPet' ? jsonBody(JSON.stringify({ name: 'Rex', categoryId })) : {};
+      const target = pathOf(operation, { petId, orderId: 1 });
+      const init = validBody(operation);
       await send('validating', operation, 'unknown key', target, {
         ...init,
         key: 'pets_live_0000000000000000000000000000',
@@ -302,9 +482,8 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
     );
     for (const round of ['limited', 'limited', 'banned']) {
       for (const operation of Object.keys(routes) as TOperation[]) {
-        const init =
-          operation === 'createPet' ? jsonBody(JSON.stringify({ name: 'Rex', categoryId })) : {};
-        await send('validating', operation, round, pathOf(operation, { petId }), {
+        const init = validBody(operation);
+        await send('validating', operation, round, pathOf(operation, { petId, orderId: 1 }), {
           ...init,
           key: limited,
         });
@@ -354,7 +533,7 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
     const seen = new Set(exchanges.map(({ operation }) => operation));
     expect([...seen].sort()).toEqual(Object.keys(routes).sort());
     const statuses = new Set(exchanges.map(({ status }) => status));
-    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 404, 413, 415, 422, 429]);
+    expect([...statuses].sort()).toEqual([200, 201, 400, 401, 403, 404, 409, 413, 415, 422, 429]);
     const refusals = new Set(
       exchanges.filter(({ status }) => status === 429).map(({ code }) => code),
     );

@@ -64,7 +64,8 @@ export const applySecurity = (app: NestFastifyApplication, config: TConfig): voi
     origin: (origin, callback) => {
       callback(null, origin !== undefined && allowed.has(origin) ? origin : false);
     },
-    methods: ['GET', 'HEAD', 'POST'],
+    // PATCH: updatePet (issue 13).
+    methods: ['GET', 'HEAD', 'POST', 'PATCH'],
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,

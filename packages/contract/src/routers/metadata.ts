@@ -1,4 +1,5 @@
 import type { THeaderName } from '../headers';
+import type { TApiKeyRole } from '../schemas/api-key';
 
 /** Extra facts about a route that ts-rest has no field for; the OpenAPI generator reads them. */
 export type TRouteMetadata = {
@@ -10,4 +11,19 @@ export type TRouteMetadata = {
    * the first response and replays it to retries; the document declares the header.
    */
   idempotent?: boolean;
+  /**
+   * The role a key needs for this operation (`403 forbidden` for any other key, before the input
+   * is read). Absent: every key. Read-only keys are refused every operation that is not a `GET`.
+   * The API's AccessGuard enforces exactly this field, and the document describes it.
+   */
+  requiredRole?: TApiKeyRole;
+  /** A description of a status specific to this operation (e.g. which conflict a 409 is). */
+  responseDescriptions?: Partial<Record<number, string>>;
 };
+
+/** The role an operation needs, from its route (undefined: any key). */
+export const requiredRoleOf = (route: { metadata?: unknown }): TApiKeyRole | undefined =>
+  (route.metadata as TRouteMetadata | undefined)?.requiredRole;
+
+/** Whether a route writes: read-only keys may call only the operations that do not. */
+export const isWriteRoute = (route: { method: string }): boolean => route.method !== 'GET';

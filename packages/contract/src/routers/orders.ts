@@ -1,19 +1,78 @@
-import { initContract } from '@ts-rest/core';
+import { type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { Header } from '../headers';
+import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import { ZError } from '../schemas/error';
-import { ZListOrdersQuery, ZOrders } from '../schemas/order';
+import {
+  ORDER_TRANSITIONS,
+  type TOrderAction,
+  ZListOrdersQuery,
+  ZNewOrder,
+  ZOrder,
+  ZOrderIdParams,
+  ZOrders,
+} from '../schemas/order';
+import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
 
 const c = initContract();
+/** The transitions take no body. Typed once: a literal in an object would widen to `symbol`. */
+const NO_BODY: ContractNoBodyType = c.noBody();
+
+/** Every POST takes `Idempotency-Key` (idempotent()), whose retries may also get this 409. */
+const KEY_IN_USE =
+  ' Or another request with the same `Idempotency-Key` is still in progress ' +
+  '(`idempotency_key_in_use`): retry after a moment.';
+const CONFLICT_TRANSITION =
+  'The order is not in a status this transition starts from (`order_transition_not_allowed`); ' +
+  `nothing changed.${KEY_IN_USE}`;
+const FORBIDDEN_WRITE = 'The key is read-only (`forbidden`).';
+const FORBIDDEN_STAFF = 'The key is not a staff key, or is read-only (`forbidden`).';
+
+/** One transition of an order: `POST /store/orders/:orderId/<action>`, no body. */
+const transition = <A extends TOrderAction>(
+  action: A,
+  summary: string,
+  description: string,
+  requiredRole?: 'staff',
+) =>
+  idempotent({
+    method: 'POST' as const,
+    path: `/store/orders/:orderId/${action}` as `/store/orders/:orderId/${A}`,
+    summary,
+    description:
+      `${description} Allowed from ${ORDER_TRANSITIONS[action].from.map((status) => `\`${status}\``).join(' or ')}; ` +
+      'any other status is `409 order_transition_not_allowed` and changes nothing. No request body. ' +
+      'Answers the updated order, whose `history` records the change and the key that made it.',
+    pathParams: ZOrderIdParams,
+    body: NO_BODY as typeof NO_BODY,
+    responses: {
+      200: ZOrder,
+      400: ZError,
+      403: ZError,
+      404: ZError,
+      409: ZError,
+    },
+    metadata: {
+      ...(requiredRole ? { requiredRole } : {}),
+      responseDescriptions: {
+        403: requiredRole ? FORBIDDEN_STAFF : FORBIDDEN_WRITE,
+        404: requiredRole
+          ? 'No order has this id (`not_found`).'
+          : 'No order with this id is visible to the key: it does not exist or another key placed it (`not_found`).',
+        409: CONFLICT_TRANSITION,
+      },
+    } satisfies TRouteMetadata,
+  });
 
 export const ordersRouter = c.router({
   listOrders: {
     method: 'GET',
     path: '/store/orders',
-    summary: "List the caller's adoption orders",
+    summary: 'List adoption orders',
     description:
-      'Adoption orders placed with the calling API key, newest first, at most `limit` of them. ' +
-      'Filter with `status`; further pages as for `GET /v1/pets`. A new key has none.',
+      'Adoption orders, newest first, at most `limit` of them: those placed with the calling key ' +
+      '(a new key has none), or every order for a staff key. Filter with `status` and `petId`; ' +
+      'further pages as for `GET /v1/pets`.',
     query: ZListOrdersQuery,
     responses: {
       200: ZOrders,
@@ -21,4 +80,70 @@ export const ordersRouter = c.router({
     },
     metadata: { responseHeaders: { 200: [Header.link] } } satisfies TRouteMetadata,
   },
+  placeOrder: idempotent({
+    method: 'POST',
+    path: '/store/orders',
+    summary: 'Place an adoption order',
+    description:
+      'Asks to adopt an `available` animal. In one transaction the order is created (`placed`) ' +
+      'and the animal becomes `pending`; an animal has at most one open (`placed` or ' +
+      '`approved`) order. An animal that is not `available` is `409 pet_not_available`; an ' +
+      'unknown `petId` is `404 not_found`. The body must be `application/json`, at most ' +
+      `${BODY_LIMIT_TEXT}.`,
+    body: ZNewOrder,
+    responses: {
+      201: ZOrder,
+      400: ZError,
+      403: ZError,
+      404: ZError,
+      409: ZError,
+      413: ZError,
+      415: ZError,
+    },
+    metadata: {
+      responseHeaders: { 201: [Header.location] },
+      responseDescriptions: {
+        403: FORBIDDEN_WRITE,
+        404: 'No animal has this `petId` (`not_found`).',
+        409: `The animal is not \`available\`: it is \`pending\` (an open order, or set aside by the store) or \`sold\` (\`pet_not_available\`).${KEY_IN_USE}`,
+      },
+    } satisfies TRouteMetadata,
+  }),
+  getOrder: {
+    method: 'GET',
+    path: '/store/orders/:orderId',
+    summary: 'Get an adoption order',
+    description:
+      'One order with its history. A partner key sees the orders it placed; a staff key sees ' +
+      "every order. Another key's order is `404`, as if it did not exist.",
+    pathParams: ZOrderIdParams,
+    responses: {
+      200: ZOrder,
+      400: ZError,
+      404: ZError,
+    },
+    metadata: {
+      responseDescriptions: {
+        404: 'No order with this id is visible to the key: it does not exist or another key placed it (`not_found`).',
+      },
+    } satisfies TRouteMetadata,
+  },
+  approveOrder: transition(
+    'approve',
+    'Approve an adoption order (staff)',
+    'The store accepts the adopter. Staff keys only; the animal stays `pending`.',
+    'staff',
+  ),
+  completeOrder: transition(
+    'complete',
+    'Complete an adoption order (staff)',
+    'The animal has gone home: the order is `completed` and the animal `sold`. Staff keys only.',
+    'staff',
+  ),
+  cancelOrder: transition(
+    'cancel',
+    'Cancel an adoption order',
+    'Cancels an open order; the animal becomes `available` again. The key that placed the order ' +
+      'or a staff key.',
+  ),
 });

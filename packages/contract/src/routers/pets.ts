@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import { ZError } from '../schemas/error';
-import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets } from '../schemas/pet';
+import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets, ZPetUpdate } from '../schemas/pet';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
 
@@ -37,10 +37,14 @@ export const petsRouter = c.router({
     responses: {
       201: ZPet,
       400: ZError,
+      403: ZError,
       413: ZError,
       415: ZError,
     },
-    metadata: { responseHeaders: { 201: [Header.location] } } satisfies TRouteMetadata,
+    metadata: {
+      responseHeaders: { 201: [Header.location] },
+      responseDescriptions: { 403: 'The key is read-only (`forbidden`).' },
+    } satisfies TRouteMetadata,
   }),
   getPet: {
     method: 'GET',
@@ -61,6 +65,34 @@ export const petsRouter = c.router({
     metadata: {
       deprecated: true,
       responseHeaders: { all: [Header.deprecation, Header.sunset, Header.link] },
+    } satisfies TRouteMetadata,
+  },
+  updatePet: {
+    method: 'PATCH',
+    path: '/pets/:petId',
+    summary: 'Change an animal (staff)',
+    description:
+      'Changes any of `name`, `categoryId` and `status`; fields left out keep their value. Staff ' +
+      'keys only. While the animal has an open adoption order it stays `pending`: another ' +
+      '`status` is `409 pet_status_conflict` (cancel or complete the order instead). The body ' +
+      `must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    pathParams: ZPetIdParams,
+    body: ZPetUpdate,
+    responses: {
+      200: ZPet,
+      400: ZError,
+      403: ZError,
+      404: ZError,
+      409: ZError,
+      413: ZError,
+      415: ZError,
+    },
+    metadata: {
+      requiredRole: 'staff',
+      responseDescriptions: {
+        403: 'The key is not a staff key, or is read-only (`forbidden`).',
+        409: 'The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`).',
+      },
     } satisfies TRouteMetadata,
   },
 });

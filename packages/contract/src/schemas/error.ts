@@ -22,6 +22,11 @@ export const ZErrorCode = z.enum([
   'service_unavailable',
   'idempotency_key_in_use',
   'idempotency_key_reused',
+  // Issue 13 (orders and roles); appended so that merges with other additions stay easy.
+  'forbidden',
+  'pet_not_available',
+  'order_transition_not_allowed',
+  'pet_status_conflict',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -43,6 +48,10 @@ export const ERROR_STATUS = {
   not_implemented: 501,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
+  forbidden: 403,
+  pet_not_available: 409,
+  order_transition_not_allowed: 409,
+  pet_status_conflict: 409,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

@@ -1,5 +1,6 @@
 // `@pets/contract/schemas`: the zod schemas and their types alone, without the ts-rest router or
 // the OpenAPI generator, for code that ships to browsers.
+export * from './api-key';
 export * from './category';
 export * from './common';
 export * from './error';

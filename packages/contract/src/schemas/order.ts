@@ -1,27 +1,136 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
-import { idField, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
+import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
 
 export const ZOrderStatus = extendApi(z.enum(['placed', 'approved', 'completed', 'cancelled']), {
   description:
-    'Progress of an adoption order: `placed` by the caller, `approved` by the store, `completed` ' +
-    'when the animal has gone home, or `cancelled`.',
+    'Progress of an adoption order: `placed` by a partner, `approved` by the store, `completed` ' +
+    'when the animal has gone home, or `cancelled`. `placed` and `approved` orders are open: an ' +
+    'animal has at most one open order.',
 });
 export type TOrderStatus = z.infer<typeof ZOrderStatus>;
 export const OrderStatus = ZOrderStatus.enum;
+
+/** The statuses of an open order: at most one per animal (a partial unique index). */
+export const OPEN_ORDER_STATUSES = ['placed', 'approved'] as const satisfies TOrderStatus[];
+
+/** The transitions of an order, each a `POST /v1/store/orders/{orderId}/<action>`. */
+export const ORDER_TRANSITIONS = {
+  approve: { from: ['placed'], to: 'approved' },
+  complete: { from: ['approved'], to: 'completed' },
+  cancel: { from: ['placed', 'approved'], to: 'cancelled' },
+} as const satisfies Record<string, { from: readonly TOrderStatus[]; to: TOrderStatus }>;
+export type TOrderAction = keyof typeof ORDER_TRANSITIONS;
+
+/** Every order has at most this many history entries: placed, approved, then completed or cancelled. */
+export const ORDER_HISTORY_MAX = 3;
+export const ADOPTER_NAME_MAX_LENGTH = 100;
+export const ADOPTER_EMAIL_MAX_LENGTH = 254;
+export const ADOPTER_PHONE_MAX_LENGTH = 32;
+export const ORDER_MESSAGE_MAX_LENGTH = 1000;
+/** A key's display start, e.g. `pets_live_3xK9`. */
+const KEY_START_MAX_LENGTH = 32;
+
+// An RFC 3339 instant in UTC with milliseconds is 24 characters.
+const instant = (description: string) => z.string().datetime().max(24).describe(description);
+
+const PHONE_PATTERN = /^\+?[0-9][0-9 ().-]*$/;
+
+export const ZAdopter = extendApi(
+  z
+    .object({
+      name: z
+        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(ADOPTER_NAME_MAX_LENGTH, `must be at most ${ADOPTER_NAME_MAX_LENGTH} characters`)
+        .describe('Full name of the person adopting.'),
+      email: z
+        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+        .trim()
+        .max(ADOPTER_EMAIL_MAX_LENGTH, `must be at most ${ADOPTER_EMAIL_MAX_LENGTH} characters`)
+        .email('must be a valid email address')
+        .describe('Email address of the person adopting.'),
+      phone: extendApi(
+        z
+          .string({ invalid_type_error: 'must be a string' })
+          .trim()
+          .min(3, 'must be at least 3 characters')
+          .max(ADOPTER_PHONE_MAX_LENGTH, `must be at most ${ADOPTER_PHONE_MAX_LENGTH} characters`)
+          .regex(PHONE_PATTERN, 'must be digits, spaces and ( ) - . with an optional leading +')
+          .optional(),
+        {
+          description: 'Phone number of the person adopting (optional).',
+          example: '+44 20 7946 0958',
+        },
+      ),
+    })
+    .strict(),
+  { title: 'Adopter', example: { name: 'Ada Lovelace', email: 'ada@example.org' } },
+);
+export type TAdopter = z.infer<typeof ZAdopter>;
+
+const ZOrderMessage = z
+  .string({ invalid_type_error: 'must be a string' })
+  .trim()
+  .max(ORDER_MESSAGE_MAX_LENGTH, `must be at most ${ORDER_MESSAGE_MAX_LENGTH} characters`)
+  .describe('A note for the store (optional).');
+
+export const ZOrderHistoryEntry = extendApi(
+  z.object({
+    at: instant('When the change happened (RFC 3339, UTC).'),
+    // Absent rather than null for the placement: OpenAPI 3.0 validators disagree on a nullable enum.
+    from: extendApi(ZOrderStatus.optional(), {
+      description: 'The status the order left; absent on the first entry, its placement.',
+    }),
+    to: ZOrderStatus,
+    by: z
+      .string()
+      .max(KEY_START_MAX_LENGTH)
+      .describe('Display start of the API key that made the change, e.g. `pets_live_3xK9`.'),
+  }),
+  {
+    title: 'OrderHistoryEntry',
+    example: { at: '2026-11-23T10:15:00.000Z', to: 'placed', by: 'pets_live_3xK9' },
+  },
+);
+export type TOrderHistoryEntry = z.infer<typeof ZOrderHistoryEntry>;
 
 export const ZOrder = extendApi(
   z.object({
     id: idField('Unique identifier of the order.'),
     petId: idField('The animal this adoption order is for.'),
     status: ZOrderStatus,
-    // An RFC 3339 instant in UTC with milliseconds is 24 characters.
-    placedAt: z.string().datetime().max(24).describe('When the order was placed (RFC 3339, UTC).'),
+    placedAt: instant('When the order was placed (RFC 3339, UTC).'),
+    updatedAt: instant('When the order last changed (RFC 3339, UTC).'),
+    adopter: ZAdopter,
+    message: z
+      .string()
+      .max(ORDER_MESSAGE_MAX_LENGTH)
+      .optional()
+      .describe('The note for the store.'),
+    history: z
+      .array(ZOrderHistoryEntry)
+      .min(1)
+      .max(ORDER_HISTORY_MAX)
+      .describe('Every change of the order, oldest first, starting with its placement.'),
   }),
   {
     title: 'Order',
-    example: { id: 7, petId: 42, status: 'placed', placedAt: '2026-11-23T10:15:00.000Z' },
+    example: {
+      id: 7,
+      petId: 42,
+      status: 'approved',
+      placedAt: '2026-11-23T10:15:00.000Z',
+      updatedAt: '2026-11-23T11:02:00.000Z',
+      adopter: { name: 'Ada Lovelace', email: 'ada@example.org' },
+      message: 'We have a garden.',
+      history: [
+        { at: '2026-11-23T10:15:00.000Z', to: 'placed', by: 'pets_live_3xK9' },
+        { at: '2026-11-23T11:02:00.000Z', from: 'placed', to: 'approved', by: 'pets_live_Q7mZ' },
+      ],
+    },
   },
 );
 export type TOrder = z.infer<typeof ZOrder>;
@@ -29,12 +138,50 @@ export type TOrder = z.infer<typeof ZOrder>;
 export const ZOrders = extendApi(z.array(ZOrder).max(PAGE_SIZE.max), { title: 'Orders' });
 export type TOrders = z.infer<typeof ZOrders>;
 
-/** The filters of listOrders as its cursor carries them. */
-export type TOrdersListFilters = { status?: TOrderStatus | undefined };
+export const ZNewOrder = extendApi(
+  z
+    .object({
+      petId: idField('The animal to adopt: it must be `available`.', {
+        required: 'is required',
+        notInteger: 'must be an integer',
+        notPositive: 'must be a positive integer',
+        outOfRange: 'must be a safe integer',
+      }),
+      adopter: ZAdopter,
+      message: ZOrderMessage.optional(),
+    })
+    .strict(),
+  {
+    title: 'NewOrder',
+    example: {
+      petId: 42,
+      adopter: { name: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0958' },
+      message: 'We have a garden.',
+    },
+  },
+);
+export type TNewOrder = z.infer<typeof ZNewOrder>;
 
-/** The cursor of listOrders: where the next page starts, and the list's status filter. */
+export const ZOrderIdParams = z.object({
+  orderId: extendApi(idFromText('orderId', 'ID of the order.'), { example: 7 }),
+});
+export type TOrderIdParams = z.infer<typeof ZOrderIdParams>;
+
+const ZOrdersPetIdQuery = idFromText(
+  'petId',
+  'Only orders for this animal. Omit for orders of every animal.',
+);
+
+/** The filters of listOrders as its cursor carries them, in this order. */
+export type TOrdersListFilters = {
+  status?: TOrderStatus | undefined;
+  petId?: number | undefined;
+};
+
+/** The cursor of listOrders: where the next page starts, and the list's filters. */
 export const ORDERS_CURSOR = listCursor<TOrdersListFilters>({
   status: { write: (status) => status, read: (text) => ZOrderStatus.safeParse(text).data },
+  petId: { write: String, read: (text) => ZOrdersPetIdQuery.safeParse(text).data },
 });
 
 export const ZListOrdersQuery = z.object({
@@ -42,6 +189,7 @@ export const ZListOrdersQuery = z.object({
   status: extendApi(ZOrderStatus.optional(), {
     description: 'Only orders whose status equals this value. Omit for all orders.',
   }),
+  petId: ZOrdersPetIdQuery.optional(),
   cursor: ZCursorQuery,
 });
 export type TListOrdersQuery = z.infer<typeof ZListOrdersQuery>;

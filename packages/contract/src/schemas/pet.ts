@@ -53,6 +53,29 @@ export type TNewPetInput = z.input<typeof ZNewPet>;
 /** What the server works with after validation (status defaulted). */
 export type TNewPet = z.output<typeof ZNewPet>;
 
+/**
+ * The body of updatePet (staff keys): any of `name`, `categoryId` and `status`; a field left out
+ * keeps its value. No defaults here: an update never changes what it does not name.
+ */
+export const ZPetUpdate = extendApi(
+  z
+    .object({
+      name: ZPetName.optional(),
+      categoryId: idField('ID of the category (see `GET /v1/categories`).', {
+        notInteger: 'must be an integer',
+        notPositive: 'must be a positive integer',
+        outOfRange: 'must be a safe integer',
+      }).optional(),
+      status: ZPetStatus.optional(),
+    })
+    .strict(),
+  {
+    title: 'PetUpdate',
+    example: { name: 'Biscuit', status: 'available' },
+  },
+);
+export type TPetUpdate = z.infer<typeof ZPetUpdate>;
+
 export const ZPet = extendApi(
   z.object({
     id: idField('Unique identifier assigned by the service on creation.'),

@@ -9,7 +9,8 @@ describe('OrdersRepository on a real database', () => {
   const orders = new OrdersRepository(pool);
   let keyId: bigint;
   let otherKeyId: bigint;
-  let ids: number[];
+  let petIds: number[];
+  const adopter = { name: 'Ada', email: 'ada@example.org' };
 
   beforeAll(async () => {
     const key = (name: string, hash: string) =>
@@ -23,40 +24,93 @@ describe('OrdersRepository on a real database', () => {
     const category = await pool.query<{ id: string }>(
       "INSERT INTO categories (name) VALUES ('Dogs') RETURNING id",
     );
-    const pet = await pool.query<{ id: string }>(
-      "INSERT INTO pets (name, category_id) VALUES ('Rex', $1) RETURNING id",
+    const pets = await pool.query<{ id: string }>(
+      `INSERT INTO pets (name, category_id) VALUES ('Rex', $1), ('Fido', $1), ('Bella', $1)
+       RETURNING id`,
       [category.rows[0]?.id],
     );
-    const placed = await pool.query<{ id: string }>(
-      `INSERT INTO orders (pet_id, api_key_id, status)
-       VALUES ($1, $2, 'placed'), ($1, $2, 'approved'), ($1, $2, 'placed'), ($1, $3, 'placed')
-       RETURNING id`,
-      [pet.rows[0]?.id, String(keyId), String(otherKeyId)],
-    );
-    ids = placed.rows.map((row) => Number(row.id));
+    petIds = pets.rows.map((row) => Number(row.id));
   });
 
-  it("lists one key's orders newest first, as the contract shapes them", async () => {
-    const page = await orders.listForKey(keyId, { limit: 10 });
-    expect(page.nextCursor).toBeNull();
-    expect(page.items.map((order) => order.id)).toEqual([ids[2], ids[1], ids[0]]);
-    expect(page.items[0]).toEqual({
-      id: ids[2],
-      petId: expect.any(Number),
+  const petStatus = async (id: number) =>
+    (await pool.query<{ status: string }>('SELECT status FROM pets WHERE id = $1', [id])).rows[0]
+      ?.status;
+
+  it('places an order and takes the animal to pending in one go, with the first history entry', async () => {
+    const order = await orders.place({
+      petId: petIds[0] as number,
+      adopter,
+      apiKeyId: keyId,
+      by: 'pets_live_abcd',
+    });
+    expect(order).toEqual({
+      id: expect.any(Number),
+      petId: petIds[0],
       status: 'placed',
       placedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updatedAt: expect.any(String),
+      adopter,
+      history: [{ at: expect.any(String), to: 'placed', by: 'pets_live_abcd' }],
+    });
+    if ('refused' in order) {
+      return;
+    }
+    expect(order.updatedAt).toBe(order.placedAt);
+    expect(order.history[0]?.at).toBe(order.placedAt);
+    expect(await petStatus(petIds[0] as number)).toBe('pending');
+    expect(
+      await orders.place({ petId: petIds[0] as number, adopter, apiKeyId: otherKeyId, by: 'x' }),
+    ).toEqual({ refused: 'not_available', status: 'pending' });
+    expect(await orders.place({ petId: 987_654, adopter, apiKeyId: keyId, by: 'x' })).toEqual({
+      refused: 'unknown_pet',
     });
   });
 
-  it('filters by status and pages below a cursor', async () => {
-    const placed = await orders.listForKey(keyId, { limit: 1, status: 'placed' });
-    expect(placed.items.map((order) => order.id)).toEqual([ids[2]]);
-    expect(placed.nextCursor).not.toBeNull();
-    const next = await orders.listForKey(keyId, {
-      limit: 1,
-      status: 'placed',
-      before: BigInt(ids[2] ?? 0),
+  it('refuses a second open order for one animal in the database itself, not only in the code', async () => {
+    const petId = petIds[1] as number;
+    await pool.query(
+      `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email)
+       VALUES ($1, $2, 'approved', 'A', 'a@example.org')`,
+      [petId, String(keyId)],
+    );
+    await expect(
+      pool.query(
+        `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email)
+         VALUES ($1, $2, 'placed', 'B', 'b@example.org')`,
+        [petId, String(otherKeyId)],
+      ),
+    ).rejects.toMatchObject({ code: '23505', constraint: 'orders_one_open_per_pet_key' });
+    // Closed orders do not count.
+    await pool.query(
+      `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email)
+       VALUES ($1, $2, 'cancelled', 'C', 'c@example.org'), ($1, $2, 'completed', 'D', 'd@example.org')`,
+      [petId, String(otherKeyId)],
+    );
+    // The animal is still marked available here (typed in by hand): the index answers for it.
+    expect(await petStatus(petId)).toBe('available');
+    expect(await orders.place({ petId, adopter, apiKeyId: keyId, by: 'x' })).toEqual({
+      refused: 'not_available',
+      status: 'pending',
     });
-    expect(next).toEqual({ items: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
+    // ...and nothing of the refused attempt stayed: the animal is as it was.
+    expect(await petStatus(petId)).toBe('available');
+  });
+
+  it("lists one key's orders, or every order for staff, newest first, filtered and paged", async () => {
+    const mine = await orders.list({ apiKeyId: keyId }, { limit: 10 });
+    expect(mine.items.every((order) => order.id > 0)).toBe(true);
+    const all = await orders.list({ apiKeyId: null }, { limit: 10 });
+    expect(all.items.length).toBeGreaterThan(mine.items.length);
+    expect(all.items.map((order) => order.id)).toEqual(
+      [...all.items.map((order) => order.id)].sort((a, b) => b - a),
+    );
+    const forPet = await orders.list({ apiKeyId: null }, { limit: 1, petId: petIds[1] });
+    expect(forPet.items.map((order) => order.petId)).toEqual([petIds[1]]);
+    expect(forPet.nextCursor).not.toBeNull();
+    const cancelled = await orders.list(
+      { apiKeyId: otherKeyId },
+      { limit: 10, status: 'cancelled' },
+    );
+    expect(cancelled.items.map((order) => order.status)).toEqual(['cancelled']);
   });
 });

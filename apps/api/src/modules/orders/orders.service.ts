@@ -1,21 +1,95 @@
 import { Injectable } from '@nestjs/common';
-import { ORDERS_CURSOR, type TListOrdersQuery, type TOrder, type TPage } from '@pets/contract';
+import {
+  ORDER_TRANSITIONS,
+  ORDERS_CURSOR,
+  type TListOrdersQuery,
+  type TNewOrder,
+  type TOrder,
+  type TOrderAction,
+  type TPage,
+} from '@pets/contract';
+import type { TCaller } from '../../api-keys/caller';
+import { AppError } from '../../http/app-error';
 import { readListCursor } from '../../http/pagination';
-import { OrdersRepository } from './orders.repository';
+import { OrdersRepository, type TOrderScope } from './orders.repository';
 
+/**
+ * The rules of adoption orders. Who sees what: a partner key its own orders, a staff key every
+ * order; an order the caller may not see is a 404 exactly like one that does not exist, so its
+ * existence is not revealed. Which key may call which operation at all (403) is AccessGuard's,
+ * from the contract; what a transition may start from is the contract's ORDER_TRANSITIONS.
+ */
 @Injectable()
 export class OrdersService {
   constructor(private readonly orders: OrdersRepository) {}
 
   /**
-   * The adoption orders of one API key, newest first. The cursor carries the status filter of its
+   * A page of the orders the caller sees, newest first. The cursor carries the filters of its
    * list (see PetsService.list); a bad or mismatched cursor is a 400 before any SQL.
    */
-  listForKey(apiKeyId: bigint, query: TListOrdersQuery): Promise<TPage<TOrder>> {
+  list(caller: TCaller, query: TListOrdersQuery): Promise<TPage<TOrder>> {
+    const scope = scopeOf(caller);
     if (query.cursor === undefined) {
-      return this.orders.listForKey(apiKeyId, query);
+      return this.orders.list(scope, query);
     }
     const { before, filters } = readListCursor(ORDERS_CURSOR, query.cursor, query);
-    return this.orders.listForKey(apiKeyId, { ...filters, limit: query.limit, before });
+    return this.orders.list(scope, { ...filters, limit: query.limit, before });
+  }
+
+  /** 404 for an unknown animal, 409 `pet_not_available` for one that is not available. */
+  async place(caller: TCaller, order: TNewOrder): Promise<TOrder> {
+    const placed = await this.orders.place({
+      ...order,
+      apiKeyId: caller.apiKeyId,
+      by: caller.start,
+    });
+    if (!('refused' in placed)) {
+      return placed;
+    }
+    if (placed.refused === 'unknown_pet') {
+      throw new AppError('not_found', `No animal has id ${order.petId}.`);
+    }
+    throw new AppError(
+      'pet_not_available',
+      `Animal ${order.petId} is ${placed.status}, not available: only an available animal can be ordered.`,
+    );
+  }
+
+  async get(caller: TCaller, id: number): Promise<TOrder> {
+    const order = await this.orders.get(id, scopeOf(caller));
+    if (!order) {
+      throw notFound(id);
+    }
+    return order;
+  }
+
+  /**
+   * Applies a transition; 404 for an order the caller does not see, 409
+   * `order_transition_not_allowed` (nothing changed) when the order's status is not one the
+   * transition starts from.
+   */
+  async transition(caller: TCaller, id: number, action: TOrderAction): Promise<TOrder> {
+    const { from, to } = ORDER_TRANSITIONS[action];
+    const result = await this.orders.transition(id, scopeOf(caller), {
+      from,
+      to,
+      by: caller.start,
+    });
+    if (!('refused' in result)) {
+      return result;
+    }
+    if (result.refused === 'not_found') {
+      throw notFound(id);
+    }
+    throw new AppError(
+      'order_transition_not_allowed',
+      `Order ${id} is ${result.status}; ${action} needs an order that is ${from.join(' or ')}. Nothing changed.`,
+    );
   }
 }
+
+const scopeOf = (caller: TCaller): TOrderScope => ({
+  apiKeyId: caller.role === 'staff' ? null : caller.apiKeyId,
+});
+
+const notFound = (id: number): AppError => new AppError('not_found', `No order has id ${id}.`);

@@ -1,27 +1,22 @@
-import { nextLinkTarget } from '@pets/contract';
+import { nextLinkTarget, type TOrder } from '@pets/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../api-keys/api-key-format';
 import { errorBody, useTestApi } from '../../test/api-harness';
+import { createPet, placedOrder, transition } from './orders.test-support';
 
 const api = useTestApi();
 let key: string;
 let otherKey: string;
-let petIds: bigint[];
-
-const keyId = async (plaintext: string) =>
-  (await api.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(plaintext) } })).id;
+let staff: string;
+let categoryId: number;
 
 beforeAll(async () => {
-  const category = await api.prisma.category.create({ data: { name: 'Guinea pigs' } });
-  petIds = [];
-  for (const name of ['Nibbles', 'Peanut', 'Waffles']) {
-    petIds.push((await api.prisma.pet.create({ data: { name, categoryId: category.id } })).id);
-  }
+  categoryId = Number((await api.prisma.category.create({ data: { name: 'Guinea pigs' } })).id);
   key = await api.createKey({ name: 'adopter' });
   otherKey = await api.createKey({ name: 'someone else' });
+  staff = await api.createKey({ name: 'store', role: 'staff' });
 });
 
-type TOrderBody = { id: number; petId: number; status: string; placedAt: string };
+type TOrderBody = TOrder;
 
 describe('listOrders', () => {
   it('is empty for a new key', async () => {
@@ -31,15 +26,24 @@ describe('listOrders', () => {
   });
 
   it("lists only the caller's own orders, newest first, with the spec's limit and a status filter", async () => {
-    const mine = await keyId(key);
-    const theirs = await keyId(otherKey);
+    // Five orders of this key, through the API: placed, approved, completed, cancelled, placed.
     const statuses = ['placed', 'approved', 'completed', 'cancelled', 'placed'] as const;
+    const steps = {
+      placed: [],
+      approved: ['approve'],
+      completed: ['approve', 'complete'],
+      cancelled: ['cancel'],
+    } as const;
+    const petIds: number[] = [];
     for (const [index, status] of statuses.entries()) {
-      await api.prisma.order.create({
-        data: { apiKeyId: mine, petId: petIds[index % petIds.length] as bigint, status },
-      });
+      const petId = await createPet(api, staff, categoryId, `Pet ${index}`);
+      petIds.push(petId);
+      const order = await placedOrder(api, key, petId);
+      for (const action of steps[status]) {
+        expect((await transition(api, staff, order.id, action)).status).toBe(200);
+      }
     }
-    await api.prisma.order.create({ data: { apiKeyId: theirs, petId: petIds[0] as bigint } });
+    await placedOrder(api, otherKey, await createPet(api, staff, categoryId, 'Theirs'));
 
     const all = (await (await api.fetch('/v1/store/orders', { key })).json()) as TOrderBody[];
     expect(all).toHaveLength(5);
@@ -47,9 +51,12 @@ describe('listOrders', () => {
     expect(all.every((order, i) => i === 0 || (all[i - 1]?.id ?? 0) > order.id)).toBe(true);
     expect(all[0]).toEqual({
       id: expect.any(Number),
-      petId: Number(petIds[1]),
+      petId: petIds[4],
       status: 'placed',
       placedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updatedAt: expect.any(String),
+      adopter: { name: 'Ada Lovelace', email: 'ada@example.org' },
+      history: [{ at: expect.any(String), to: 'placed', by: expect.stringMatching(/^pets_live_/) }],
     });
 
     const placed = (await (
@@ -86,6 +93,43 @@ describe('listOrders', () => {
       await api.fetch('/v1/store/orders', { key: otherKey })
     ).json()) as TOrderBody[];
     expect(theirsList).toHaveLength(1);
+  });
+
+  it('shows a staff key every order, filtered by petId and status, the filters kept by the cursor', async () => {
+    const everyone = (await (
+      await api.fetch('/v1/store/orders?limit=100', { key: staff })
+    ).json()) as TOrderBody[];
+    const mine = (await (
+      await api.fetch('/v1/store/orders?limit=100', { key })
+    ).json()) as TOrderBody[];
+    const theirs = (await (
+      await api.fetch('/v1/store/orders?limit=100', { key: otherKey })
+    ).json()) as TOrderBody[];
+    expect(everyone.map((order) => order.id).sort()).toEqual(
+      [...mine, ...theirs].map((order) => order.id).sort(),
+    );
+
+    // Two orders for one animal: one cancelled, then a new one placed.
+    const petId = await createPet(api, staff, categoryId, 'Popular');
+    const first = await placedOrder(api, key, petId);
+    await transition(api, key, first.id, 'cancel');
+    const second = await placedOrder(api, otherKey, petId);
+    const forPet = await api.fetch(`/v1/store/orders?petId=${petId}&limit=1`, { key: staff });
+    expect(((await forPet.json()) as TOrderBody[]).map((order) => order.id)).toEqual([second.id]);
+    const next = nextLinkTarget(forPet.headers.get('link'));
+    expect(next).toMatch(/petId=/);
+    const cursor = new URL(next ?? '', api.baseUrl).searchParams.get('cursor');
+    const rest = await api.fetch(`/v1/store/orders?cursor=${cursor}`, { key: staff });
+    expect(((await rest.json()) as TOrderBody[]).map((order) => order.id)).toEqual([first.id]);
+    const cancelled = await api.fetch(`/v1/store/orders?petId=${petId}&status=cancelled`, {
+      key: staff,
+    });
+    expect(((await cancelled.json()) as TOrderBody[]).map((order) => order.id)).toEqual([first.id]);
+    // A partner's petId filter stays within its own orders.
+    const partnerView = await api.fetch(`/v1/store/orders?petId=${petId}`, { key });
+    expect(((await partnerView.json()) as TOrderBody[]).map((order) => order.id)).toEqual([
+      first.id,
+    ]);
   });
 
   it.each(['0', '101', 'x'])('rejects limit=%s with 400', async (limit) => {

@@ -228,7 +228,7 @@ describe('routes and methods', () => {
   it('405 with Allow for a known path and the wrong method', async () => {
     const response = await api.fetch('/v1/pets/1', { method: 'DELETE' });
     await expectError(response, 405, 'method_not_allowed');
-    expect(response.headers.get('allow')).toBe('GET, HEAD');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, PATCH');
     const put = await api.fetch('/v1/pets', { method: 'PUT' });
     await expectError(put, 405, 'method_not_allowed');
     expect(put.headers.get('allow')).toBe('GET, HEAD, POST');

@@ -2,7 +2,9 @@ import type { TPage, TPet, TPetStatus, TPetsListFilters } from '@pets/contract';
 // The light entries at run time: the bench's floor loads this file, and needs no router.
 import { toPage } from '@pets/contract/rules';
 import { PETS_CURSOR } from '@pets/contract/schemas';
-import { prepare, prepareShapes, type TQueryable } from '@pets/db';
+import { prepare, prepareShapes, sql } from '@pets/db';
+import type { Pool } from 'pg';
+import { withTransaction } from '../../core/transaction';
 
 /**
  * The pets table: every statement about pets and the one row -> `TPet` mapping. No Nest in this
@@ -86,6 +88,41 @@ const GET_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id),
 );
 
+/** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
+const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id).forUpdate(),
+);
+
+/** Whether the animal has an open (placed or approved) order. */
+const OPEN_ORDER_STATEMENT = prepare((db, p: { petId: string }) =>
+  db
+    .selectFrom('orders')
+    .select('id')
+    .where('pet_id', '=', p.petId)
+    .where('status', 'in', ['placed', 'approved'])
+    .limit(1),
+);
+
+type TUpdateParams = {
+  id: string;
+  name: string | null;
+  categoryId: string | null;
+  status: TPetStatus | null;
+};
+
+/** A field given as null keeps its value: one statement for every combination of fields. */
+const UPDATE_STATEMENT = prepare((db, p: TUpdateParams) =>
+  db
+    .updateTable('pets')
+    .set({
+      name: sql`coalesce(${p.name}::varchar, name)`,
+      category_id: sql`coalesce(${p.categoryId}::bigint, category_id)`,
+      status: sql`coalesce(${p.status}::pet_status, status)`,
+    })
+    .where('id', '=', p.id)
+    .returning(PET_COLUMNS),
+);
+
 /**
  * The values of a list request; an absent filter's is empty, which picks the shape without it (so
  * it is not sent: that shape has no `$n` for it).
@@ -115,6 +152,13 @@ export class UnknownCategoryError extends Error {
   }
 }
 
+/** A status change refused because the animal has an open adoption order. */
+export class OpenOrderConflictError extends Error {
+  constructor(readonly petId: number) {
+    super(`animal ${petId} has an open order`);
+  }
+}
+
 const FOREIGN_KEY_VIOLATION = '23503';
 
 const isForeignKeyViolation = (error: unknown): boolean =>
@@ -123,7 +167,7 @@ const isForeignKeyViolation = (error: unknown): boolean =>
   (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION;
 
 export class PetsRepository {
-  constructor(private readonly db: TQueryable) {}
+  constructor(private readonly db: Pool) {}
 
   /**
    * A keyset page, newest first: `limit + 1` rows fetched, the extra one tells that more exist.
@@ -150,5 +194,46 @@ export class PetsRepository {
     const { rows } = await GET_STATEMENT.execute(this.db, { id: String(id) });
     const row = rows[0];
     return row ? toPet(row) : null;
+  }
+
+  /**
+   * Changes the fields given, in one transaction that locks the animal's row: null when no
+   * animal has this id; OpenOrderConflictError when the status would become anything but
+   * `pending` while an order is open (placing an order and the transitions lock the same row, so
+   * no order opens or closes between the check and the write); UnknownCategoryError for a
+   * categoryId that names no category.
+   */
+  update(
+    id: number,
+    changes: {
+      name?: string | undefined;
+      categoryId?: number | undefined;
+      status?: TPetStatus | undefined;
+    },
+  ): Promise<TPet | null> {
+    const params: TUpdateParams = {
+      id: String(id),
+      name: changes.name ?? null,
+      categoryId: changes.categoryId === undefined ? null : String(changes.categoryId),
+      status: changes.status ?? null,
+    };
+    return withTransaction(this.db, async (client) => {
+      const locked = await LOCK_STATEMENT.execute(client, { id: params.id });
+      if (locked.rows.length === 0) {
+        return null;
+      }
+      if (params.status !== null && params.status !== 'pending') {
+        const open = await OPEN_ORDER_STATEMENT.execute(client, { petId: params.id });
+        if (open.rows.length > 0) {
+          throw new OpenOrderConflictError(id);
+        }
+      }
+      const { rows } = await UPDATE_STATEMENT.execute(client, params);
+      return toPet(rows[0] as TPetRow);
+    }).catch((error: unknown) => {
+      throw isForeignKeyViolation(error) && changes.categoryId !== undefined
+        ? new UnknownCategoryError(changes.categoryId)
+        : error;
+    });
   }
 }

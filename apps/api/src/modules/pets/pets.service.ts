@@ -5,10 +5,11 @@ import {
   type TNewPet,
   type TPage,
   type TPet,
+  type TPetUpdate,
 } from '@pets/contract';
-import { invalidRequest } from '../../http/app-error';
+import { AppError, invalidRequest } from '../../http/app-error';
 import { readListCursor } from '../../http/pagination';
-import { PetsRepository, UnknownCategoryError } from './pets.repository';
+import { OpenOrderConflictError, PetsRepository, UnknownCategoryError } from './pets.repository';
 
 /**
  * The rules of the pets operations on top of the repository: a cursor is read (or refused with a
@@ -45,5 +46,34 @@ export class PetsService {
 
   get(id: number): Promise<TPet | null> {
     return this.pets.get(id);
+  }
+
+  /**
+   * updatePet (staff keys; AccessGuard checks the role): 404 for an unknown animal, 400 for an
+   * unknown category, 409 `pet_status_conflict` for a status that contradicts an open order (an
+   * animal with an open order is `pending` until the order is cancelled or completed).
+   */
+  async update(id: number, changes: TPetUpdate): Promise<TPet> {
+    try {
+      const pet = await this.pets.update(id, changes);
+      if (!pet) {
+        throw new AppError('not_found', `No animal has id ${id}.`);
+      }
+      return pet;
+    } catch (error) {
+      if (error instanceof UnknownCategoryError) {
+        throw invalidRequest(
+          'categoryId',
+          `no category has id ${error.categoryId}; see GET /v1/categories`,
+        );
+      }
+      if (error instanceof OpenOrderConflictError) {
+        throw new AppError(
+          'pet_status_conflict',
+          `Animal ${id} has an open adoption order, so it stays pending: cancel or complete the order instead.`,
+        );
+      }
+      throw error;
+    }
   }
 }

@@ -46,7 +46,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an animal (staff)
+         * @description Changes any of `name`, `categoryId` and `status`; fields left out keep their value. Staff keys only. While the animal has an open adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (cancel or complete the order instead). The body must be `application/json`, at most 16 KiB.
+         *
+         *     Needs a `staff` key.
+         */
+        patch: operations["updatePet"];
         trace?: never;
     };
     "/store/orders": {
@@ -57,12 +63,100 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the caller's adoption orders
-         * @description Adoption orders placed with the calling API key, newest first, at most `limit` of them. Filter with `status`; further pages as for `GET /v1/pets`. A new key has none.
+         * List adoption orders
+         * @description Adoption orders, newest first, at most `limit` of them: those placed with the calling key (a new key has none), or every order for a staff key. Filter with `status` and `petId`; further pages as for `GET /v1/pets`.
          */
         get: operations["listOrders"];
         put?: never;
+        /**
+         * Place an adoption order
+         * @description Asks to adopt an `available` animal. In one transaction the order is created (`placed`) and the animal becomes `pending`; an animal has at most one open (`placed` or `approved`) order. An animal that is not `available` is `409 pet_not_available`; an unknown `petId` is `404 not_found`. The body must be `application/json`, at most 16 KiB.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an adoption order
+         * @description One order with its history. A partner key sees the orders it placed; a staff key sees every order. Another key's order is `404`, as if it did not exist.
+         */
+        get: operations["getOrder"];
+        put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an adoption order (staff)
+         * @description The store accepts the adopter. Staff keys only; the animal stays `pending`. Allowed from `placed`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["approveOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an adoption order (staff)
+         * @description The animal has gone home: the order is `completed` and the animal `sold`. Staff keys only. Allowed from `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["completeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an adoption order
+         * @description Cancels an open order; the animal becomes `available` again. The key that placed the order or a staff key. Allowed from `placed` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         */
+        post: operations["cancelOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -142,7 +236,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -180,12 +274,100 @@ export interface components {
             status?: "available" | "pending" | "sold";
         };
         /**
+         * PetUpdate
+         * @example {
+         *       "name": "Biscuit",
+         *       "status": "available"
+         *     }
+         */
+        PetUpdate: {
+            /** @description The animal's name. */
+            name?: string;
+            /**
+             * Format: int64
+             * @description ID of the category (see `GET /v1/categories`).
+             */
+            categoryId?: number;
+            /**
+             * @description Availability of the animal: `available` for adoption, `pending` while an adoption is being arranged, `sold` once it has gone to its new home.
+             * @enum {string}
+             */
+            status?: "available" | "pending" | "sold";
+        };
+        /**
+         * Adopter
+         * @example {
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.org"
+         *     }
+         */
+        Adopter: {
+            /** @description Full name of the person adopting. */
+            name: string;
+            /**
+             * Format: email
+             * @description Email address of the person adopting.
+             */
+            email: string;
+            /**
+             * @description Phone number of the person adopting (optional).
+             * @example +44 20 7946 0958
+             */
+            phone?: string;
+        };
+        /**
+         * OrderHistoryEntry
+         * @example {
+         *       "at": "2026-11-23T10:15:00.000Z",
+         *       "to": "placed",
+         *       "by": "pets_live_3xK9"
+         *     }
+         */
+        OrderHistoryEntry: {
+            /**
+             * Format: date-time
+             * @description When the change happened (RFC 3339, UTC).
+             */
+            at: string;
+            /**
+             * @description The status the order left; absent on the first entry, its placement.
+             * @enum {string}
+             */
+            from?: "placed" | "approved" | "completed" | "cancelled";
+            /**
+             * @description Progress of an adoption order: `placed` by a partner, `approved` by the store, `completed` when the animal has gone home, or `cancelled`. `placed` and `approved` orders are open: an animal has at most one open order.
+             * @enum {string}
+             */
+            to: "placed" | "approved" | "completed" | "cancelled";
+            /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`. */
+            by: string;
+        };
+        /**
          * Order
          * @example {
          *       "id": 7,
          *       "petId": 42,
-         *       "status": "placed",
-         *       "placedAt": "2026-11-23T10:15:00.000Z"
+         *       "status": "approved",
+         *       "placedAt": "2026-11-23T10:15:00.000Z",
+         *       "updatedAt": "2026-11-23T11:02:00.000Z",
+         *       "adopter": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.org"
+         *       },
+         *       "message": "We have a garden.",
+         *       "history": [
+         *         {
+         *           "at": "2026-11-23T10:15:00.000Z",
+         *           "to": "placed",
+         *           "by": "pets_live_3xK9"
+         *         },
+         *         {
+         *           "at": "2026-11-23T11:02:00.000Z",
+         *           "from": "placed",
+         *           "to": "approved",
+         *           "by": "pets_live_Q7mZ"
+         *         }
+         *       ]
          *     }
          */
         Order: {
@@ -200,7 +382,7 @@ export interface components {
              */
             petId: number;
             /**
-             * @description Progress of an adoption order: `placed` by the caller, `approved` by the store, `completed` when the animal has gone home, or `cancelled`.
+             * @description Progress of an adoption order: `placed` by a partner, `approved` by the store, `completed` when the animal has gone home, or `cancelled`. `placed` and `approved` orders are open: an animal has at most one open order.
              * @enum {string}
              */
             status: "placed" | "approved" | "completed" | "cancelled";
@@ -209,9 +391,41 @@ export interface components {
              * @description When the order was placed (RFC 3339, UTC).
              */
             placedAt: string;
+            /**
+             * Format: date-time
+             * @description When the order last changed (RFC 3339, UTC).
+             */
+            updatedAt: string;
+            adopter: components["schemas"]["Adopter"];
+            /** @description The note for the store. */
+            message?: string;
+            /** @description Every change of the order, oldest first, starting with its placement. */
+            history: components["schemas"]["OrderHistoryEntry"][];
         };
         /** Orders */
         Orders: components["schemas"]["Order"][];
+        /**
+         * NewOrder
+         * @example {
+         *       "petId": 42,
+         *       "adopter": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.org",
+         *         "phone": "+44 20 7946 0958"
+         *       },
+         *       "message": "We have a garden."
+         *     }
+         */
+        NewOrder: {
+            /**
+             * Format: int64
+             * @description The animal to adopt: it must be `available`.
+             */
+            petId: number;
+            adopter: components["schemas"]["Adopter"];
+            /** @description A note for the store (optional). */
+            message?: string;
+        };
         /**
          * Category
          * @example {
@@ -755,6 +969,50 @@ export interface operations {
                      * @example Bearer realm="pets"
                      */
                     "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1636,6 +1894,568 @@ export interface operations {
             };
         };
     };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not a staff key, or is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`). */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -1643,6 +2463,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only orders whose status equals this value. Omit for all orders. */
                 status?: "placed" | "approved" | "completed" | "cancelled";
+                /** @description Only orders for this animal. Omit for orders of every animal. */
+                petId?: number;
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
@@ -1822,6 +2644,2658 @@ export interface operations {
                      * @example "minute";r=59;t=60
                      */
                     RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrder"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Address of the created resource.
+                     * @example /v1/pets/42
+                     */
+                    Location: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this `petId` (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The animal is not `available`: it is `pending` (an open order, or set aside by the store) or `sold` (`pet_not_available`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description ID of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not a staff key, or is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description ID of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is not a staff key, or is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description ID of the order. */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
                     /**
                      * @description Identifier of this request (echoed when the client sends one); quote it to support.
                      * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
