@@ -344,8 +344,13 @@ describe('the reference in a real browser', () => {
             each.request().method() === method.toUpperCase() &&
             pattern.test(new URL(each.url()).pathname + (new URL(each.url()).search ? '?' : '')),
         ),
-        // The client's Send button, beside its address bar.
-        page.locator('button', { hasText: 'Send' }).filter({ visible: true }).first().click(),
+        // The client's Send button, beside its address bar. Its text starts with "Send": a
+        // substring match would also find a response's description ("send the request again").
+        page
+          .locator('button', { hasText: /^\s*Send\b/ })
+          .filter({ visible: true })
+          .first()
+          .click(),
       ]);
       answered.push(`${method} ${new URL(response.url()).pathname} ${response.status()}`);
       await page.keyboard.press('Escape');
