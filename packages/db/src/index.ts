@@ -1,5 +1,8 @@
 // @pets/db: everything that touches the database, for the API, its command line and the bench.
 // Test helpers are in '@pets/db/testing', never imported by production code.
+
+// Kysely's raw-SQL template, for the few expressions the builder has no method for (jsonb).
+export { sql } from 'kysely';
 export {
   createPool,
   createPrismaClient,
@@ -17,8 +20,6 @@ export {
 } from './database.js';
 export { EmbeddedDatabaseError, embeddedPaths } from './embedded.js';
 export * from './generated/prisma/client.js';
-// Kysely's raw-SQL template, for the few expressions the builder has no method for (jsonb).
-export { sql } from 'kysely';
 export {
   createKysely,
   type DB,
