@@ -80,7 +80,7 @@ describe('the embedded database', () => {
 
     const listed = await cli('keys', 'list');
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toMatch(/first\s+pro\s+production/);
+    expect(listed.stdout).toMatch(/first\s+pro\s+partner\s+production/);
     const created = await cli('keys', 'create', '--plan', 'free', '--name', 'while running');
     expect(created.code, created.stderr).toBe(0);
     const key = lines(created.stdout).at(-1) ?? '';
