@@ -135,7 +135,9 @@ describe('pnpm keys', () => {
     expect(Object.keys(json[0] ?? {})).not.toContain('hash');
   });
 
-  it('revoke takes an id or a display start', async () => {
+  // Five CLI processes in a row (each compiles under tsx): more than the default 30 s on a busy
+  // 2-core machine.
+  it('revoke takes an id or a display start', { timeout: 90_000 }, async () => {
     const [pro] = await sql<{ id: string; start: string }>(
       'SELECT id, start FROM api_keys WHERE hash = $1',
       [hashApiKey(proKey)],
