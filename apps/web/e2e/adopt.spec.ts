@@ -1,0 +1,294 @@
+import type { Page } from '@playwright/test';
+import { fillApplication, newAvailablePet, ordersFor } from './adopt-helpers';
+import { expect, test } from './fixtures';
+
+const send = (page: Page) => page.getByRole('button', { name: 'Send application' }).click();
+
+const referenceOnConfirmation = async (page: Page): Promise<string> => {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Thank you for applying/);
+  const reference = ((await page.locator('.reference').textContent()) ?? '').trim();
+  expect(reference).toMatch(/^A-\d+$/);
+  return reference;
+};
+
+test.describe('Applying to adopt', () => {
+  test('an available animal offers "Apply to adopt"; sending the form places one order and confirms it', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Apply');
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+    await expect(page.getByText('ask at the front desk', { exact: false })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: `Meet ${pet.name}` })).toBeVisible();
+    await expect(page.getByText('Opening hours')).toBeVisible();
+    await page.getByRole('link', { name: 'Apply to adopt' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Apply to adopt ${pet.name}`);
+
+    await fillApplication(page, {
+      name: 'Ada Lovelace',
+      email: 'Ada@Example.org',
+      phone: '+44 20 7946 0958',
+      message: 'We have a garden and a calm old cat.',
+    });
+    await send(page);
+    const reference = await referenceOnConfirmation(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      `Thank you for applying to adopt ${pet.name}`,
+    );
+    await expect(page.getByText(/contacts you within 3 working days/)).toBeVisible();
+
+    const orders = await ordersFor(api, pet.id);
+    expect(orders.map((order) => `A-${order.id}`)).toEqual([reference]);
+    expect(orders[0]?.adopter).toEqual({
+      name: 'Ada Lovelace',
+      email: 'Ada@Example.org',
+      phone: '+44 20 7946 0958',
+    });
+    expect(orders[0]?.message).toBe('We have a garden and a calm old cat.');
+
+    // The animal is now pending: its page says so kindly and offers no form.
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+    await expect(page.locator('dl.facts')).toContainText('Pending adoption');
+    await expect(page.getByRole('link', { name: 'Apply to adopt' })).toHaveCount(0);
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      `${pet.name} is already spoken for`,
+    );
+    await expect(page.getByRole('textbox')).toHaveCount(0);
+  });
+
+  test("the browser checks the form with the contract's rules before anything is sent", async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Checked');
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') {
+        posts.push(request.url());
+      }
+    });
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await send(page);
+    await expect(page.locator('#adopter-name-error')).toHaveText('Enter your name.');
+    await expect(page.locator('#adopter-email-error')).toHaveText('Enter your email address.');
+    await expect(page.getByLabel('Your name')).toBeFocused();
+    await expect(page.getByLabel('Your name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Your name')).toHaveAttribute(
+      'aria-describedby',
+      'adopter-name-error',
+    );
+
+    await fillApplication(page, { name: 'Ada', email: 'ada', phone: 'call me' });
+    await send(page);
+    await expect(page.locator('#adopter-email-error')).toHaveText(
+      'Enter an email address like name@example.org.',
+    );
+    await expect(page.locator('#adopter-phone-error')).toHaveText(
+      'Phone must be digits, spaces and ( ) - . with an optional leading +.',
+    );
+    await expect(page.getByLabel('Email', { exact: true })).toBeFocused();
+    // Typing in a field clears its message.
+    await page.getByLabel('Email', { exact: true }).fill('ada@example.org');
+    await expect(page.locator('#adopter-email-error')).toHaveCount(0);
+    expect(posts, 'nothing was sent while the form was invalid').toEqual([]);
+    expect(await ordersFor(api, pet.id)).toEqual([]);
+  });
+
+  test('without JavaScript the server checks the same rules and keeps what was typed', async ({
+    browser,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'NoScript');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await fillApplication(page, {
+      name: '  ',
+      email: 'not-an-address',
+      message: 'A flat with a balcony.',
+    });
+    await send(page);
+    await expect(page.locator('#adopter-name-error')).toHaveText('Enter your name.');
+    await expect(page.locator('#adopter-email-error')).toHaveText(
+      'Enter an email address like name@example.org.',
+    );
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('not-an-address');
+    await expect(page.getByLabel(/A few words about your home/)).toHaveValue(
+      'A flat with a balcony.',
+    );
+    expect(await ordersFor(api, pet.id)).toEqual([]);
+
+    await fillApplication(page, {
+      name: 'Grace Hopper',
+      email: 'grace@example.org',
+      message: 'A flat with a balcony.',
+    });
+    await send(page);
+    const reference = await referenceOnConfirmation(page);
+    expect((await ordersFor(api, pet.id)).map((order) => `A-${order.id}`)).toEqual([reference]);
+    await context.close();
+  });
+
+  test('a double submit or a resent form is one application, and both get its confirmation', async ({
+    browser,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Twice');
+    // Without JavaScript, as a browser posts a form: the same body (and so the same hidden token)
+    // sent twice at once, then once more, as a double click and a reload of the POST would.
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    const token = await page.locator('input[name="token"]').inputValue();
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    await fillApplication(page, { name: 'Katherine Johnson', email: 'kj@example.org' });
+    const fields = await page
+      .locator('form input, form textarea')
+      .evaluateAll((elements) =>
+        (elements as HTMLInputElement[]).map((element) => [element.name, element.value] as const),
+      );
+    const multipart = Object.fromEntries(fields.filter(([name]) => name !== ''));
+    const post = () => context.request.post(`${stack.siteUrl}/pets/${pet.id}/apply`, { multipart });
+    const [first, second] = await Promise.all([post(), post()]);
+    const third = await post();
+    const urls = [first, second, third].map((response) => response.url());
+    for (const response of [first, second, third]) {
+      expect(response.status()).toBe(200);
+    }
+    expect(urls[0]).toMatch(/\/applications\/sent\?reference=A-\d+&pet=\d+$/);
+    expect(new Set(urls).size, `every attempt lands on the same confirmation: ${urls}`).toBe(1);
+    const orders = await ordersFor(api, pet.id);
+    expect(orders).toHaveLength(1);
+    expect(urls[0]).toContain(`reference=A-${orders[0]?.id}&`);
+
+    // A new rendering of the form is a new token: a second application is a new request.
+    await page.reload();
+    expect(await page.locator('input[name="token"]').count()).toBe(0); // pending: no form now
+    await context.close();
+  });
+
+  test('an animal taken while the form was open: told in plain words, nothing typed is lost', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Taken');
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await fillApplication(page, {
+      name: 'Mary Somerville',
+      email: 'mary@example.org',
+      phone: '0131 496 0000',
+      message: 'A house by the sea.',
+    });
+    // Someone else is quicker.
+    const other = await api.orders.placeOrder({
+      body: { petId: pet.id, adopter: { name: 'Someone Else', email: 'else@example.org' } },
+    });
+    expect(other.status).toBe(201);
+    await send(page);
+
+    const alert = page.locator('main').getByRole('alert');
+    await expect(alert).toContainText('someone else applied for this animal');
+    await expect(alert).toContainText('What you wrote is still here.');
+    await expect(alert).toBeFocused();
+    await expect(page.getByLabel('Your name')).toHaveValue('Mary Somerville');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('mary@example.org');
+    await expect(page.getByLabel('Phone (optional)')).toHaveValue('0131 496 0000');
+    await expect(page.getByLabel(/A few words about your home/)).toHaveValue('A house by the sea.');
+    await expect(page.getByRole('button', { name: 'Send application' })).toHaveCount(0);
+    await alert.getByRole('link', { name: 'See the animals still looking for a home' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/?status=available`);
+    expect(await ordersFor(api, pet.id)).toHaveLength(1);
+  });
+});
+
+test.describe('Following an application', () => {
+  const NOT_FOUND = /couldn't find an application with that reference and email address/;
+
+  test('shows it only with its reference and its email; anything else is the same "not found"', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Status');
+    const placed = await api.orders.placeOrder({
+      body: { petId: pet.id, adopter: { name: 'Ada', email: 'ada.status@example.org' } },
+    });
+    expect(placed.status).toBe(201);
+    const orderId = placed.status === 201 ? placed.body.id : 0;
+
+    const lookUp = async (reference: string, email: string) => {
+      await page.goto(`${stack.siteUrl}/applications/status`);
+      await page.getByLabel('Reference').fill(reference);
+      await page.getByLabel('Email').fill(email);
+      await page.getByRole('button', { name: 'Show my application' }).click();
+    };
+
+    // The right reference and email (however they are typed): the application and its steps.
+    await lookUp(`a-${orderId}`, '  ADA.Status@example.org ');
+    const application = page.getByRole('region', { name: /^Application A-\d+/ });
+    await expect(application.getByRole('heading')).toHaveText(
+      `Application A-${orderId} to adopt ${pet.name}`,
+    );
+    await expect(application).toContainText('The store has your application');
+    await expect(
+      application.getByRole('list', { name: 'Progress' }).getByRole('listitem'),
+    ).toHaveText([/^Application received/]);
+    await expect(application.getByRole('heading')).toBeFocused();
+
+    // Wrong email, unknown reference, a reference that cannot be one: the same words.
+    const answers: string[] = [];
+    for (const [reference, email] of [
+      [`A-${orderId}`, 'someone.else@example.org'],
+      ['A-987654321', 'ada.status@example.org'],
+      ['hello', 'ada.status@example.org'],
+    ] as const) {
+      await lookUp(reference, email);
+      await expect(page.locator('main').getByRole('alert')).toHaveText(NOT_FOUND);
+      await expect(page.getByRole('region', { name: /^Application/ })).toHaveCount(0);
+      // The whole page's text, not only the message: nothing else may differ either.
+      answers.push((await page.locator('main').textContent()) ?? '');
+    }
+    expect(new Set(answers).size, 'wrong email, unknown and malformed look identical').toBe(1);
+    expect(answers[0]).not.toContain(pet.name);
+
+    // Each further step appears in plain words: the adopter's own key may cancel.
+    expect((await api.orders.cancelOrder({ params: { orderId } })).status).toBe(200);
+    await lookUp(`A-${orderId}`, 'ada.status@example.org');
+    await expect(page.getByRole('list', { name: 'Progress' }).getByRole('listitem')).toHaveText([
+      /^Application received/,
+      /^Application closed/,
+    ]);
+    await expect(page.getByText(/This application was closed/)).toBeVisible();
+  });
+
+  test('works without JavaScript, and the confirmation leads to it with the reference filled in', async ({
+    browser,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Follow');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await fillApplication(page, { name: 'Emmy Noether', email: 'emmy@example.org' });
+    await send(page);
+    const reference = await referenceOnConfirmation(page);
+    await page.getByRole('link', { name: 'Follow your application' }).click();
+    await expect(page.getByLabel('Reference')).toHaveValue(reference);
+    await page.getByLabel('Email').fill('emmy@example.org');
+    await page.getByRole('button', { name: 'Show my application' }).click();
+    await expect(
+      page.getByRole('heading', { name: `Application ${reference} to adopt ${pet.name}` }),
+    ).toBeVisible();
+    // The email was POSTed: it is in no address.
+    expect(page.url()).not.toContain('emmy');
+    await context.close();
+  });
+});
