@@ -63,6 +63,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['add-animal', `${stack.siteUrl}/pets/new`],
+    ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
     // Adopting. The confirmation shows only what its address carries, so it needs no order.
     ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
     ['application-sent', `${stack.siteUrl}/applications/sent?reference=A-1&pet=${available?.id}`],

@@ -38,7 +38,7 @@ export const StoreFooterLine = async () => {
   const { address, openingHours } = storeConfig();
   return (
     <>
-      Visit us at {address}. Open {openingHours.charAt(0).toLowerCase() + openingHours.slice(1)}.
+      Visit us at {address}. Opening hours: {openingHours}.
     </>
   );
 };
