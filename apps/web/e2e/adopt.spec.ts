@@ -21,7 +21,10 @@ test.describe('Applying to adopt', () => {
     await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
     await expect(page.getByText('ask at the front desk', { exact: false })).toHaveCount(0);
     await expect(page.getByRole('heading', { name: `Meet ${pet.name}` })).toBeVisible();
-    await expect(page.getByText('Opening hours')).toBeVisible();
+    const visit = page.getByRole('region', { name: `Meet ${pet.name}` });
+    await expect(visit).toContainText('Address12 Orchard Lane, Millbrook, MB1 2PA');
+    await expect(visit).toContainText('Opening hoursTuesday to Saturday, 10:00 to 17:00');
+    await expect(page.locator('footer')).toContainText('Visit us at 12 Orchard Lane');
     await page.getByRole('link', { name: 'Apply to adopt' }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/pets/${pet.id}/apply`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Apply to adopt ${pet.name}`);
@@ -290,5 +293,45 @@ test.describe('Following an application', () => {
     // The email was POSTed: it is in no address.
     expect(page.url()).not.toContain('emmy');
     await context.close();
+  });
+});
+
+test.describe('Adopting keeps the keys to itself', () => {
+  test("neither the site's key nor the key start in an application's history reaches the browser", async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const bodies: Promise<{ url: string; text: string }>[] = [];
+    page.on('response', (response) => {
+      bodies.push(
+        response
+          .text()
+          .then((text) => ({ url: response.url(), text }))
+          .catch(() => ({ url: response.url(), text: '' })),
+      );
+    });
+    const pet = await newAvailablePet(api, 'Keeper');
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+    await page.getByRole('link', { name: 'Apply to adopt' }).click();
+    await fillApplication(page, { name: 'Ada', email: 'ada.keeper@example.org' });
+    await send(page);
+    const reference = await referenceOnConfirmation(page);
+    await page.getByRole('link', { name: 'Follow your application' }).click();
+    await page.getByLabel('Email').fill('ada.keeper@example.org');
+    await page.getByRole('button', { name: 'Show my application' }).click();
+    await expect(page.getByRole('list', { name: 'Progress' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+
+    const order = await api.orders.getOrder({ params: { orderId: Number(reference.slice(2)) } });
+    expect(order.status).toBe(200);
+    const keyStart = order.status === 200 ? order.body.history[0]?.by : undefined;
+    expect(keyStart).toMatch(/^pets_/);
+    const responses = await Promise.all(bodies);
+    expect(responses.length).toBeGreaterThan(5);
+    for (const { url, text } of responses) {
+      expect(text.includes(stack.webApiKey), `the key in ${url}`).toBe(false);
+      expect(text.includes(keyStart ?? 'pets_'), `the key start in ${url}`).toBe(false);
+    }
   });
 });

@@ -10,8 +10,17 @@ export const StoreVisit = async ({ heading }: { heading?: string }) => {
   await connection();
   const { address, openingHours } = storeConfig();
   return (
-    <section className="visit" aria-label={heading ? undefined : 'Visit the store'}>
-      {heading ? <h2 className="visit__title">{heading}</h2> : null}
+    // One per page, so a fixed id names the region.
+    <section
+      className="visit"
+      aria-label={heading ? undefined : 'Visit the store'}
+      aria-labelledby={heading ? 'visit-title' : undefined}
+    >
+      {heading ? (
+        <h2 id="visit-title" className="visit__title">
+          {heading}
+        </h2>
+      ) : null}
       <dl className="visit__facts">
         <div className="visit__row">
           <dt>
