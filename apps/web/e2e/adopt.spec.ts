@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import { fillApplication, newAvailablePet, ordersFor } from './adopt-helpers';
+import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
+import { expectNoTechnicalDetails } from './helpers';
 
 const send = (page: Page) => page.getByRole('button', { name: 'Send application' }).click();
 
@@ -333,5 +335,28 @@ test.describe('Adopting keeps the keys to itself', () => {
       expect(text.includes(stack.webApiKey), `the key in ${url}`).toBe(false);
       expect(text.includes(keyStart ?? 'pets_'), `the key start in ${url}`).toBe(false);
     }
+  });
+});
+
+test.describe('Adopting when the API cannot answer', () => {
+  test('the apply page and the status page stay calm, with a way on', async ({ page, stack }) => {
+    await page.goto(`${stack.offlineSiteUrl}/pets/1/apply`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Try again' })).toHaveAttribute(
+      'href',
+      '/pets/1/apply',
+    );
+    await expectNoTechnicalDetails(page);
+    await expectNoSeriousViolations(page, 'the apply page, API unreachable');
+
+    await page.goto(`${stack.offlineSiteUrl}/applications/status`);
+    await page.getByLabel('Reference').fill('A-1');
+    await page.getByLabel('Email').fill('ada@example.org');
+    await page.getByRole('button', { name: 'Show my application' }).click();
+    await expect(page.locator('main').getByRole('alert')).toHaveText(
+      "We can't reach our adoption records right now. Please try again in a minute.",
+    );
+    await expect(page.getByLabel('Email')).toHaveValue('ada@example.org');
+    await expectNoSeriousViolations(page, 'the status page, API unreachable');
   });
 });

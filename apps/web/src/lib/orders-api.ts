@@ -1,5 +1,4 @@
 import 'server-only';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { type TNewOrder, type TOrder, ZError } from '@pets/contract';
 import { callApi, fetchOptions, siteApi } from './api';
 import { failure, success, type TApiResult } from './api-result';
@@ -80,13 +79,3 @@ export const getOrder = (orderId: number): Promise<TApiResult<TOrder>> =>
       }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
-
-const digest = (email: string) => createHash('sha256').update(email.trim().toLowerCase()).digest();
-
-/**
- * Whether a typed email is the one an application was made with: case-insensitively (as people
- * type addresses), in constant time (hashes of equal length), so response times say nothing
- * about how much of an address was right.
- */
-export const isSameEmail = (typed: string, stored: string): boolean =>
-  timingSafeEqual(digest(typed), digest(stored));

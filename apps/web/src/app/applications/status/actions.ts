@@ -5,8 +5,9 @@ import { findPet } from '@/lib/api';
 import { NOT_FOUND_MESSAGE, type TApplicationLookupState } from '@/lib/application-lookup';
 import { parseReference } from '@/lib/application-reference';
 import { toApplicationView } from '@/lib/application-view';
+import { isSameEmail } from '@/lib/email-match';
 import { rateLimitedMessage } from '@/lib/messages';
-import { getOrder, isSameEmail } from '@/lib/orders-api';
+import { getOrder } from '@/lib/orders-api';
 
 const text = (data: FormData, name: string) => {
   const value = data.get(name);
