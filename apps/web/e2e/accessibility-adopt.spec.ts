@@ -1,8 +1,22 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { fillApplication, newAvailablePet } from './adopt-helpers';
 import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
+import { SCREENSHOTS_DIR } from './harness/paths';
 
 const PHONE = { width: 390, height: 844 };
+
+/** The states that need data (screenshots.spec.ts shows the pages on a fresh store). */
+const screenshot = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({
+    path: join(SCREENSHOTS_DIR, `${name}-${width < 600 ? 'phone' : 'desktop'}.png`),
+    fullPage: true,
+  });
+};
 
 test.describe('Accessibility of adopting (axe-core, WCAG 2.2 AA)', () => {
   test('the animal page and the apply form: empty, with errors, taken meanwhile, desktop and phone', async ({
@@ -33,10 +47,12 @@ test.describe('Accessibility of adopting (axe-core, WCAG 2.2 AA)', () => {
     await page.getByRole('button', { name: 'Send application' }).click();
     await expect(page.locator('main').getByRole('alert')).toContainText('someone else applied');
     await expectNoSeriousViolations(page, 'the apply form, taken meanwhile');
+    await screenshot(page, 'apply-taken');
 
     await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/already spoken for/);
     await expectNoSeriousViolations(page, 'the apply page of a pending animal');
+    await screenshot(page, 'apply-pending');
   });
 
   test('the confirmation and the status page: empty, not found, found', async ({
@@ -60,11 +76,14 @@ test.describe('Accessibility of adopting (axe-core, WCAG 2.2 AA)', () => {
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.locator('main').getByRole('alert')).toBeVisible();
     await expectNoSeriousViolations(page, 'the status page, not found');
+    await screenshot(page, 'application-status-not-found');
     await page.getByLabel('Email').fill('ada.status.axe@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.getByRole('list', { name: 'Progress' })).toBeVisible();
     await expectNoSeriousViolations(page, 'the status page with an application');
+    await screenshot(page, 'application-status-found');
     await page.setViewportSize(PHONE);
     await expectNoSeriousViolations(page, 'the status page with an application, on a phone');
+    await screenshot(page, 'application-status-found');
   });
 });
