@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { fillApplication, newAvailablePet, ordersFor } from './adopt-helpers';
 import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { expectNoTechnicalDetails } from './helpers';
+import { categories, expectNoTechnicalDetails, uniqueName } from './helpers';
 
 const send = (page: Page) => page.getByRole('button', { name: 'Send application' }).click();
 
@@ -62,6 +62,29 @@ test.describe('Applying to adopt', () => {
       `${pet.name} is already spoken for`,
     );
     await expect(page.getByRole('textbox')).toHaveCount(0);
+  });
+
+  test('an adopted animal says so kindly: no "Apply to adopt", no form', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    const created = await api.pets.createPet({
+      body: { name: uniqueName('Homed'), categoryId: category?.id ?? 1, status: 'sold' },
+    });
+    expect(created.status).toBe(201);
+    const pet = created.status === 201 ? created.body : undefined;
+    await page.goto(`${stack.siteUrl}/pets/${pet?.id}`);
+    await expect(page.getByText(`${pet?.name} has found a home.`)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Apply to adopt' })).toHaveCount(0);
+    await page.goto(`${stack.siteUrl}/pets/${pet?.id}/apply`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      `${pet?.name} has found a home`,
+    );
+    await expect(page.getByRole('textbox')).toHaveCount(0);
+    await page.getByRole('link', { name: 'See who is still looking' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/?status=available`);
   });
 
   test("the browser checks the form with the contract's rules before anything is sent", async ({
