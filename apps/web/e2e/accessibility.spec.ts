@@ -1,25 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { apiPages, NO_RATE_LIMITS } from './helpers';
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-
-/** axe-core on the page as it is now: no serious or critical violation, listed readably if any. */
-const expectNoSeriousViolations = async (page: Page, what: string) => {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(' '))
-          .join(', ')})`,
-    );
-  expect(serious, `axe on ${what}`).toEqual([]);
-  expect(results.passes.length, `axe ran its checks on ${what}`).toBeGreaterThan(10);
-};
 
 test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
   test('the Browse page, plain and filtered, desktop and phone', async ({ page, stack }) => {

@@ -63,8 +63,8 @@ test.describe('Add an animal', () => {
     await expect(page.getByRole('status')).toHaveText(
       `${petName} has been added. They now appear first in the list.`,
     );
-    await expect(page.locator('dl')).toContainText(`Category${category?.name}`);
-    await expect(page.locator('dl')).toContainText('StatusPending adoption');
+    await expect(page.locator('dl.facts')).toContainText(`Category${category?.name}`);
+    await expect(page.locator('dl.facts')).toContainText('StatusPending adoption');
 
     // It really is in the API, first among the pending animals, and first on the site.
     const id = Number(/\/pets\/(\d+)/.exec(page.url())?.[1]);

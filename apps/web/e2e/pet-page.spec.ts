@@ -30,7 +30,7 @@ test.describe('An animal', () => {
     await expect(page).toHaveURL(new RegExp(`/pets/${pet?.id}\\?from=status%3Dpending$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet?.name ?? '');
     await expect(page).toHaveTitle(`Meet ${pet?.name} · Kindred Paws`);
-    const facts = page.locator('dl');
+    const facts = page.locator('dl.facts');
     await expect(facts).toContainText(`Category${categoryName}`);
     await expect(facts).toContainText('StatusPending adoption');
     await expect(facts).toContainText(`Reference#${pet?.id}`);

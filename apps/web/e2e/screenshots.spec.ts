@@ -52,11 +52,22 @@ test('screenshots of the main pages at desktop and phone width, without layout s
 }) => {
   test.setTimeout(120_000);
   const [pets] = await apiPages(api, stack.apiUrl, { limit: 1 }, 1);
+  const [[available] = []] = await apiPages(
+    api,
+    stack.apiUrl,
+    { status: 'available', limit: 1 },
+    1,
+  );
   const pages: [string, string][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['add-animal', `${stack.siteUrl}/pets/new`],
+    ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
+    // Adopting. The confirmation shows only what its address carries, so it needs no order.
+    ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
+    ['application-sent', `${stack.siteUrl}/applications/sent?reference=A-1&pet=${available?.id}`],
+    ['application-status', `${stack.siteUrl}/applications/status?reference=A-1`],
     ['not-found', `${stack.siteUrl}/pets/987654321`],
     ['rate-limited', stack.limitedSiteUrl],
     ['unreachable', stack.offlineSiteUrl],
@@ -113,6 +124,15 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         await expect(page.locator('#pet-name-error')).toBeVisible();
         await page.screenshot({
           path: join(SCREENSHOTS_DIR, `add-animal-errors-${viewportName}.png`),
+          fullPage: true,
+        });
+      }
+      if (name === 'apply') {
+        // The apply form with its errors showing.
+        await page.getByRole('button', { name: 'Send application' }).click();
+        await expect(page.locator('#adopter-name-error')).toBeVisible();
+        await page.screenshot({
+          path: join(SCREENSHOTS_DIR, `apply-errors-${viewportName}.png`),
           fullPage: true,
         });
       }

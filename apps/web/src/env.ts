@@ -1,5 +1,6 @@
 import 'server-only';
 import { parseWebConfig, type TWebConfig } from './config';
+import { parseStoreConfig, type TStoreConfig } from './store-config';
 
 let config: TWebConfig | undefined;
 
@@ -14,4 +15,16 @@ export const webConfig = (): TWebConfig => {
     WEB_API_KEY: process.env.WEB_API_KEY,
   });
   return config;
+};
+
+let store: TStoreConfig | undefined;
+
+/** The store's address, opening hours and reply time (store-config.ts), read on first use. */
+export const storeConfig = (): TStoreConfig => {
+  store ??= parseStoreConfig({
+    STORE_ADDRESS: process.env.STORE_ADDRESS,
+    STORE_OPENING_HOURS: process.env.STORE_OPENING_HOURS,
+    STORE_REPLY_DAYS: process.env.STORE_REPLY_DAYS,
+  });
+  return store;
 };

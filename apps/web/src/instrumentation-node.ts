@@ -1,12 +1,14 @@
 import { ConfigError } from './config';
-import { webConfig } from './env';
+import { storeConfig, webConfig } from './env';
+import { StoreConfigError } from './store-config';
 
 // Validate the configuration as the server starts, so a missing WEB_API_KEY or a malformed API_URL
 // stops `next start` with one clear line instead of failing on the first visit.
 try {
   webConfig();
+  storeConfig();
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof StoreConfigError) {
     console.error(`[web] ${error.message}`);
     process.exit(1);
   }

@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
+import { StoreFooterLine } from '@/components/store-visit';
 import { STORE_NAME } from '@/lib/site';
 import './globals.css';
 
@@ -27,8 +28,7 @@ const RootLayout = ({ children }: { children: ReactNode }) => (
       </main>
       <footer className="site-footer">
         <p>
-          {STORE_NAME} · Every animal here is waiting to meet you at the store. Ask at the front
-          desk with the animal's reference number.
+          {STORE_NAME} · Every animal here is waiting to meet you. <StoreFooterLine />
         </p>
       </footer>
     </body>

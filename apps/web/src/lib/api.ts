@@ -155,3 +155,6 @@ export const createPet = (body: TNewPetInput): Promise<TApiResult<TPet>> =>
     () => api().pets.createPet({ body, fetchOptions: fetchOptions() }),
     (response) => (response.status === 201 ? response.body : undefined),
   );
+
+/** For lib/orders-api.ts: the same client, time-out, back-off and failure mapping. */
+export { api as siteApi, call as callApi, fetchOptions };

@@ -1,4 +1,4 @@
-import { ArrowLeft, CircleCheck } from 'lucide-react';
+import { ArrowLeft, CircleCheck, Heart } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -6,6 +6,7 @@ import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { CategoryVisual } from '@/components/category-visual';
 import { StatusBadge } from '@/components/status-badge';
+import { StoreVisit } from '@/components/store-visit';
 import { findPet, listCategories } from '@/lib/api';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
 
@@ -85,11 +86,22 @@ const PetPage = async ({ params, searchParams }: TProps) => {
           </dl>
           <p className="pet__note">
             {pet.data.status === 'available'
-              ? `Would you like to meet ${pet.data.name}? Come to the store and give the front desk reference #${pet.data.id}.`
+              ? `Would you like to give ${pet.data.name} a home? Apply online and the store will get back to you, or come and meet ${pet.data.name} with reference #${pet.data.id}.`
               : pet.data.status === 'pending'
                 ? `An adoption of ${pet.data.name} is being arranged. If it falls through, ${pet.data.name} will be available again.`
                 : `${pet.data.name} has found a home.`}
           </p>
+          {pet.data.status === 'available' ? (
+            <p className="pet__actions">
+              <Link href={`/pets/${pet.data.id}/apply`} className="button">
+                <Heart aria-hidden="true" focusable="false" className="button__icon" />
+                Apply to adopt
+              </Link>
+            </p>
+          ) : null}
+          <StoreVisit
+            heading={pet.data.status === 'available' ? `Meet ${pet.data.name}` : 'Visit the store'}
+          />
         </div>
       </article>
     </>

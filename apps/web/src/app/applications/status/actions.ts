@@ -1,0 +1,65 @@
+'use server';
+
+import { storeConfig } from '@/env';
+import { findPet } from '@/lib/api';
+import { NOT_FOUND_MESSAGE, type TApplicationLookupState } from '@/lib/application-lookup';
+import { parseReference } from '@/lib/application-reference';
+import { toApplicationView } from '@/lib/application-view';
+import { isSameEmail } from '@/lib/email-match';
+import { rateLimitedMessage } from '@/lib/messages';
+import { getOrder } from '@/lib/orders-api';
+
+const text = (data: FormData, name: string) => {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * Finds an application by its reference and the email it was made with. A malformed reference,
+ * an unknown one, one placed elsewhere and a wrong email all get the same answer (the same words,
+ * and for the last three the same API call), so the page tells a stranger nothing about which
+ * applications exist. POSTed, so the email never lands in an address bar or a log.
+ */
+export const lookUpApplication = async (
+  _previous: TApplicationLookupState,
+  data: FormData,
+): Promise<TApplicationLookupState> => {
+  const values = { reference: text(data, 'reference'), email: text(data, 'email') };
+  if (values.reference.trim() === '' || values.email.trim() === '') {
+    return {
+      values,
+      formError: 'Enter both the reference of your application and your email address.',
+    };
+  }
+  const orderId = parseReference(values.reference);
+  const order = orderId === undefined ? undefined : await getOrder(orderId);
+  if (
+    order &&
+    !order.ok &&
+    order.failure.kind !== 'not-found' &&
+    order.failure.kind !== 'invalid'
+  ) {
+    return {
+      values,
+      formError:
+        order.failure.kind === 'rate-limited'
+          ? rateLimitedMessage(order.failure.retryAfterSeconds)
+          : "We can't reach our adoption records right now. Please try again in a minute.",
+    };
+  }
+  // Compared even when there is no order, so a miss takes about as long as a wrong email.
+  const storedEmail = order?.ok ? order.data.adopter.email : 'nobody@invalid';
+  const isMatch = isSameEmail(values.email, storedEmail) && order?.ok === true;
+  if (!isMatch || !order?.ok) {
+    return { values, formError: NOT_FOUND_MESSAGE, isNotFound: true };
+  }
+  const pet = await findPet(order.data.petId);
+  return {
+    values,
+    application: toApplicationView(
+      order.data,
+      pet.ok ? pet.data.name : undefined,
+      storeConfig().replyDays,
+    ),
+  };
+};

@@ -1,0 +1,129 @@
+'use client';
+
+import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
+import { CircleAlert, CircleCheck, CircleDot, CircleX, Home } from 'lucide-react';
+import Link from 'next/link';
+import { useActionState, useEffect, useRef } from 'react';
+import type { TApplicationLookupState } from '@/lib/application-lookup';
+import type { TApplicationView } from '@/lib/application-view';
+
+type TProps = {
+  initialReference: string;
+  action: (previous: TApplicationLookupState, data: FormData) => Promise<TApplicationLookupState>;
+};
+
+const STEP_ICONS = {
+  placed: CircleDot,
+  approved: CircleCheck,
+  completed: Home,
+  cancelled: CircleX,
+} as const;
+
+const Application = ({ application }: { application: TApplicationView }) => (
+  <section className="panel" aria-labelledby="application-title">
+    <h2 id="application-title" className="panel__title" tabIndex={-1}>
+      Application {application.reference}
+      {application.petName ? ` to adopt ${application.petName}` : ''}
+    </h2>
+    <p className="lead">{application.summary}</p>
+    <ol className="steps" aria-label="Progress">
+      {application.steps.map((step) => {
+        const Icon = STEP_ICONS[step.status];
+        return (
+          <li key={`${step.status}-${step.at}`} className="steps__item">
+            <Icon aria-hidden="true" focusable="false" className="steps__icon" />
+            <span>
+              {step.title}
+              <time dateTime={step.at} className="steps__when">
+                {step.when}
+              </time>
+            </span>
+          </li>
+        );
+      })}
+    </ol>
+    <p className="pet__actions">
+      <Link href={`/pets/${application.petId}`}>
+        See {application.petName ?? 'the animal'}&apos;s page
+      </Link>
+    </p>
+  </section>
+);
+
+/**
+ * The status page's form: reference and email, POSTed to a server action (it works without
+ * JavaScript too). The answer replaces nothing the visitor typed.
+ */
+export const ApplicationLookup = ({ initialReference, action }: TProps) => {
+  const [state, formAction, isPending] = useActionState(action, {
+    values: { reference: initialReference, email: '' },
+  });
+  const resultRef = useRef<HTMLDivElement>(null);
+
+  // After an answer, move focus to it, so a screen reader hears it at once.
+  useEffect(() => {
+    if (state.formError || state.application) {
+      const target = resultRef.current?.querySelector<HTMLElement>('[tabindex="-1"]');
+      target?.focus();
+    }
+  }, [state]);
+
+  return (
+    <>
+      <form action={formAction} className="form" aria-busy={isPending}>
+        <div className="field">
+          <label htmlFor="lookup-reference" className="field__label">
+            Reference
+          </label>
+          <p id="lookup-reference-hint" className="field__hint">
+            On your confirmation, such as A-12.
+          </p>
+          <input
+            id="lookup-reference"
+            name="reference"
+            type="text"
+            autoComplete="off"
+            required
+            maxLength={40}
+            defaultValue={state.values.reference}
+            aria-describedby="lookup-reference-hint"
+            className="input"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="lookup-email" className="field__label">
+            Email
+          </label>
+          <p id="lookup-email-hint" className="field__hint">
+            The address you applied with.
+          </p>
+          <input
+            id="lookup-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={ADOPTER_EMAIL_MAX_LENGTH}
+            defaultValue={state.values.email}
+            aria-describedby="lookup-email-hint"
+            className="input"
+          />
+        </div>
+        <div className="form__actions">
+          <button type="submit" className="button" disabled={isPending}>
+            {isPending ? 'Looking…' : 'Show my application'}
+          </button>
+        </div>
+      </form>
+      <div ref={resultRef}>
+        {state.formError && !isPending ? (
+          <div className="form__error panel" role="alert" tabIndex={-1}>
+            <CircleAlert aria-hidden="true" focusable="false" className="field__error-icon" />
+            <p>{state.formError}</p>
+          </div>
+        ) : null}
+        {state.application && !isPending ? <Application application={state.application} /> : null}
+      </div>
+    </>
+  );
+};

@@ -1,0 +1,136 @@
+import { type TError, type TNewOrder, ZNewOrder } from '@pets/contract/schemas';
+
+/**
+ * The "Apply to adopt" form, shared by the browser (validation before sending) and the server
+ * action (validation again, then the API, which validates a third time). Validation is the
+ * contract's own ZNewOrder; this module only turns form fields into its input and its issues (or
+ * the API's `400` details) into messages under the right field.
+ */
+
+export const ADOPT_FORM_FIELDS = ['name', 'email', 'phone', 'message'] as const;
+export type TAdoptFormField = (typeof ADOPT_FORM_FIELDS)[number];
+export type TAdoptFormErrors = Partial<Record<TAdoptFormField, string>>;
+
+/** What the adopter typed, kept as text so the form can show it again after any error. */
+export type TAdoptFormValues = Record<TAdoptFormField, string>;
+
+export type TAdoptFormState = {
+  values: TAdoptFormValues;
+  fieldErrors: TAdoptFormErrors;
+  /** A problem with the whole application (taken meanwhile, rate limited, API unreachable, ...). */
+  formError?: string;
+  /** The animal was taken meanwhile: the form stays, filled in, but cannot be sent again. */
+  isTaken?: boolean;
+  /**
+   * The Idempotency-Key for the next attempt. The page renders a fresh one into the form; the
+   * action hands back a new one once the API has answered a refusal (which it keeps for that key),
+   * so a corrected application is a new request, not a replay of the refusal.
+   */
+  token: string;
+};
+
+export const EMPTY_ADOPT_VALUES: TAdoptFormValues = { name: '', email: '', phone: '', message: '' };
+
+/** Form field -> where ZNewOrder (and the API's details) name it. */
+const PATHS: Record<TAdoptFormField, string> = {
+  name: 'adopter.name',
+  email: 'adopter.email',
+  phone: 'adopter.phone',
+  message: 'message',
+};
+
+const LABELS: Record<TAdoptFormField, string> = {
+  name: 'Your name',
+  email: 'Email',
+  phone: 'Phone',
+  message: 'Your message',
+};
+
+export const readAdoptFormValues = (data: FormData): TAdoptFormValues => {
+  const text = (name: TAdoptFormField) => {
+    const value = data.get(name);
+    return typeof value === 'string' ? value : '';
+  };
+  return {
+    name: text('name'),
+    email: text('email'),
+    phone: text('phone'),
+    message: text('message'),
+  };
+};
+
+/** The input ZNewOrder is given: an empty phone or message is left out, not sent as "". */
+export const toNewOrderInput = (
+  petId: number,
+  values: TAdoptFormValues,
+): Record<string, unknown> => {
+  const adopter: Record<string, unknown> = { name: values.name, email: values.email };
+  if (values.phone.trim() !== '') {
+    adopter.phone = values.phone;
+  }
+  const input: Record<string, unknown> = { petId, adopter };
+  if (values.message.trim() !== '') {
+    input.message = values.message;
+  }
+  return input;
+};
+
+const sentence = (field: TAdoptFormField, message: string): string => {
+  if (field === 'name' && /required|empty/.test(message)) {
+    return 'Enter your name.';
+  }
+  if (field === 'email' && /required|empty/.test(message)) {
+    return 'Enter your email address.';
+  }
+  if (field === 'email' && /valid email/.test(message)) {
+    return 'Enter an email address like name@example.org.';
+  }
+  const text = /^(is|must)\b/.test(message) ? `${LABELS[field]} ${message}` : message;
+  const capitalised = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
+};
+
+const fieldOfPath = (path: string): TAdoptFormField | undefined =>
+  ADOPT_FORM_FIELDS.find((field) => PATHS[field] === path.replace(/^body\./, ''));
+
+export type TAdoptFormValidation =
+  | { success: true; data: TNewOrder }
+  | { success: false; fieldErrors: TAdoptFormErrors };
+
+/** Validates with the contract's ZNewOrder; the first problem of each field is shown under it. */
+export const validateAdoptForm = (
+  petId: number,
+  values: TAdoptFormValues,
+): TAdoptFormValidation => {
+  const result = ZNewOrder.safeParse(toNewOrderInput(petId, values));
+  if (result.success) {
+    return { success: true, data: result.data };
+  }
+  const fieldErrors: TAdoptFormErrors = {};
+  for (const issue of result.error.issues) {
+    const field = fieldOfPath(issue.path.join('.'));
+    if (field && fieldErrors[field] === undefined) {
+      fieldErrors[field] = sentence(field, issue.message);
+    }
+  }
+  // The contract has no separate "required" rule for an empty email: it is just not an address.
+  if (fieldErrors.email && values.email.trim() === '') {
+    fieldErrors.email = 'Enter your email address.';
+  }
+  if (Object.keys(fieldErrors).length === 0) {
+    fieldErrors.name = 'Please check the form.';
+  }
+  return { success: false, fieldErrors };
+};
+
+/** The API's `400` details (`adopter.email`, `body.message`, ...) as field messages. */
+export const adoptFieldErrorsFromApi = (error: TError): TAdoptFormErrors => {
+  const fieldErrors: TAdoptFormErrors = {};
+  for (const detail of error.details ?? []) {
+    const field = fieldOfPath(detail.field);
+    if (field && fieldErrors[field] === undefined) {
+      fieldErrors[field] = sentence(field, detail.message);
+    }
+  }
+  return fieldErrors;
+};

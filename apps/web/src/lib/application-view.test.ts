@@ -1,0 +1,37 @@
+import type { TOrder } from '@pets/contract/schemas';
+import { describe, expect, it } from 'vitest';
+import { toApplicationView } from './application-view';
+
+const order: TOrder = {
+  id: 17,
+  petId: 4,
+  status: 'approved',
+  placedAt: '2026-11-23T10:15:00.000Z',
+  updatedAt: '2026-11-23T11:02:00.000Z',
+  adopter: { name: 'Ada', email: 'ada@example.org' },
+  history: [
+    { at: '2026-11-23T10:15:00.000Z', to: 'placed', by: 'pets_live_abcd' },
+    { at: '2026-11-23T11:02:00.000Z', from: 'placed', to: 'approved', by: 'pets_live_efgh' },
+  ],
+};
+
+describe('an application as its adopter sees it', () => {
+  it('has its reference, where it stands and each step in plain words', () => {
+    const view = toApplicationView(order, 'Biscuit', 3);
+    expect(view.reference).toBe('A-17');
+    expect(view.summary).toMatch(/approved your application\. Come and meet Biscuit/);
+    expect(view.steps.map((step) => [step.title, step.when])).toEqual([
+      ['Application received', '23 November 2026 at 10:15 UTC'],
+      ['Approved by the store', '23 November 2026 at 11:02 UTC'],
+    ]);
+  });
+
+  it('says nothing of the keys that made the changes', () => {
+    expect(JSON.stringify(toApplicationView(order, 'Biscuit', 3))).not.toContain('pets_live');
+  });
+
+  it('gives the reply time of a new application from configuration', () => {
+    const view = toApplicationView({ ...order, status: 'placed' }, undefined, 1);
+    expect(view.summary).toMatch(/within 1 working day to arrange a visit with the animal/);
+  });
+});

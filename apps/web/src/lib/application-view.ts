@@ -1,0 +1,75 @@
+import type { TOrder, TOrderStatus } from '@pets/contract/schemas';
+import { formatReference } from './application-reference';
+
+/**
+ * An application as its adopter may see it on the status page: its reference, the animal, where
+ * it stands and each step so far in plain words. Nothing about the keys that made the changes.
+ */
+export type TApplicationView = {
+  reference: string;
+  petId: number;
+  petName: string | undefined;
+  status: TOrderStatus;
+  /** Where it stands now and what comes next, in one or two sentences. */
+  summary: string;
+  steps: { status: TOrderStatus; title: string; at: string; when: string }[];
+};
+
+const STEP_TITLES: Record<TOrderStatus, string> = {
+  placed: 'Application received',
+  approved: 'Approved by the store',
+  completed: 'Adoption completed: gone home',
+  cancelled: 'Application closed',
+};
+
+export const STATUS_LABELS: Record<TOrderStatus, string> = {
+  placed: 'Received, waiting for the store',
+  approved: 'Approved',
+  completed: 'Adopted',
+  cancelled: 'Closed',
+};
+
+const summaryOf = (status: TOrderStatus, animal: string, replyDays: number): string => {
+  switch (status) {
+    case 'placed':
+      return `The store has your application and will contact you within ${replyDays} working ${replyDays === 1 ? 'day' : 'days'} to arrange a visit with ${animal}.`;
+    case 'approved':
+      return `The store has approved your application. Come and meet ${animal}; the store will agree the day of the adoption with you.`;
+    case 'completed':
+      return `${animal} has gone home with you. Thank you for adopting!`;
+    case 'cancelled':
+      return `This application was closed, so ${animal} is not reserved for you. If you think this is a mistake, contact the store.`;
+    default:
+      return '';
+  }
+};
+
+/** "23 November 2026, 10:15 UTC": unambiguous for any reader, wherever the server is. */
+const whenOf = (at: string): string =>
+  new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  }).format(new Date(at));
+
+export const toApplicationView = (
+  order: TOrder,
+  petName: string | undefined,
+  replyDays: number,
+): TApplicationView => ({
+  reference: formatReference(order.id),
+  petId: order.petId,
+  petName,
+  status: order.status,
+  summary: summaryOf(order.status, petName ?? 'the animal', replyDays),
+  steps: order.history.map((entry) => ({
+    status: entry.to,
+    title: STEP_TITLES[entry.to],
+    at: entry.at,
+    when: whenOf(entry.at),
+  })),
+});

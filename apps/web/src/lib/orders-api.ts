@@ -1,0 +1,81 @@
+import 'server-only';
+import { type TNewOrder, type TOrder, ZError } from '@pets/contract';
+import { callApi, fetchOptions, siteApi } from './api';
+import { failure, success, type TApiResult } from './api-result';
+
+/**
+ * The adopter's side of the orders API, with the site's own (partner) key: placing an application
+ * and finding it again. Beside lib/api.ts, whose client, time-out and 429 back-off it shares.
+ */
+
+export type TPlaced =
+  | { kind: 'placed'; order: TOrder }
+  /** `409 pet_not_available`: the animal was reserved or adopted since the form was opened. */
+  | { kind: 'taken' };
+
+/** How many times a retry that meets the first request still running waits for it. */
+const KEY_IN_USE_RETRIES = 3;
+const KEY_IN_USE_WAIT_MS = 700;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type TPlaceAttempt = TPlaced | { kind: 'in-use' };
+
+/**
+ * Places an order with `Idempotency-Key: idempotencyKey`. The same key (a double submit, a
+ * browser retrying the POST) gets the first answer again, so it is one order whatever happens;
+ * a retry that arrives while the first is still running waits for it and gets its answer.
+ */
+export const placeOrder = async (
+  body: TNewOrder,
+  idempotencyKey: string,
+): Promise<TApiResult<TPlaced>> => {
+  for (let attempt = 0; ; attempt += 1) {
+    const result: TApiResult<TPlaceAttempt> = await callApi(
+      'placeOrder',
+      () =>
+        siteApi().orders.placeOrder({
+          body,
+          headers: { 'idempotency-key': idempotencyKey },
+          fetchOptions: fetchOptions(),
+        }),
+      (response): TPlaceAttempt | undefined => {
+        if (response.status === 201) {
+          return { kind: 'placed', order: response.body };
+        }
+        if (response.status === 409) {
+          const code = ZError.safeParse(response.body).data?.code;
+          if (code === 'pet_not_available') {
+            return { kind: 'taken' };
+          }
+          if (code === 'idempotency_key_in_use') {
+            return { kind: 'in-use' };
+          }
+        }
+        return undefined;
+      },
+    );
+    if (!result.ok) {
+      return result;
+    }
+    if (result.data.kind !== 'in-use') {
+      return success(result.data);
+    }
+    if (attempt >= KEY_IN_USE_RETRIES) {
+      return failure({ kind: 'failed' });
+    }
+    await sleep(KEY_IN_USE_WAIT_MS);
+  }
+};
+
+/** One order placed with the site's key; `not-found` for any other. */
+export const getOrder = (orderId: number): Promise<TApiResult<TOrder>> =>
+  callApi(
+    'getOrder',
+    () =>
+      siteApi().orders.getOrder({
+        params: { orderId },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );

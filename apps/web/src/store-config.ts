@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * Where and when people can visit the store, and how soon it answers an application: shown on an
+ * animal's page, the apply form and the confirmation. From configuration (env.ts reads it), with
+ * defaults that make `pnpm start` look like a real store. Pure, so it can be tested; kept apart
+ * from config.ts because none of it is secret and none of it is required.
+ */
+const ZStoreEnvironment = z.object({
+  /** One line; commas become line breaks where the address is shown as a block. */
+  STORE_ADDRESS: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .default('12 Orchard Lane, Millbrook, MB1 2PA'),
+  /** Free text, one line, as a person would write it. */
+  STORE_OPENING_HOURS: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .default('Tuesday to Saturday, 10:00 to 17:00'),
+  /** Working days within which the store contacts someone who applied to adopt. */
+  STORE_REPLY_DAYS: z.coerce
+    .number({ invalid_type_error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be between 1 and 30')
+    .max(30, 'must be between 1 and 30')
+    .default(3),
+});
+
+export type TStoreConfig = {
+  address: string;
+  openingHours: string;
+  replyDays: number;
+};
+
+export class StoreConfigError extends Error {
+  override name = 'StoreConfigError';
+}
+
+export const parseStoreConfig = (environment: Record<string, string | undefined>): TStoreConfig => {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const result = ZStoreEnvironment.safeParse(present);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new StoreConfigError(
+      `Invalid configuration: ${variable} ${issue?.message ?? 'is invalid'}`,
+    );
+  }
+  return {
+    address: result.data.STORE_ADDRESS,
+    openingHours: result.data.STORE_OPENING_HOURS,
+    replyDays: result.data.STORE_REPLY_DAYS,
+  };
+};
