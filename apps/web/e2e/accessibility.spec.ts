@@ -61,6 +61,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     stack,
     api,
   }) => {
+    test.setTimeout(120_000); // a dozen pages and states, each analysed by axe
     const [pets] = await apiPages(api, stack.apiUrl, { status: 'available', limit: 1 }, 1);
     const pet = pets?.[0];
     expect(pet).toBeDefined();

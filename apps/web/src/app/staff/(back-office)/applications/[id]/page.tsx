@@ -176,8 +176,9 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
                 <p className="card__name">
                   <Link href={petHref(pet.data.id)}>{pet.data.name}</Link>
                 </p>
-                <p className="card__meta">
-                  {category?.name ?? 'Animal'} · <StatusBadge status={pet.data.status} />
+                <p className="card__meta">{category?.name ?? 'Animal'}</p>
+                <p>
+                  <StatusBadge status={pet.data.status} />
                 </p>
                 <p>
                   <Link href={`/staff/animals/${pet.data.id}`}>Edit this animal</Link>
