@@ -55,8 +55,12 @@ test.describe("The site's API key", () => {
   });
 
   test('is in none of the files the build serves', () => {
-    // (The staff keys too: the pattern matches any key.)
-    const files = filesUnder(join(WEB_DIR, '.next', 'static'));
+    // Nor any key at all (the staff keys too: the pattern matches any key), in what is served
+    // to browsers and in the server's own build output.
+    const files = [
+      ...filesUnder(join(WEB_DIR, '.next', 'static')),
+      ...filesUnder(join(WEB_DIR, '.next', 'server')),
+    ];
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       expect(API_KEY_PATTERN.test(readFileSync(file, 'utf8')), file).toBe(false);

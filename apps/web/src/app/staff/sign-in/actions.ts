@@ -1,12 +1,26 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { rateLimitedMessage } from '@/lib/messages';
 import { endSession, startSession } from '@/lib/session';
+import { SignInThrottle } from '@/lib/sign-in-throttle';
 import { describeKey } from '@/lib/staff-api';
 
 /** What the sign-in form shows after a refusal. Never the key that was typed. */
 export type TSignInState = { error?: string };
+
+const throttle = new SignInThrottle();
+
+/** The visitor's address as the site's proxy (or Next.js) reports it; spoofable, so only a hint. */
+const visitorOf = async (): Promise<string> =>
+  (await headers()).get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
+
+const tooManyAttempts = (seconds: number): TSignInState => ({
+  error: `Too many keys were refused. To protect the site, please wait ${Math.ceil(seconds / 60)} ${
+    Math.ceil(seconds / 60) === 1 ? 'minute' : 'minutes'
+  } before trying again.`,
+});
 
 /** Longer than any key the API issues; anything longer is not sent anywhere. */
 const KEY_MAX_LENGTH = 200;
@@ -24,10 +38,16 @@ export const signIn = async (_previous: TSignInState, data: FormData): Promise<T
   if (apiKey.length > KEY_MAX_LENGTH || /\s/.test(apiKey)) {
     return { error: 'That key was not accepted: it is wrong, or it has been revoked.' };
   }
+  const visitor = await visitorOf();
+  const wait = throttle.secondsToWait(visitor);
+  if (wait > 0) {
+    return tooManyAttempts(wait);
+  }
   const described = await describeKey(apiKey);
   if (!described.ok) {
     switch (described.failure.kind) {
       case 'signed-out':
+        throttle.recordFailure(visitor);
         return { error: 'That key was not accepted: it is wrong, or it has been revoked.' };
       case 'rate-limited':
         return { error: rateLimitedMessage(described.failure.retryAfterSeconds) };
