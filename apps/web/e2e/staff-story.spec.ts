@@ -99,3 +99,46 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(publicPage.locator('dl')).toContainText('StatusAdopted');
   await visitor.close();
 });
+
+test('a confirmation sent twice is one change: the retry gets the first answer (Idempotency-Key)', async ({
+  page,
+  stack,
+  api,
+}) => {
+  const [category] = await categories(api);
+  const created = await api.pets.createPet({
+    body: { name: uniqueName('Twice'), categoryId: category?.id ?? 1, status: 'available' },
+  });
+  const petId = created.status === 201 ? created.body.id : 0;
+  const placed = await api.orders.placeOrder({
+    body: { petId, adopter: { name: 'Sent Twice', email: 'twice@example.org' } },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  const orderId = placed.status === 201 ? placed.body.id : 0;
+  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  const confirmUrl = `${stack.siteUrl}/staff/applications/${orderId}?confirm=approve`;
+  await page.goto(confirmUrl);
+  // The form exactly as the browser would send it without JavaScript (React renders the server
+  // action's id as a hidden field), posted twice with the session cookie: a resent form.
+  const fields = await page
+    .locator('form.confirm__actions input')
+    .evaluateAll((inputs) =>
+      (inputs as HTMLInputElement[]).map((input) => [input.name, input.value] as const),
+    );
+  expect(fields.map(([name]) => name)).toEqual(
+    expect.arrayContaining(['orderId', 'action', 'idempotencyKey']),
+  );
+  const multipart = Object.fromEntries(fields);
+  const first = await page.request.post(confirmUrl, { multipart, maxRedirects: 0 });
+  const second = await page.request.post(confirmUrl, { multipart, maxRedirects: 0 });
+  // Both answered as the first: approved (a second approval without the key would be a 409).
+  for (const response of [first, second]) {
+    expect(response.status()).toBe(303);
+    expect(response.headers().location).toMatch(/\?done=approve$/);
+  }
+  const order = await api.orders.getOrder({ params: { orderId } });
+  expect(order.status === 200 && order.body.history.map(({ to }) => to)).toEqual([
+    'placed',
+    'approved',
+  ]);
+});
