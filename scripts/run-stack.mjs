@@ -9,11 +9,15 @@
 // 3000) and needs an API key of its own: unless WEB_API_KEY is given, the first start creates one
 // with the key CLI (`pnpm keys create --plan business`), keeps it in DATA_DIR (git-ignored, mode
 // 600) and reuses it afterwards; if the API no longer accepts it (a new database), a new one is made.
+// When it makes that key for a new database it also makes a demo staff key ("demo staff") and
+// prints it once, so the back office (/staff) can be tried at once; otherwise it prints how to
+// make one. The site's SESSION_SECRET, unless given, is generated once and kept in DATA_DIR too:
+// a local convenience, not for production (where SESSION_SECRET must be set).
 //
 // Ctrl-C (or SIGTERM) stops everything; if one process dies, the others are stopped too.
 // The processes are supervised by @pets/testing (built by `pnpm start`/`pnpm dev` before this runs):
 // each in its own process group, stopped with SIGTERM then SIGKILL, none left behind if this exits.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -114,11 +118,11 @@ const checkKey = async (key) => {
 };
 
 /** Runs `pnpm keys create ...` and returns its last line of output: the new key. */
-const createKey = async () => {
+const createKey = async (extraArgs = ['--plan', 'business', '--name', 'web-site']) => {
   const { code, description, stdout, stderr } = await runProcess({
     name: 'pnpm keys create',
     command: 'pnpm',
-    args: ['--silent', 'keys', 'create', '--plan', 'business', '--name', 'web-site'],
+    args: ['--silent', 'keys', 'create', ...extraArgs],
     cwd: ROOT,
     env,
   });
@@ -154,7 +158,64 @@ const siteKey = async () => {
   writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   chmodSync(keyFile, 0o600);
   log(`created the site's API key (plan business) and kept it in ${keyFile}.`);
+  isNewDatabase = true;
   return key;
+};
+
+/** Whether siteKey() had to make a key: a new database, which gets a demo staff key too. */
+let isNewDatabase = false;
+
+const STAFF_HOW_TO =
+  'make a staff key with `pnpm keys create --plan business --role staff --name "Your name"` ' +
+  'and sign in with it';
+
+/**
+ * On a new database: a demo staff key, printed once (like the API's demo key) and kept nowhere.
+ * Otherwise: how to make one.
+ */
+const announceStaffKey = async () => {
+  const staffUrl = `http://localhost:${webPort}/staff`;
+  if (!isNewDatabase) {
+    log(`back office: ${staffUrl} (${STAFF_HOW_TO}).`);
+    return;
+  }
+  try {
+    const staffKey = await createKey([
+      '--plan',
+      'business',
+      '--role',
+      'staff',
+      '--name',
+      'demo staff',
+    ]);
+    log(
+      `back office: ${staffUrl}. A demo staff key was made for this new database; it is shown only this once:`,
+    );
+    process.stdout.write(`\n    ${staffKey}\n\n`);
+    log('revoke it with `pnpm keys revoke <its start>` once you have your own.');
+  } catch (error) {
+    log(`could not make a demo staff key (${error.message}); ${STAFF_HOW_TO}.`);
+  }
+};
+
+/**
+ * The site's SESSION_SECRET: from the environment, else generated once and kept in DATA_DIR
+ * (mode 600), so staff sessions survive a restart. For local use only: production sets its own.
+ */
+const sessionSecret = () => {
+  if (env.SESSION_SECRET) {
+    return env.SESSION_SECRET;
+  }
+  const secretFile = join(dataDir, 'web-session-secret');
+  if (existsSync(secretFile)) {
+    return readFileSync(secretFile, 'utf8').trim();
+  }
+  const secret = randomBytes(32).toString('base64url');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(secretFile, `${secret}\n`, { mode: 0o600 });
+  chmodSync(secretFile, 0o600);
+  log(`generated a local SESSION_SECRET for the site in ${secretFile} (not for production).`);
+  return secret;
 };
 
 /**
@@ -218,6 +279,7 @@ const main = async () => {
   const webEnv = {
     API_URL: env.API_URL || apiUrl,
     WEB_API_KEY: key,
+    SESSION_SECRET: sessionSecret(),
     WEB_PORT: String(webPort),
     NEXT_TELEMETRY_DISABLED: '1',
   };
@@ -237,6 +299,7 @@ const main = async () => {
       cwd: webDir,
     });
   }
+  await announceStaffKey();
   log(
     `site: http://localhost:${webPort}   API: http://localhost:${apiPort}/v1   (Ctrl-C stops both)`,
   );

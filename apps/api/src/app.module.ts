@@ -15,6 +15,7 @@ import {
 import { CategoriesModule } from './modules/categories/categories.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
+import { MeModule } from './modules/me/me.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
@@ -55,6 +56,7 @@ export class AppModule {
         PetsModule,
         OrdersModule,
         CategoriesModule,
+        MeModule,
         HealthModule,
         DocsModule,
       ],

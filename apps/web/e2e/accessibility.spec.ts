@@ -1,6 +1,7 @@
 import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { apiPages, NO_RATE_LIMITS } from './helpers';
+import { signIn } from './staff-helpers';
 
 test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
   test('the Browse page, plain and filtered, desktop and phone', async ({ page, stack }) => {
@@ -23,12 +24,61 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     }
   });
 
-  test('the Add form, empty and with errors', async ({ page, stack }) => {
-    await page.goto(`${stack.siteUrl}/pets/new`);
+  test('staff sign in: empty, refused, signed out', async ({ page, stack }) => {
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await expectNoSeriousViolations(page, 'Staff sign in');
+    await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#sign-in-error')).toBeVisible();
+    await expectNoSeriousViolations(page, 'Staff sign in, refused');
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('status')).toHaveText('You are signed out.');
+    await expectNoSeriousViolations(page, 'Staff sign in, signed out');
+  });
+
+  test('the back office: queue, filtered, empty, an application, its confirmation, animals, forms', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    test.setTimeout(120_000); // a dozen pages and states, each analysed by axe
+    const [pets] = await apiPages(api, stack.apiUrl, { status: 'available', limit: 1 }, 1);
+    const pet = pets?.[0];
+    expect(pet).toBeDefined();
+    const placed = await api.orders.placeOrder({
+      body: { petId: pet?.id ?? 0, adopter: { name: 'Alan Turing', email: 'alan@example.org' } },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    const orderId = placed.status === 201 ? placed.body.id : 0;
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await expectNoSeriousViolations(page, 'Applications');
+    await page.goto(`${stack.siteUrl}/staff/applications?status=cancelled`);
+    await expectNoSeriousViolations(page, 'Applications, filtered (maybe empty)');
+    await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
+    await expectNoSeriousViolations(page, 'An application');
+    await page.goto(`${stack.siteUrl}/staff/applications/${orderId}?confirm=approve`);
+    await expectNoSeriousViolations(page, 'An application, confirming');
+    await page.getByRole('button', { name: 'Yes, approve' }).click();
+    await expect(page.getByRole('status')).toBeVisible();
+    await expectNoSeriousViolations(page, 'An application, approved');
+    await page.goto(`${stack.siteUrl}/staff/animals`);
+    await expectNoSeriousViolations(page, 'Animals');
+    await page.goto(`${stack.siteUrl}/staff/animals/${pet?.id}`);
+    await expectNoSeriousViolations(page, 'Edit an animal');
+    // Its open application keeps it pending: the 409, in words, under Status.
+    await page.getByRole('radio', { name: 'Available' }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.locator('#pet-status-available-error')).toBeVisible();
+    await expectNoSeriousViolations(page, 'Edit an animal, refused');
+    await page.goto(`${stack.siteUrl}/staff/animals/new`);
     await expectNoSeriousViolations(page, 'Add an animal');
     await page.getByRole('button', { name: 'Add animal' }).click();
     await expect(page.locator('#pet-name-error')).toBeVisible();
     await expectNoSeriousViolations(page, 'Add an animal, with errors');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
+    await expectNoSeriousViolations(page, 'An application on a phone');
   });
 
   test('the not-found, rate-limited and unreachable states', async ({ page, stack }) => {

@@ -1,7 +1,24 @@
 import { expect, test } from './fixtures';
 import { apiPages, cardNames, categories, uniqueName } from './helpers';
+import { signIn } from './staff-helpers';
 
+/** "Add an animal" is staff work: under /staff, behind sign-in, with the staff member's key. */
 test.describe('Add an animal', () => {
+  test.beforeEach(async ({ page, stack }) => {
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+  });
+
+  test('the public site has no way to add an animal any more', async ({ browser, stack }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(stack.siteUrl);
+    await expect(page.getByRole('link', { name: 'Add an animal' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Staff sign in' })).toBeVisible();
+    const gone = await page.goto(`${stack.siteUrl}/pets/new`);
+    expect(gone?.status()).toBe(404);
+    await context.close();
+  });
+
   test('an invalid submit shows field errors and sends nothing; a valid one lands on the new animal', async ({
     page,
     stack,
@@ -16,8 +33,10 @@ test.describe('Add an animal', () => {
       }
     });
 
-    await page.goto(stack.siteUrl);
-    await page.getByRole('link', { name: 'Add an animal' }).click();
+    await page
+      .getByRole('navigation', { name: 'Staff' })
+      .getByRole('link', { name: 'Add an animal' })
+      .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Add an animal');
 
     // Nothing filled in: the contract's schema, in the browser, names both problems.
@@ -48,7 +67,7 @@ test.describe('Add an animal', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/pets/new', async (route) => {
+    await page.route('**/staff/animals/new', async (route) => {
       if (route.request().method() === 'POST') {
         await held;
       }
@@ -58,16 +77,18 @@ test.describe('Add an animal', () => {
     await expect(page.getByRole('button', { name: 'Adding…' })).toBeDisabled();
     release();
 
-    await expect(page).toHaveURL(/\/pets\/\d+\?created=1$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(petName);
+    // It lands on the animal's staff page, ready to be changed.
+    await expect(page).toHaveURL(/\/staff\/animals\/\d+\?created=1$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Edit ${petName}`);
     await expect(page.getByRole('status')).toHaveText(
-      `${petName} has been added. They now appear first in the list.`,
+      `${petName} was added and now appears first in the list.`,
     );
-    await expect(page.locator('dl.facts')).toContainText(`Category${category?.name}`);
-    await expect(page.locator('dl.facts')).toContainText('StatusPending adoption');
+    await expect(page.getByLabel('Name')).toHaveValue(petName);
+    await expect(page.getByLabel('Category')).toHaveValue(String(category?.id));
+    await expect(page.getByRole('radio', { name: 'Pending adoption' })).toBeChecked();
 
     // It really is in the API, first among the pending animals, and first on the site.
-    const id = Number(/\/pets\/(\d+)/.exec(page.url())?.[1]);
+    const id = Number(/\/staff\/animals\/(\d+)/.exec(page.url())?.[1]);
     const [pending] = await apiPages(api, stack.apiUrl, { status: 'pending', limit: 1 }, 1);
     expect(pending?.[0]).toEqual({
       id,
@@ -80,7 +101,7 @@ test.describe('Add an animal', () => {
   });
 
   test("the API's own 400 shows beside the field it names", async ({ page, stack }) => {
-    await page.goto(`${stack.siteUrl}/pets/new`);
+    await page.goto(`${stack.siteUrl}/staff/animals/new`);
     await page.getByLabel('Name').fill(uniqueName('Ghost'));
     // A category the browser's schema check cannot know is wrong (a positive integer), but which
     // names no category: only the API can refuse it.
@@ -97,7 +118,7 @@ test.describe('Add an animal', () => {
     await expect(error).toBeVisible();
     await expect(error).not.toHaveText('');
     await expect(page.getByLabel('Category')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page).toHaveURL(`${stack.siteUrl}/pets/new`);
+    await expect(page).toHaveURL(`${stack.siteUrl}/staff/animals/new`);
     // What the visitor typed is still there.
     await expect(page.getByLabel('Name')).toHaveValue(/^Ghost /);
   });
@@ -108,7 +129,8 @@ test.describe('Add an animal', () => {
   }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${stack.siteUrl}/pets/new`);
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/new`);
     await page.getByLabel('Name').fill('   ');
     await page.getByRole('button', { name: 'Add animal' }).click();
     await expect(page.locator('#pet-name-error')).toHaveText('Name must not be empty.');

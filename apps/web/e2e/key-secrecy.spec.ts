@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { WEB_DIR } from './harness/paths';
-import { cards, uniqueName } from './helpers';
+import { apiPages, cards, uniqueName } from './helpers';
+import { SESSION_COOKIE, signIn } from './staff-helpers';
 
 /** The shape of any API key (docs: `pets_live_` or `pets_test_` and 32 characters). */
 const API_KEY_PATTERN = /pets_(live|test)_[0-9A-Za-z]{32}/;
@@ -32,12 +33,6 @@ test.describe("The site's API key", () => {
     await expect(page).toHaveURL(/status=pending/);
     await cards(page).first().getByRole('link').click();
     await expect(page).toHaveURL(/\/pets\/\d+/);
-    await page.getByRole('link', { name: 'Add an animal' }).click();
-    await page.getByRole('button', { name: 'Add animal' }).click();
-    await page.getByLabel('Name').fill(uniqueName('Secret keeper'));
-    await page.getByLabel('Category').selectOption({ index: 1 });
-    await page.getByRole('button', { name: 'Add animal' }).click();
-    await expect(page).toHaveURL(/created=1/);
     await page.goto(`${stack.siteUrl}/pets/987654321`);
     await page.waitForLoadState('networkidle');
 
@@ -60,10 +55,81 @@ test.describe("The site's API key", () => {
   });
 
   test('is in none of the files the build serves', () => {
-    const files = filesUnder(join(WEB_DIR, '.next', 'static'));
+    // Nor any key at all (the staff keys too: the pattern matches any key), in what is served
+    // to browsers and in the server's own build output.
+    const files = [
+      ...filesUnder(join(WEB_DIR, '.next', 'static')),
+      ...filesUnder(join(WEB_DIR, '.next', 'server')),
+    ];
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       expect(API_KEY_PATTERN.test(readFileSync(file, 'utf8')), file).toBe(false);
     }
+  });
+});
+
+test.describe("The staff member's key and session", () => {
+  test('never appear in anything sent to the browser: pages, RSC payloads, actions, cookies', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const bodies: Promise<{ url: string; text: string }>[] = [];
+    page.on('response', (response) => {
+      bodies.push(
+        response
+          .text()
+          .then((text) => ({ url: response.url(), text }))
+          .catch(() => ({ url: response.url(), text: '' })),
+      );
+    });
+    const [pets] = await apiPages(api, stack.apiUrl, { status: 'available', limit: 1 }, 1);
+    const placed = await api.orders.placeOrder({
+      body: { petId: pets?.[0]?.id ?? 0, adopter: { name: 'Kept Secret', email: 'k@example.org' } },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    const orderId = placed.status === 201 ? placed.body.id : 0;
+
+    // A refused key, then the real one; every page of the back office, reached by client-side
+    // navigation (RSC payloads) and by URL; each kind of server action; sign out.
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#sign-in-error')).toBeVisible();
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    const nav = page.getByRole('navigation', { name: 'Staff' });
+    await nav.getByRole('link', { name: 'Animals' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Animals');
+    await nav.getByRole('link', { name: 'Add an animal' }).click();
+    await page.getByLabel('Name').fill(uniqueName('Secret keeper'));
+    await page.getByLabel('Category').selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Add animal' }).click();
+    await expect(page).toHaveURL(/created=1/);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(/saved=1/);
+    await nav.getByRole('link', { name: 'Applications' }).click();
+    await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
+    await page.getByRole('link', { name: 'Approve' }).click();
+    await page.getByRole('button', { name: 'Yes, approve' }).click();
+    await expect(page.getByRole('status')).toBeVisible();
+    const cookie = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);
+    expect(cookie?.value).toBeDefined();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('status')).toHaveText('You are signed out.');
+    await page.waitForLoadState('networkidle');
+
+    const responses = await Promise.all(bodies);
+    expect(responses.length).toBeGreaterThan(10);
+    for (const { url, text } of responses) {
+      expect(text.includes(stack.staffApiKey), `the staff key in ${url}`).toBe(false);
+      expect(text.includes(stack.partnerApiKey), `the refused key in ${url}`).toBe(false);
+      expect(API_KEY_PATTERN.test(text), `a key in ${url}`).toBe(false);
+      // The sealed cookie is only ever in Set-Cookie, never in a body.
+      expect(text.includes(cookie?.value ?? '\u0000'), `the session in ${url}`).toBe(false);
+    }
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ cookie: document.cookie, local: { ...localStorage } }),
+    );
+    expect(stored).not.toContain(stack.staffApiKey);
   });
 });

@@ -1,9 +1,34 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import type { TApiClient } from './fixtures';
 import { expect, test } from './fixtures';
 import { ARTIFACTS_DIR, SCREENSHOTS_DIR } from './harness/paths';
-import { apiPages } from './helpers';
+import { apiPages, categories, uniqueName } from './helpers';
+import { signIn } from './staff-helpers';
+
+/** An application to show in the back office, placed through the API with the site's key. */
+const placeOrderForScreenshots = async (api: TApiClient) => {
+  const category = (await categories(api))[0];
+  const created = await api.pets.createPet({
+    body: { name: uniqueName('Pumpkin'), categoryId: category?.id ?? 1, status: 'available' },
+  });
+  if (created.status !== 201) {
+    throw new Error(`createPet answered ${created.status}`);
+  }
+  const placed = await api.orders.placeOrder({
+    body: {
+      petId: created.body.id,
+      adopter: { name: 'Mary Somerville', email: 'mary@example.org', phone: '+44 131 496 0000' },
+      message: 'A quiet flat near the park; I work from home.',
+    },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  if (placed.status !== 201) {
+    throw new Error(`placeOrder answered ${placed.status}`);
+  }
+  return placed.body;
+};
 
 const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
@@ -50,19 +75,26 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   stack,
   api,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const [pets] = await apiPages(api, stack.apiUrl, { limit: 1 }, 1);
+  // The back office: one signed-in session, reused by each staff page's fresh context, and an
+  // application to show.
+  const order = await placeOrderForScreenshots(api);
+  const signedIn = await browser.newContext();
+  await signIn(await signedIn.newPage(), stack.siteUrl, stack.staffApiKey);
+  const staffState = await signedIn.storageState();
+  await signedIn.close();
+  // An animal still available once that order is placed, for the adopter's pages.
   const [[available] = []] = await apiPages(
     api,
     stack.apiUrl,
     { status: 'available', limit: 1 },
     1,
   );
-  const pages: [string, string][] = [
+  const pages: [string, string, boolean?][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
-    ['add-animal', `${stack.siteUrl}/pets/new`],
     ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
     // Adopting. The confirmation shows only what its address carries, so it needs no order.
     ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
@@ -71,14 +103,28 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['not-found', `${stack.siteUrl}/pets/987654321`],
     ['rate-limited', stack.limitedSiteUrl],
     ['unreachable', stack.offlineSiteUrl],
+    ['staff-sign-in', `${stack.siteUrl}/staff/sign-in`],
+    ['staff-applications', `${stack.siteUrl}/staff/applications`, true],
+    ['staff-application', `${stack.siteUrl}/staff/applications/${order.id}`, true],
+    [
+      'staff-application-confirm',
+      `${stack.siteUrl}/staff/applications/${order.id}?confirm=cancel`,
+      true,
+    ],
+    ['staff-animals', `${stack.siteUrl}/staff/animals`, true],
+    ['add-animal', `${stack.siteUrl}/staff/animals/new`, true],
+    ['staff-edit-animal', `${stack.siteUrl}/staff/animals/${order.petId}`, true],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const measurements: TMeasurement[] = [];
 
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-    for (const [name, url] of pages) {
+    for (const [name, url, isStaff] of pages) {
       // A new context per page: a cold cache, as for a first-time visitor.
-      const context = await browser.newContext({ viewport });
+      const context = await browser.newContext({
+        viewport,
+        ...(isStaff ? { storageState: staffState } : {}),
+      });
       const page = await context.newPage();
       const sizes: Promise<{ type: string; bytes: number }>[] = [];
       page.on('requestfinished', (request) => {
@@ -133,6 +179,16 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         await expect(page.locator('#adopter-name-error')).toBeVisible();
         await page.screenshot({
           path: join(SCREENSHOTS_DIR, `apply-errors-${viewportName}.png`),
+          fullPage: true,
+        });
+      }
+      if (name === 'staff-sign-in') {
+        // A refused key.
+        await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect(page.locator('#sign-in-error')).toBeVisible();
+        await page.screenshot({
+          path: join(SCREENSHOTS_DIR, `staff-sign-in-refused-${viewportName}.png`),
           fullPage: true,
         });
       }

@@ -73,10 +73,13 @@ test.describe('Failure states', () => {
     );
     await expectNoTechnicalDetails(page);
 
-    await page.goto(`${stack.offlineSiteUrl}/pets/new`);
-    await expect(
-      page.getByRole('heading', { name: "We can't reach our animal records" }),
-    ).toBeVisible();
+    // Staff signing in while the API is down: told calmly, nothing technical.
+    await page.goto(`${stack.offlineSiteUrl}/staff/sign-in`);
+    await page.getByLabel('Staff key').fill(stack.staffApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#sign-in-error')).toHaveText(
+      "We can't reach our animal records right now. Please try again in a minute.",
+    );
     await expectNoTechnicalDetails(page);
   });
 });

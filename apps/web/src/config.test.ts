@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseWebConfig } from './config';
 
 const KEY = 'pets_live_0123456789abcdefghijklmnopqrstuv';
+const SECRET = 'a-session-secret-of-at-least-32-characters';
 
 describe('parseWebConfig', () => {
   it('defaults API_URL to the local API and splits off /v1 for the client', () => {
-    expect(parseWebConfig({ WEB_API_KEY: KEY })).toEqual({
+    expect(parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: SECRET })).toEqual({
       apiUrl: 'http://localhost:4000/v1',
       apiBaseUrl: 'http://localhost:4000',
       apiKey: KEY,
+      sessionSecret: SECRET,
     });
   });
 
@@ -16,13 +18,14 @@ describe('parseWebConfig', () => {
     const config = parseWebConfig({
       API_URL: 'https://example.org/pets-api/v1/',
       WEB_API_KEY: KEY,
+      SESSION_SECRET: SECRET,
     });
     expect(config.apiUrl).toBe('https://example.org/pets-api/v1');
     expect(config.apiBaseUrl).toBe('https://example.org/pets-api');
   });
 
   it('treats an empty variable as unset', () => {
-    expect(parseWebConfig({ API_URL: '', WEB_API_KEY: KEY }).apiUrl).toBe(
+    expect(parseWebConfig({ API_URL: '', WEB_API_KEY: KEY, SESSION_SECRET: SECRET }).apiUrl).toBe(
       'http://localhost:4000/v1',
     );
   });
@@ -34,14 +37,22 @@ describe('parseWebConfig', () => {
       ),
     );
     expect(() => parseWebConfig({ WEB_API_KEY: '   ' })).toThrow(/WEB_API_KEY must not be empty/);
-    expect(() => parseWebConfig({ API_URL: 'localhost:4000', WEB_API_KEY: KEY })).toThrow(
-      /API_URL must/,
+    expect(() => parseWebConfig({ WEB_API_KEY: KEY })).toThrow(/SESSION_SECRET is required/);
+    expect(() => parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: 'short' })).toThrow(
+      'Invalid configuration: SESSION_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)',
     );
-    expect(() => parseWebConfig({ API_URL: 'http://localhost:4000', WEB_API_KEY: KEY })).toThrow(
-      'Invalid configuration: API_URL must end with /v1',
-    );
-    expect(() => parseWebConfig({ API_URL: 'ftp://host/v1', WEB_API_KEY: KEY })).toThrow(
-      /API_URL must start with http/,
-    );
+    expect(() =>
+      parseWebConfig({ API_URL: 'localhost:4000', WEB_API_KEY: KEY, SESSION_SECRET: SECRET }),
+    ).toThrow(/API_URL must/);
+    expect(() =>
+      parseWebConfig({
+        API_URL: 'http://localhost:4000',
+        WEB_API_KEY: KEY,
+        SESSION_SECRET: SECRET,
+      }),
+    ).toThrow('Invalid configuration: API_URL must end with /v1');
+    expect(() =>
+      parseWebConfig({ API_URL: 'ftp://host/v1', WEB_API_KEY: KEY, SESSION_SECRET: SECRET }),
+    ).toThrow(/API_URL must start with http/);
   });
 });

@@ -20,6 +20,16 @@ const ZWebEnvironment = z.object({
     .string({ required_error: 'is required (the API key the site uses to call the API)' })
     .trim()
     .min(1, 'must not be empty'),
+  /**
+   * Encrypts the staff session cookie (iron-session): at least 32 characters, secret, the same
+   * on every instance of the site. `pnpm start` generates one for local use (scripts/run-stack.mjs).
+   */
+  SESSION_SECRET: z
+    .string({
+      required_error:
+        'is required (at least 32 random characters that encrypt the staff session cookie)',
+    })
+    .min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)'),
 });
 
 export type TWebConfig = {
@@ -31,6 +41,8 @@ export type TWebConfig = {
    */
   apiBaseUrl: string;
   apiKey: string;
+  /** Encrypts the staff session cookie. Server-only, like the key. */
+  sessionSecret: string;
 };
 
 export class ConfigError extends Error {
@@ -52,5 +64,6 @@ export const parseWebConfig = (environment: Record<string, string | undefined>):
     apiUrl,
     apiBaseUrl: apiUrl.slice(0, -API_PATH_PREFIX.length),
     apiKey: result.data.WEB_API_KEY,
+    sessionSecret: result.data.SESSION_SECRET,
   };
 };

@@ -13,6 +13,7 @@ export const webConfig = (): TWebConfig => {
   config ??= parseWebConfig({
     API_URL: process.env.API_URL,
     WEB_API_KEY: process.env.WEB_API_KEY,
+    SESSION_SECRET: process.env.SESSION_SECRET,
   });
   return config;
 };

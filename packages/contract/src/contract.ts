@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { categoriesRouter } from './routers/categories';
+import { meRouter } from './routers/me';
 import { ordersRouter } from './routers/orders';
 import { petsRouter } from './routers/pets';
 import { ZError } from './schemas/error';
@@ -19,6 +20,7 @@ export const contract = c.router(
     pets: petsRouter,
     orders: ordersRouter,
     categories: categoriesRouter,
+    me: meRouter,
   },
   {
     pathPrefix: API_PATH_PREFIX,

@@ -30,7 +30,7 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the eleven operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the twelve operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
@@ -40,6 +40,7 @@ describe('openapi.json', () => {
       'cancelOrder post /store/orders/{orderId}/cancel',
       'completeOrder post /store/orders/{orderId}/complete',
       'createPet post /pets',
+      'getCurrentKey get /me',
       'getOrder get /store/orders/{orderId}',
       'getPet get /pets/{petId}',
       'listCategories get /categories',

@@ -263,6 +263,7 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
         { name: 'pets', description: 'The animals of the store.' },
         { name: 'orders', description: "The caller's adoption orders." },
         { name: 'categories', description: 'The categories animals belong to.' },
+        { name: 'me', description: 'The calling API key: its role and what it may do.' },
       ],
       security: [{ bearerAuth: [] }],
       components: {

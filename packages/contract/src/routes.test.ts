@@ -18,6 +18,7 @@ describe('the route list', () => {
       'completeOrder POST /v1/store/orders/:orderId/complete',
       'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',
+      'getCurrentKey GET /v1/me',
     ]);
   });
 

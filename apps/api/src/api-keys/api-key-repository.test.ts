@@ -202,7 +202,7 @@ describe('revokeApiKey', () => {
 });
 
 describe('findKeyByHash', () => {
-  it('returns what authentication and rate limiting need, for active and revoked keys', async () => {
+  it('returns what authentication, rate limiting and GET /v1/me need, for active and revoked keys', async () => {
     const repository = createApiKeyRepository(prisma);
     const { key, apiKey } = await repository.create({
       name: 'Lookup',
@@ -213,6 +213,7 @@ describe('findKeyByHash', () => {
     });
     expect(await repository.findKeyByHash(hashApiKey(key))).toEqual({
       apiKeyId: apiKey.id,
+      name: 'Lookup',
       start: apiKey.start,
       plan: 'enterprise',
       environment: 'production',

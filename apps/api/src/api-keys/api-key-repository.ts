@@ -100,6 +100,7 @@ export type TApiKeySummary = {
 /** What the server needs to authenticate and rate-limit a request. */
 export type TStoredApiKeyRecord = {
   apiKeyId: bigint;
+  name: string;
   start: string;
   plan: ApiKeyPlan;
   environment: ApiKeyEnvironment;
@@ -226,6 +227,7 @@ export const findKeyByHash = async (db: TDb, hash: string): Promise<TStoredApiKe
     where: { hash },
     select: {
       id: true,
+      name: true,
       start: true,
       plan: true,
       environment: true,

@@ -55,6 +55,7 @@ const routes = {
   approveOrder: contract.orders.approveOrder,
   completeOrder: contract.orders.completeOrder,
   listCategories: contract.categories.listCategories,
+  getCurrentKey: contract.me.getCurrentKey,
 };
 type TOperation = keyof typeof routes;
 
@@ -405,6 +406,7 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       `${pathOf('listOrders')}?status=approved&limit=1`,
     );
     await send('validating', 'listCategories', 'categories', pathOf('listCategories'));
+    await send('validating', 'getCurrentKey', 'staff key', pathOf('getCurrentKey'), { key: staff });
 
     // 400 for requests the document allows but the API refuses, and for ones it does not allow.
     await send('validating', 'listPets', 'foreign cursor', `${pathOf('listPets')}?cursor=not-ours`);

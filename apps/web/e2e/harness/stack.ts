@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { runProcess } from '@pets/testing';
 import { createTestDatabase, type TTestDatabase } from './database';
@@ -17,6 +18,15 @@ export type TStack = {
   /** The main site's key: the tests check it never reaches the browser. */
   webApiKey: string;
   limitedApiKey: string;
+  /** Keys a person would type at /staff/sign-in: only the staff one may sign in. */
+  staffApiKey: string;
+  /** A second staff key, for tests that must not share a session's history with others. */
+  partnerApiKey: string;
+  readOnlyApiKey: string;
+  /** A staff key that has been revoked. */
+  revokedStaffApiKey: string;
+  /** The site's SESSION_SECRET: tests forge a cookie only to show a forged one is refused. */
+  sessionSecret: string;
   databaseName: string;
   /**
    * Whether the API enforces rate limits (its responses carry X-RateLimit-Limit, or it answers
@@ -29,6 +39,8 @@ export type TStack = {
 export const STACK_ENV = 'PETS_E2E_STACK';
 
 const API_READY_TIMEOUT_MS = 90_000;
+/** The sites' SESSION_SECRET in the tests (random per run). */
+const E2E_SESSION_SECRET = randomBytes(32).toString('base64url');
 const SITE_READY_TIMEOUT_MS = 30_000;
 
 /**
@@ -95,6 +107,7 @@ const startSite = async (
         NEXT_TELEMETRY_DISABLED: '1',
         API_URL: apiUrl,
         WEB_API_KEY: apiKey,
+        SESSION_SECRET: E2E_SESSION_SECRET,
       },
     },
   );
@@ -178,7 +191,15 @@ export const startStack = async (): Promise<TRunningStack> => {
     timings.push(`API up ${seconds()}`);
     // The store's real categories and a few dozen animals (the API seeds only its embedded
     // default), and the keys, all at once: each is a separate CLI process on the same database.
-    const [, webApiKey, limitedApiKey] = await Promise.all([
+    const [
+      ,
+      webApiKey,
+      limitedApiKey,
+      staffApiKey,
+      partnerApiKey,
+      readOnlyApiKey,
+      revokedStaffApiKey,
+    ] = await Promise.all([
       runCli(database.url, ['db:seed']).catch((error: unknown) => {
         throw cliFailure('db:seed', error);
       }),
@@ -193,7 +214,21 @@ export const startStack = async (): Promise<TRunningStack> => {
         '--rpd',
         '1000',
       ]),
+      createKey(database.url, ['--plan', 'business', '--name', 'Front desk', '--role', 'staff']),
+      createKey(database.url, ['--plan', 'pro', '--name', 'Partner shelter']),
+      createKey(database.url, ['--plan', 'pro', '--name', 'Kiosk', '--read-only']),
+      createKey(database.url, ['--plan', 'business', '--name', 'Former staff', '--role', 'staff']),
     ]);
+    // The revoked key: made, then revoked by its display start, as an operator would.
+    try {
+      await runCli(database.url, [
+        'keys',
+        'revoke',
+        revokedStaffApiKey.slice(0, revokedStaffApiKey.indexOf('_', 5) + 5),
+      ]);
+    } catch (error) {
+      throw cliFailure('keys revoke', error);
+    }
     timings.push(`seeded, keys made ${seconds()}`);
     const hasRateLimits = await probeRateLimits(apiUrl, limitedApiKey);
 
@@ -214,6 +249,11 @@ export const startStack = async (): Promise<TRunningStack> => {
         offlineSiteUrl,
         webApiKey,
         limitedApiKey,
+        staffApiKey,
+        partnerApiKey,
+        readOnlyApiKey,
+        revokedStaffApiKey,
+        sessionSecret: E2E_SESSION_SECRET,
         databaseName: database.name,
         hasRateLimits,
       },

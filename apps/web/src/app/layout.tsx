@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
 import { StoreFooterLine } from '@/components/store-visit';
@@ -29,6 +30,11 @@ const RootLayout = ({ children }: { children: ReactNode }) => (
       <footer className="site-footer">
         <p>
           {STORE_NAME} · Every animal here is waiting to meet you. <StoreFooterLine />
+        </p>
+        <p>
+          <Link href="/staff/sign-in" className="site-footer__staff">
+            Staff sign in
+          </Link>
         </p>
       </footer>
     </body>

@@ -25,6 +25,10 @@ import { STATUS_LOOKS } from './status-badge';
 type TProps = {
   categories: TCategory[];
   action: (previous: TPetFormState, data: FormData) => Promise<TPetFormState>;
+  /** What the form starts with: empty to add an animal, the animal's values to edit it. */
+  initialState?: TPetFormState;
+  submitLabel?: string;
+  pendingLabel?: string;
 };
 
 const FIELD_IDS: Record<TPetFormField, string> = {
@@ -46,8 +50,14 @@ const FieldError = ({ id, message }: { id: string; message: string | undefined }
  * the server action checks again and sends it to the API, whose `400` details come back under the
  * fields they name. Without JavaScript the same form posts to the same action.
  */
-export const PetForm = ({ categories, action }: TProps) => {
-  const [state, formAction, isPending] = useActionState(action, EMPTY_PET_FORM);
+export const PetForm = ({
+  categories,
+  action,
+  initialState = EMPTY_PET_FORM,
+  submitLabel = 'Add animal',
+  pendingLabel = 'Adding…',
+}: TProps) => {
+  const [state, formAction, isPending] = useActionState(action, initialState);
   const [values, setValues] = useState<TPetFormValues>(state.values);
   const [errors, setErrors] = useState<TPetFormErrors>(state.fieldErrors);
   const [shownState, setShownState] = useState(state);
@@ -186,7 +196,7 @@ export const PetForm = ({ categories, action }: TProps) => {
 
       <div className="form__actions">
         <button type="submit" className="button" disabled={isPending}>
-          {isPending ? 'Adding…' : 'Add animal'}
+          {isPending ? pendingLabel : submitLabel}
         </button>
       </div>
     </form>

@@ -1,14 +1,16 @@
 'use client';
 
-import { PawPrint, Plus } from 'lucide-react';
+import { PawPrint } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { STORE_NAME } from '@/lib/site';
 
-/** The store's name, "Browse" and "Add an animal"; the current one is marked for screen readers. */
+/**
+ * The store's name and "Browse"; the current page is marked for screen readers. Nothing here
+ * changes the catalogue: adding animals is staff work, behind sign-in under /staff.
+ */
 export const SiteHeader = () => {
   const pathname = usePathname();
-  const isAdd = pathname === '/pets/new';
   const isBrowse = pathname === '/';
   return (
     <header className="site-header">
@@ -20,14 +22,6 @@ export const SiteHeader = () => {
         <nav aria-label="Main" className="site-nav">
           <Link href="/" className="site-nav__link" aria-current={isBrowse ? 'page' : undefined}>
             Browse
-          </Link>
-          <Link
-            href="/pets/new"
-            className="button button--small"
-            aria-current={isAdd ? 'page' : undefined}
-          >
-            <Plus aria-hidden="true" focusable="false" className="button__icon" strokeWidth={2.5} />
-            Add an animal
           </Link>
         </nav>
       </div>

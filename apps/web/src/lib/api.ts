@@ -3,7 +3,6 @@ import {
   contract,
   type TCategory,
   type TListPetsQueryInput,
-  type TNewPetInput,
   type TPet,
   ZError,
 } from '@pets/contract';
@@ -148,13 +147,6 @@ export const findPet = cache(async (petId: number): Promise<TApiResult<TPet>> =>
   const pet = found.data.find((each) => each.id === petId);
   return pet ? success(pet) : failure({ kind: 'not-found' });
 });
-
-export const createPet = (body: TNewPetInput): Promise<TApiResult<TPet>> =>
-  call(
-    'createPet',
-    () => api().pets.createPet({ body, fetchOptions: fetchOptions() }),
-    (response) => (response.status === 201 ? response.body : undefined),
-  );
 
 /** For lib/orders-api.ts: the same client, time-out, back-off and failure mapping. */
 export { api as siteApi, call as callApi, fetchOptions };

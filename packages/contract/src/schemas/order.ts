@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
+import { KEY_START_MAX_LENGTH } from './api-key';
 import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
 
 export const ZOrderStatus = extendApi(z.enum(['placed', 'approved', 'completed', 'cancelled']), {
@@ -29,8 +30,6 @@ export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
 export const ADOPTER_PHONE_MAX_LENGTH = 32;
 export const ORDER_MESSAGE_MAX_LENGTH = 1000;
-/** A key's display start, e.g. `pets_live_3xK9`. */
-const KEY_START_MAX_LENGTH = 32;
 
 // An RFC 3339 instant in UTC with milliseconds is 24 characters.
 const instant = (description: string) => z.string().datetime().max(24).describe(description);

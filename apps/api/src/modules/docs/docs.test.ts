@@ -98,6 +98,7 @@ describe('GET /v1/openapi.json', () => {
     // placed order, in document order, was approve), never a 404 for a route.
     expect(statuses.sort()).toEqual([
       'get /categories 200',
+      'get /me 200',
       'get /pets 200',
       'get /pets/{petId} 200',
       'get /store/orders 200',

@@ -183,6 +183,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe the calling key
+         * @description The key the request was made with: its name, display start, role, whether it is read-only, and its plan. Any valid key may call it (a read-only one too), so a client can tell what its key may do before it tries; a revoked or unknown key is `401`, as everywhere.
+         */
+        get: operations["getCurrentKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -444,6 +464,34 @@ export interface components {
         };
         /** Categories */
         Categories: components["schemas"]["Category"][];
+        /**
+         * CurrentKey
+         * @example {
+         *       "name": "Front desk",
+         *       "start": "pets_live_Q7mZ",
+         *       "role": "staff",
+         *       "readOnly": false,
+         *       "plan": "business"
+         *     }
+         */
+        CurrentKey: {
+            /** @description The name the store gave the key when it made it. */
+            name: string;
+            /** @description The display start of the key, e.g. `pets_live_3xK9`: the only form ever shown. */
+            start: string;
+            /**
+             * @description `partner`: its own orders; `staff`: the store itself (every order, `updatePet`).
+             * @enum {string}
+             */
+            role: "partner" | "staff";
+            /** @description A read-only key may call only `GET` operations. */
+            readOnly: boolean;
+            /**
+             * @description The plan whose rate limits the key has.
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business" | "enterprise";
+        };
     };
     responses: never;
     parameters: never;
@@ -5507,6 +5555,296 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Categories"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCurrentKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentKey"];
                 };
             };
             /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */

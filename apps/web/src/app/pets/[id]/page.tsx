@@ -1,4 +1,4 @@
-import { ArrowLeft, CircleCheck, Heart } from 'lucide-react';
+import { ArrowLeft, Heart } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -54,16 +54,9 @@ const PetPage = async ({ params, searchParams }: TProps) => {
   const categoryName = categories.ok
     ? categories.data.find((category) => category.id === pet.data.categoryId)?.name
     : undefined;
-  const isNew = search.created === '1';
   return (
     <>
       {backLink}
-      {isNew ? (
-        <p className="notice" role="status">
-          <CircleCheck aria-hidden="true" focusable="false" className="notice__icon" />
-          {pet.data.name} has been added. They now appear first in the list.
-        </p>
-      ) : null}
       <article className="pet">
         <CategoryVisual categoryName={categoryName} size="hero" />
         <div className="pet__details">

@@ -1,7 +1,6 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { createPet } from '@/lib/api';
 import { rateLimitedMessage } from '@/lib/messages';
 import {
   fieldErrorsFromApi,
@@ -9,26 +8,35 @@ import {
   type TPetFormState,
   validatePetForm,
 } from '@/lib/pet-form';
-import { petHref } from '@/lib/pet-links';
+import { SESSION_EXPIRED_PATH, SIGN_IN_PATH, staffKey } from '@/lib/session';
+import { createPetAsStaff } from '@/lib/staff-api';
 
 /**
- * Adds an animal: validates again with the contract's schema (a browser can be bypassed), sends it
- * to the API with the site's key, and on success goes to the new animal's page. Errors come back
- * as messages for the form; nothing else of the API's answer reaches the browser.
+ * Adds an animal (staff only): validates again with the contract's schema (a browser can be
+ * bypassed), sends it to the API with the signed-in staff member's own key, and on success goes
+ * to the animal's staff page. Errors come back as messages for the form; nothing else of the
+ * API's answer reaches the browser. Without a session it does nothing and goes to sign in.
  */
 export const addPet = async (_previous: TPetFormState, data: FormData): Promise<TPetFormState> => {
+  const apiKey = await staffKey();
+  if (!apiKey) {
+    redirect(SIGN_IN_PATH);
+  }
   const values = readPetFormValues(data);
   const validation = validatePetForm(values);
   if (!validation.success) {
     return { values, fieldErrors: validation.fieldErrors };
   }
 
-  const result = await createPet(validation.input);
+  const result = await createPetAsStaff(apiKey, validation.input);
   if (result.ok) {
-    redirect(`${petHref(result.data.id)}?created=1`);
+    redirect(`/staff/animals/${result.data.id}?created=1`);
   }
   const { failure } = result;
   switch (failure.kind) {
+    case 'signed-out':
+      redirect(SESSION_EXPIRED_PATH);
+      break;
     case 'invalid': {
       const fieldErrors = fieldErrorsFromApi(failure.error);
       return Object.keys(fieldErrors).length > 0

@@ -3,13 +3,15 @@ import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { PetForm } from '@/components/pet-form';
 import { listCategories } from '@/lib/api';
+import { requireStaff } from '@/lib/session';
 import { addPet } from './actions';
 
 export const metadata: Metadata = { title: 'Add an animal' };
 
-/** Where store staff add a new arrival. The categories come from the API. */
+/** Where signed-in staff add a new arrival. The categories come from the API. */
 const NewPetPage = async () => {
   await connection(); // rendered per request: it reads the API
+  await requireStaff();
   const categories = await listCategories();
   return (
     <div className="narrow">
@@ -20,7 +22,7 @@ const NewPetPage = async () => {
       {categories.ok ? (
         <PetForm categories={categories.data} action={addPet} />
       ) : (
-        <ApiFailure failure={categories.failure} retryHref="/pets/new" />
+        <ApiFailure failure={categories.failure} retryHref="/staff/animals/new" />
       )}
     </div>
   );

@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { contract } from '@pets/contract';
+import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
+import type { TCaller } from '../../api-keys/caller';
+import { Caller } from '../../http/caller.decorator';
+
+/**
+ * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan), as GitHub's
+ * `GET /user` does for a token. It reads nothing but the caller the guard already authenticated.
+ */
+@Controller()
+export class MeController {
+  @TsRestHandler(contract.me.getCurrentKey)
+  getCurrentKey(@Caller() caller: TCaller) {
+    return tsRestHandler(contract.me.getCurrentKey, async () => ({
+      status: 200 as const,
+      body: {
+        name: caller.name,
+        start: caller.start,
+        role: caller.role,
+        readOnly: caller.readOnly,
+        plan: caller.plan,
+      },
+    }));
+  }
+}

@@ -1,0 +1,195 @@
+import type { Page } from '@playwright/test';
+import { sealData } from 'iron-session';
+import { expect, type TApiClient, test } from './fixtures';
+import { categories, uniqueName } from './helpers';
+import { SESSION_COOKIE, STAFF_PAGES, signIn } from './staff-helpers';
+
+/** An available animal with a placed order, made through the API with the site's (partner) key. */
+const placedOrder = async (api: TApiClient) => {
+  const category = (await categories(api))[0];
+  const created = await api.pets.createPet({
+    body: { name: uniqueName('Guarded'), categoryId: category?.id ?? 1, status: 'available' },
+  });
+  if (created.status !== 201) {
+    throw new Error(`createPet answered ${created.status}`);
+  }
+  const placed = await api.orders.placeOrder({
+    body: { petId: created.body.id, adopter: { name: 'Grace Hopper', email: 'grace@example.org' } },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
+  if (placed.status !== 201) {
+    throw new Error(`placeOrder answered ${placed.status}`);
+  }
+  return { pet: created.body, order: placed.body };
+};
+
+const expectSignInPage = async (page: Page, siteUrl: string) => {
+  await expect(page).toHaveURL(new RegExp(`^${siteUrl}/staff/sign-in`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Staff sign in');
+};
+
+test.describe('The back office without a session', () => {
+  test('every /staff page redirects to sign in and shows nothing of the back office', async ({
+    page,
+    stack,
+  }) => {
+    for (const path of STAFF_PAGES) {
+      const response = await page.goto(`${stack.siteUrl}${path}`);
+      await expectSignInPage(page, stack.siteUrl);
+      expect(response?.status(), path).toBe(200);
+      await expect(page.getByRole('navigation', { name: 'Staff' })).toHaveCount(0);
+      await expect(page.getByText('Grace Hopper')).toHaveCount(0);
+    }
+  });
+
+  test('every action does nothing without a session: it goes to sign in and changes nothing', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const { pet, order } = await placedOrder(api);
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+
+    // Approve, confirmed, but the session is gone by the time the form is sent.
+    await page.goto(`${stack.siteUrl}/staff/applications/${order.id}?confirm=approve`);
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Yes, approve' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    const after = await api.orders.getOrder({ params: { orderId: order.id } });
+    expect(after.status === 200 && after.body.status).toBe('placed');
+
+    // Editing an animal.
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/${pet.id}`);
+    await page.getByLabel('Name').fill('Renamed by nobody');
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    const unchanged = await api.pets.listPets({ query: { id: String(pet.id) } });
+    expect(unchanged.status === 200 && unchanged.body[0]?.name).toBe(pet.name);
+
+    // Adding an animal.
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/new`);
+    const name = uniqueName('Never added');
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Category').selectOption({ index: 1 });
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Add animal' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    const listed = await api.pets.listPets({ query: { limit: 100 } });
+    expect(listed.status === 200 && listed.body.some((each) => each.name === name)).toBe(false);
+  });
+});
+
+test.describe('Staff sign in', () => {
+  test('refuses a partner key, a read-only key, a revoked key and a wrong one, in plain words', async ({
+    page,
+    stack,
+  }) => {
+    const cases = [
+      [stack.partnerApiKey, 'That is a partner key, not a staff key.'],
+      [stack.readOnlyApiKey, 'That is a partner key, not a staff key.'],
+      [stack.revokedStaffApiKey, 'That key was not accepted: it is wrong, or it has been revoked.'],
+      [
+        `${stack.staffApiKey.slice(0, -4)}XXXX`,
+        'That key was not accepted: it is wrong, or it has been revoked.',
+      ],
+      ['not a key at all', 'That key was not accepted: it is wrong, or it has been revoked.'],
+      ['', 'Enter your staff key.'],
+    ] as const;
+    for (const [key, message] of cases) {
+      await page.goto(`${stack.siteUrl}/staff/sign-in`);
+      await page.getByLabel('Staff key').fill(key);
+      // The browser's own "required" check would stop an empty form: send it as a person
+      // without that check would (the server refuses it too).
+      await page.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.locator('#sign-in-error')).toContainText(message);
+      await expect(page.locator('#sign-in-error')).toBeFocused();
+      await expect(page).toHaveURL(`${stack.siteUrl}/staff/sign-in`);
+      // The typed key is not sent back into the page.
+      await expect(page.getByLabel('Staff key')).toHaveValue('');
+      expect((await page.context().cookies()).map(({ name }) => name)).not.toContain(
+        SESSION_COOKIE,
+      );
+    }
+  });
+
+  test('a staff key signs in; the cookie is httpOnly, SameSite=Lax, sealed and expires', async ({
+    page,
+    stack,
+  }) => {
+    const before = Date.now() / 1000;
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await expect(page.getByText('Signed in as Front desk')).toBeVisible();
+    const cookie = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);
+    expect(cookie).toBeDefined();
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe('Lax');
+    // Plain HTTP here; over HTTPS (X-Forwarded-Proto: https) it is Secure.
+    expect(cookie?.secure).toBe(false);
+    expect(cookie?.expires).toBeGreaterThan(before + 7 * 3600);
+    expect(cookie?.expires).toBeLessThan(before + 9 * 3600);
+    expect(cookie?.value).not.toContain(stack.staffApiKey);
+    expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION_COOKIE);
+  });
+
+  test('signing out ends the session: the back office asks to sign in again', async ({
+    page,
+    stack,
+  }) => {
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    await expect(page.getByRole('status')).toHaveText('You are signed out.');
+    expect((await page.context().cookies()).map(({ name }) => name)).not.toContain(SESSION_COOKIE);
+    await page.goto(`${stack.siteUrl}/staff/applications`);
+    await expectSignInPage(page, stack.siteUrl);
+  });
+
+  test('a tampered or forged cookie is no session', async ({ page, stack }) => {
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    const context = page.context();
+    const cookie = (await context.cookies()).find(({ name }) => name === SESSION_COOKIE);
+    expect(cookie).toBeDefined();
+    const value = cookie?.value ?? '';
+    const middle = Math.floor(value.length / 2);
+    const flipped = value[middle] === 'A' ? 'B' : 'A';
+    const tampered = `${value.slice(0, middle)}${flipped}${value.slice(middle + 1)}`;
+    const url = stack.siteUrl;
+    await context.clearCookies();
+    await context.addCookies([{ name: SESSION_COOKIE, value: tampered, url }]);
+    await page.goto(`${url}/staff/applications`);
+    await expectSignInPage(page, url);
+
+    // Sealed as iron-session would, with a staff key, but not with the site's secret.
+    const forged = await sealData(
+      { apiKey: stack.staffApiKey, role: 'staff', name: 'Forger', start: 'pets_live_XXXX' },
+      { password: 'not-the-sites-secret-but-32-chars-long!!', ttl: 3600 },
+    );
+    await context.clearCookies();
+    await context.addCookies([{ name: SESSION_COOKIE, value: forged, url }]);
+    await page.goto(`${url}/staff/animals`);
+    await expectSignInPage(page, url);
+
+    // Any text at all.
+    await context.clearCookies();
+    await context.addCookies([{ name: SESSION_COOKIE, value: 'role=staff', url }]);
+    await page.goto(`${url}/staff`);
+    await expectSignInPage(page, url);
+  });
+
+  test('works without JavaScript: sign in, refusal, sign out', async ({ browser, stack }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#sign-in-error')).toContainText('That is a partner key');
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    await context.close();
+  });
+});

@@ -1,0 +1,85 @@
+import { ChevronLeft } from 'lucide-react';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound, redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { ApiFailure } from '@/components/api-failure';
+import { PetForm } from '@/components/pet-form';
+import { listCategories } from '@/lib/api';
+import { parsePetId, petHref } from '@/lib/pet-links';
+import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
+import { asPageFailure, findPetAsStaff } from '@/lib/staff-api';
+import { editPet } from './actions';
+
+export const metadata: Metadata = { title: 'Edit an animal' };
+
+type TProps = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+/** An animal's staff page: change its name, category and status. */
+const EditPetPage = async ({ params, searchParams }: TProps) => {
+  await connection();
+  const { apiKey } = await requireStaffKey();
+  const petId = parsePetId((await params).id);
+  if (petId === undefined) {
+    notFound();
+  }
+  const query = await searchParams;
+  const here = `/staff/animals/${petId}`;
+  const [pet, categories] = await Promise.all([findPetAsStaff(apiKey, petId), listCategories()]);
+  if (!pet.ok) {
+    if (pet.failure.kind === 'signed-out') {
+      redirect(SESSION_EXPIRED_PATH);
+    }
+    if (pet.failure.kind === 'not-found') {
+      notFound();
+    }
+    return <ApiFailure failure={asPageFailure(pet.failure)} retryHref={here} headingLevel={1} />;
+  }
+  return (
+    <div className="narrow">
+      <Link href="/staff/animals" className="back-link">
+        <ChevronLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+        All animals
+      </Link>
+      <div className="page-intro">
+        <h1 className="page-title">Edit {pet.data.name}</h1>
+        <p className="lead">
+          Reference #{pet.data.id}. <Link href={petHref(pet.data.id)}>See the public page</Link>.
+        </p>
+      </div>
+      {query.created !== undefined ? (
+        <p className="notice" role="status">
+          {pet.data.name} was added and now appears first in the list.
+        </p>
+      ) : null}
+      {query.saved !== undefined ? (
+        <p className="notice" role="status">
+          Saved.
+        </p>
+      ) : null}
+      {categories.ok ? (
+        <PetForm
+          categories={categories.data}
+          action={editPet.bind(null, pet.data.id)}
+          initialState={{
+            values: {
+              name: pet.data.name,
+              categoryId: String(pet.data.categoryId),
+              status: pet.data.status,
+            },
+            fieldErrors: {},
+          }}
+          submitLabel="Save changes"
+          pendingLabel="Saving…"
+        />
+      ) : (
+        <ApiFailure failure={categories.failure} retryHref={here} />
+      )}
+    </div>
+  );
+};
+
+export default EditPetPage;

@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ORDER_TRANSITIONS,
+  type TOrder,
+  type TOrderAction,
+  ZOrderIdParams,
+} from '@pets/contract/schemas';
+import { ChevronLeft } from 'lucide-react';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound, redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { ApiFailure } from '@/components/api-failure';
+import { CategoryVisual } from '@/components/category-visual';
+import { StatusBadge } from '@/components/status-badge';
+import { listCategories } from '@/lib/api';
+import { rateLimitedMessage } from '@/lib/messages';
+import { petHref } from '@/lib/pet-links';
+import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
+import { asPageFailure, findPetAsStaff, getOrder } from '@/lib/staff-api';
+import { changeOrder } from '../actions';
+import { formatInstant, historyStep, OrderStatusBadge } from '../order-status';
+
+type TProps = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export const metadata: Metadata = { title: 'Application' };
+
+const ACTION_WORDS: Record<TOrderAction, { button: string; question: string; done: string }> = {
+  approve: {
+    button: 'Approve',
+    question: 'Approve this application? The adopter can then come to meet the animal.',
+    done: 'Approved. The animal stays set aside for this adopter.',
+  },
+  complete: {
+    button: 'Complete adoption',
+    question: 'Complete this adoption? The animal is then shown as adopted.',
+    done: 'Adoption completed. The animal is now shown as adopted.',
+  },
+  cancel: {
+    button: 'Cancel application',
+    question: 'Cancel this application? The animal becomes available again.',
+    done: 'Cancelled. The animal is available again.',
+  },
+};
+
+const PROBLEMS: Record<string, string> = {
+  conflict:
+    'Nothing changed: this application had already moved on (someone else may have handled it). Here is where it stands now.',
+  busy: 'That change is still being made. Wait a moment, then reload this page.',
+  unavailable:
+    "We can't reach our animal records right now, so nothing changed. Please try again in a minute.",
+  failed: 'Something went wrong on our side and nothing changed. Please try again.',
+};
+
+/** The next sensible action first (primary), cancelling as the secondary one. */
+const actionsFor = (order: TOrder): TOrderAction[] =>
+  (['approve', 'complete', 'cancel'] as const).filter((action) =>
+    (ORDER_TRANSITIONS[action].from as readonly string[]).includes(order.status),
+  );
+
+const one = (value: string | string[] | undefined): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/** One application: the animal, the adopter, the message, the history, and what to do next. */
+const ApplicationPage = async ({ params, searchParams }: TProps) => {
+  await connection();
+  const { apiKey } = await requireStaffKey();
+  const parsed = ZOrderIdParams.safeParse({ orderId: (await params).id });
+  if (!parsed.success) {
+    notFound();
+  }
+  const query = await searchParams;
+  const orderId = parsed.data.orderId;
+  const here = `/staff/applications/${orderId}`;
+  const found = await getOrder(apiKey, orderId);
+  if (!found.ok) {
+    if (found.failure.kind === 'signed-out') {
+      redirect(SESSION_EXPIRED_PATH);
+    }
+    if (found.failure.kind === 'not-found') {
+      notFound();
+    }
+    return <ApiFailure failure={asPageFailure(found.failure)} retryHref={here} headingLevel={1} />;
+  }
+  const order = found.data;
+  const [pet, categories] = await Promise.all([
+    findPetAsStaff(apiKey, order.petId),
+    listCategories(),
+  ]);
+  const category =
+    pet.ok && categories.ok
+      ? categories.data.find((each) => each.id === pet.data.categoryId)
+      : undefined;
+  const available = actionsFor(order);
+  const confirming = available.find((action) => action === one(query.confirm));
+  const done = Object.keys(ACTION_WORDS).find((action) => action === one(query.done)) as
+    | TOrderAction
+    | undefined;
+  const problem = one(query.problem);
+  const wait = Number(one(query.wait));
+
+  return (
+    <div className="application">
+      <Link href="/staff/applications" className="back-link">
+        <ChevronLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+        All applications
+      </Link>
+      <div className="page-intro">
+        <h1 className="page-title">
+          Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
+        </h1>
+        <p className="lead">
+          <OrderStatusBadge status={order.status} /> Received {formatInstant(order.placedAt)}
+        </p>
+      </div>
+
+      {done ? (
+        <p className="notice" role="status">
+          {ACTION_WORDS[done].done}
+        </p>
+      ) : null}
+      {problem ? (
+        <p className="form__error" role="alert">
+          {problem === 'rate-limited' && Number.isFinite(wait) && wait > 0
+            ? `${rateLimitedMessage(wait)} Nothing changed.`
+            : (PROBLEMS[problem] ?? PROBLEMS.failed)}
+        </p>
+      ) : null}
+
+      {confirming ? (
+        <section className="confirm" aria-labelledby="confirm-title">
+          <h2 id="confirm-title" className="confirm__title">
+            {ACTION_WORDS[confirming].question}
+          </h2>
+          <form action={changeOrder} className="confirm__actions">
+            <input type="hidden" name="orderId" value={String(order.id)} />
+            <input type="hidden" name="action" value={confirming} />
+            <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+            <button
+              type="submit"
+              className={confirming === 'cancel' ? 'button button--danger' : 'button'}
+            >
+              Yes, {ACTION_WORDS[confirming].button.toLowerCase()}
+            </button>
+            <Link href={here} className="button button--secondary">
+              No, go back
+            </Link>
+          </form>
+        </section>
+      ) : available.length > 0 ? (
+        <div className="application__actions">
+          {available.map((action, index) => (
+            <Link
+              key={action}
+              href={`${here}?confirm=${action}`}
+              className={index === 0 && action !== 'cancel' ? 'button' : 'button button--secondary'}
+            >
+              {ACTION_WORDS[action].button}
+            </Link>
+          ))}
+        </div>
+      ) : null}
+
+      <div className="application__grid">
+        <section aria-labelledby="animal-title" className="record">
+          <h2 id="animal-title" className="record__title">
+            The animal
+          </h2>
+          {pet.ok ? (
+            <div className="application__animal">
+              <CategoryVisual categoryName={category?.name} size="card" />
+              <div>
+                <p className="card__name">
+                  <Link href={petHref(pet.data.id)}>{pet.data.name}</Link>
+                </p>
+                <p className="card__meta">{category?.name ?? 'Animal'}</p>
+                <p>
+                  <StatusBadge status={pet.data.status} />
+                </p>
+                <p>
+                  <Link href={`/staff/animals/${pet.data.id}`}>Edit this animal</Link>
+                </p>
+              </div>
+            </div>
+          ) : (
+            <p>Animal #{order.petId} (its details could not be loaded just now).</p>
+          )}
+        </section>
+
+        <section aria-labelledby="adopter-title" className="record">
+          <h2 id="adopter-title" className="record__title">
+            The adopter
+          </h2>
+          <dl className="facts">
+            <div className="facts__row">
+              <dt>Name</dt>
+              <dd>{order.adopter.name}</dd>
+            </div>
+            <div className="facts__row">
+              <dt>Email</dt>
+              <dd>
+                <a href={`mailto:${order.adopter.email}`}>{order.adopter.email}</a>
+              </dd>
+            </div>
+            <div className="facts__row">
+              <dt>Phone</dt>
+              <dd>{order.adopter.phone ?? 'Not given'}</dd>
+            </div>
+          </dl>
+          <h3 className="record__subtitle">Their message</h3>
+          <p className="application__message">{order.message ?? 'No message.'}</p>
+        </section>
+
+        <section aria-labelledby="history-title" className="record">
+          <h2 id="history-title" className="record__title">
+            History
+          </h2>
+          <ol className="history">
+            {order.history.map((entry) => (
+              <li key={`${entry.at}-${entry.to}`}>
+                <strong>{historyStep(entry)}</strong>{' '}
+                <span className="history__meta">
+                  {formatInstant(entry.at)} · by key {entry.by}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+    </div>
+  );
+};
+
+export default ApplicationPage;

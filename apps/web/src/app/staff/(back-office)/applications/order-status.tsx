@@ -1,0 +1,42 @@
+import type { TOrderHistoryEntry, TOrderStatus } from '@pets/contract/schemas';
+import { Ban, CircleCheck, Heart, Inbox, type LucideIcon } from 'lucide-react';
+
+type TLook = { label: string; icon: LucideIcon; tone: string };
+
+/** An order's status as staff read it: a word and an icon, colour only as a second cue. */
+export const ORDER_STATUS_LOOKS: Record<TOrderStatus, TLook> = {
+  placed: { label: 'New', icon: Inbox, tone: 'pending' },
+  approved: { label: 'Approved', icon: CircleCheck, tone: 'available' },
+  completed: { label: 'Adopted', icon: Heart, tone: 'sold' },
+  cancelled: { label: 'Cancelled', icon: Ban, tone: 'cancelled' },
+};
+
+export const OrderStatusBadge = ({ status }: { status: TOrderStatus }) => {
+  const { label, icon: Icon, tone } = ORDER_STATUS_LOOKS[status];
+  return (
+    <span className={`badge badge--${tone}`}>
+      <Icon aria-hidden="true" focusable="false" className="badge__icon" strokeWidth={2.25} />
+      {label}
+    </span>
+  );
+};
+
+const STEP_WORDS: Record<TOrderStatus, string> = {
+  placed: 'Application received',
+  approved: 'Approved',
+  completed: 'Adoption completed',
+  cancelled: 'Cancelled',
+};
+
+/** One step of the history in plain words. */
+export const historyStep = (entry: TOrderHistoryEntry): string => STEP_WORDS[entry.to];
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
+
+/** A date as staff read it, in UTC (the server's time; the site does not know the visitor's). */
+export const formatInstant = (instant: string): string =>
+  `${DATE_TIME.format(new Date(instant))} UTC`;

@@ -1,0 +1,221 @@
+import 'server-only';
+import {
+  contract,
+  type TCurrentKey,
+  type TListOrdersQuery,
+  type TListPetsQueryInput,
+  type TNewPetInput,
+  type TOrder,
+  type TOrderAction,
+  type TPet,
+  type TPetUpdate,
+  ZError,
+} from '@pets/contract';
+import { initClient } from '@ts-rest/core';
+import { webConfig } from '../env';
+import { failure, success, type TApiFailure } from './api-result';
+import { nextCursorOf, retryAfterSeconds } from './http-headers';
+import type { TPetsPage } from './pets-page';
+
+/**
+ * The staff side's calls to the API, each with the signed-in staff member's own key (never the
+ * site's): the API then records who approved what, and refuses anything a staff key may not do.
+ * The key comes in as an argument from session.ts and goes out only in the Authorization header.
+ */
+
+const REQUEST_TIMEOUT_MS = 8_000;
+
+/** Besides the site's failures: the key was refused (401), lacks the right (403), or a 409. */
+export type TStaffFailure =
+  | TApiFailure
+  | { kind: 'signed-out' }
+  | { kind: 'forbidden' }
+  | { kind: 'conflict'; code: string };
+export type TStaffResult<T> = { ok: true; data: T } | { ok: false; failure: TStaffFailure };
+
+type TRawResponse = { status: number; body: unknown; headers: Headers };
+
+const clientFor = (apiKey: string) =>
+  initClient(contract, {
+    baseUrl: webConfig().apiBaseUrl,
+    baseHeaders: { authorization: `Bearer ${apiKey}` },
+    validateResponse: true,
+    throwOnUnknownStatus: true,
+  });
+
+const fetchOptions = () => ({
+  cache: 'no-store' as const,
+  signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+});
+
+const failureOf = (operation: string, response: TRawResponse): TStaffFailure => {
+  const error = ZError.safeParse(response.body);
+  switch (response.status) {
+    case 401:
+      return { kind: 'signed-out' };
+    case 403:
+      return { kind: 'forbidden' };
+    case 404:
+      return { kind: 'not-found' };
+    case 409:
+      return { kind: 'conflict', code: error.success ? error.data.code : 'conflict' };
+    case 429:
+      return {
+        kind: 'rate-limited',
+        retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after')),
+      };
+    case 400:
+    case 422:
+      return error.success ? { kind: 'invalid', error: error.data } : { kind: 'failed' };
+    case 503:
+      return { kind: 'unavailable' };
+    default:
+      // The status only: a body could echo what was sent.
+      console.error(`[web] staff ${operation}: the API answered ${response.status}.`);
+      return { kind: 'failed' };
+  }
+};
+
+const call = async <R extends TRawResponse, T>(
+  operation: string,
+  request: () => Promise<R>,
+  onSuccess: (response: R) => T | undefined,
+): Promise<TStaffResult<T>> => {
+  let response: R;
+  try {
+    response = await request();
+  } catch (error) {
+    const name = error instanceof Error ? error.name : 'Error';
+    if (name === 'TypeError' || name === 'TimeoutError' || name === 'AbortError') {
+      console.warn(`[web] staff ${operation}: the API is unreachable (${name}).`);
+      return failure({ kind: 'unavailable' });
+    }
+    console.error(`[web] staff ${operation}: unexpected answer from the API (${name}).`);
+    return failure({ kind: 'failed' });
+  }
+  const data = onSuccess(response);
+  return data === undefined
+    ? { ok: false, failure: failureOf(operation, response) }
+    : success(data);
+};
+
+/** What the API says about a key: used once, at sign-in, to refuse anything but staff. */
+export const describeKey = (apiKey: string): Promise<TStaffResult<TCurrentKey>> =>
+  call(
+    'getCurrentKey',
+    () => clientFor(apiKey).me.getCurrentKey({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export type TOrdersPage = { orders: TOrder[]; nextCursor?: string };
+
+export const listOrders = (
+  apiKey: string,
+  query: Partial<Pick<TListOrdersQuery, 'status' | 'cursor' | 'limit'>>,
+): Promise<TStaffResult<TOrdersPage>> =>
+  call(
+    'listOrders',
+    () => clientFor(apiKey).orders.listOrders({ query, fetchOptions: fetchOptions() }),
+    (response) =>
+      response.status === 200
+        ? { orders: response.body, nextCursor: nextCursorOf(response.headers.get('link')) }
+        : undefined,
+  );
+
+export const getOrder = (apiKey: string, orderId: number): Promise<TStaffResult<TOrder>> =>
+  call(
+    'getOrder',
+    () => clientFor(apiKey).orders.getOrder({ params: { orderId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/** approve / complete / cancel, with an Idempotency-Key so a retried click is one change. */
+export const transitionOrder = (
+  apiKey: string,
+  action: TOrderAction,
+  orderId: number,
+  idempotencyKey: string,
+): Promise<TStaffResult<TOrder>> => {
+  const client = clientFor(apiKey).orders;
+  const args = {
+    params: { orderId },
+    body: undefined,
+    headers: { 'idempotency-key': idempotencyKey },
+    fetchOptions: fetchOptions(),
+  };
+  const operations = {
+    approve: () => client.approveOrder(args),
+    complete: () => client.completeOrder(args),
+    cancel: () => client.cancelOrder(args),
+  } as const;
+  return call(`${action}Order`, operations[action], (response) =>
+    response.status === 200 ? response.body : undefined,
+  );
+};
+
+/** One animal by id (listPets' id filter, as the public pages do), with the staff key. */
+export const findPetAsStaff = async (
+  apiKey: string,
+  petId: number,
+): Promise<TStaffResult<TPet>> => {
+  const found = await call(
+    'listPets',
+    () =>
+      clientFor(apiKey).pets.listPets({
+        query: { id: String(petId) },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+  if (!found.ok) {
+    return found;
+  }
+  const pet = found.data.find((each) => each.id === petId);
+  return pet ? success(pet) : failure({ kind: 'not-found' });
+};
+
+export const createPetAsStaff = (apiKey: string, body: TNewPetInput): Promise<TStaffResult<TPet>> =>
+  call(
+    'createPet',
+    () => clientFor(apiKey).pets.createPet({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
+export const updatePet = (
+  apiKey: string,
+  petId: number,
+  body: TPetUpdate,
+): Promise<TStaffResult<TPet>> =>
+  call(
+    'updatePet',
+    () =>
+      clientFor(apiKey).pets.updatePet({ params: { petId }, body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/** A page of animals (any listPets query: the animals list, or the animals of a page of orders). */
+export const listPetsAsStaff = (
+  apiKey: string,
+  query: TListPetsQueryInput,
+): Promise<TStaffResult<TPetsPage>> =>
+  call(
+    'listPets',
+    () => clientFor(apiKey).pets.listPets({ query, fetchOptions: fetchOptions() }),
+    (response) =>
+      response.status === 200
+        ? { pets: response.body, nextCursor: nextCursorOf(response.headers.get('link')) }
+        : undefined,
+  );
+
+/** A staff failure as a page shows it (the public ApiFailure panel). */
+export const asPageFailure = (staffFailure: TStaffFailure): TApiFailure => {
+  switch (staffFailure.kind) {
+    case 'signed-out':
+    case 'forbidden':
+    case 'conflict':
+    case 'invalid':
+      return { kind: 'failed' };
+    default:
+      return staffFailure;
+  }
+};
