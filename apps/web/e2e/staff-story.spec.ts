@@ -1,3 +1,4 @@
+import { fillApplication } from './adopt-helpers';
 import { expect, test } from './fixtures';
 import { categories, uniqueName } from './helpers';
 import { signIn } from './staff-helpers';
@@ -5,8 +6,7 @@ import { signIn } from './staff-helpers';
 /**
  * The whole story, as the issue tells it: an adopter applies for an animal, the animal shows as
  * pending, a staff member signs in, approves, completes, and the animal shows as adopted on the
- * public site. The adopter's side goes through the API's placeOrder with a partner key (the site's
- * own), as the adopt form would; the lead swaps in the form where both branches meet.
+ * public site, and the adopter's status page shows each step. Both sides use only the site.
  */
 test('an animal goes from available to adopted: adopter applies, staff approve and complete', async ({
   page,
@@ -22,24 +22,39 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   expect(created.status).toBe(201);
   const petId = created.status === 201 ? created.body.id : 0;
 
-  // The adopter applies.
-  const placed = await api.orders.placeOrder({
-    body: {
-      petId,
-      adopter: { name: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0958' },
-      message: 'We have a garden and a lot of time.',
-    },
-    headers: { 'idempotency-key': crypto.randomUUID() },
-  });
-  expect(placed.status).toBe(201);
-  const orderId = placed.status === 201 ? placed.body.id : 0;
-
-  // The public site shows the animal as pending.
+  // The adopter applies on the site, in a browser of their own: the animal's page, its form.
   const visitor = await browser.newContext();
   const publicPage = await visitor.newPage();
   await publicPage.goto(`${stack.siteUrl}/pets/${petId}`);
+  await publicPage.getByRole('link', { name: 'Apply to adopt' }).click();
+  await fillApplication(publicPage, {
+    name: 'Ada Lovelace',
+    email: 'ada@example.org',
+    phone: '+44 20 7946 0958',
+    message: 'We have a garden and a lot of time.',
+  });
+  await publicPage.getByRole('button', { name: 'Send application' }).click();
+  await expect(publicPage.getByRole('heading', { level: 1 })).toHaveText(/^Thank you for applying/);
+  const reference = ((await publicPage.locator('.reference').textContent()) ?? '').trim();
+  expect(reference).toMatch(/^A-\d+$/);
+  const orderId = Number(reference.slice(2));
+
+  // The adopter's status page, with the reference and the email: the steps so far.
+  const progress = async (): Promise<string[]> => {
+    await publicPage.goto(`${stack.siteUrl}/applications/status`);
+    await publicPage.getByLabel('Reference').fill(reference);
+    await publicPage.getByLabel('Email').fill('ada@example.org');
+    await publicPage.getByRole('button', { name: 'Show my application' }).click();
+    const steps = publicPage.getByRole('list', { name: 'Progress' }).getByRole('listitem');
+    await expect(steps.first()).toBeVisible();
+    return (await steps.allTextContents()).map((step) => step.trim());
+  };
+  expect(await progress()).toEqual([expect.stringMatching(/^Application received/)]);
+
+  // The public site shows the animal as pending.
+  await publicPage.goto(`${stack.siteUrl}/pets/${petId}`);
   await expect(publicPage.getByRole('heading', { level: 1 })).toHaveText(name);
-  await expect(publicPage.locator('dl')).toContainText('StatusPending adoption');
+  await expect(publicPage.locator('dl.facts')).toContainText('StatusPending adoption');
 
   // Staff sign in and find the application first in the queue of new ones.
   await signIn(page, stack.siteUrl, stack.staffApiKey);
@@ -59,7 +74,7 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(page.getByText('We have a garden and a lot of time.')).toBeVisible();
   await expect(page.getByRole('list').filter({ hasText: 'Application received' })).toBeVisible();
 
-  // Approve, with a confirmation step.
+  // Approve, with a confirmation step; the adopter sees it on their status page.
   await page.getByRole('link', { name: 'Approve' }).click();
   await expect(page.getByRole('heading', { name: /Approve this application\?/ })).toBeVisible();
   await page.getByRole('button', { name: 'Yes, approve' }).click();
@@ -67,6 +82,10 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
     'Approved. The animal stays set aside for this adopter.',
   );
   await expect(page.getByText('Approved', { exact: true }).first()).toBeVisible();
+  expect(await progress()).toEqual([
+    expect.stringMatching(/^Application received/),
+    expect.stringMatching(/^Approved by the store/),
+  ]);
 
   // Complete, confirmed.
   await page.getByRole('link', { name: 'Complete adoption' }).click();
@@ -94,9 +113,14 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
     `completed ${staffStart}`,
   ]);
 
-  // The public site shows the animal as adopted.
-  await publicPage.reload();
-  await expect(publicPage.locator('dl')).toContainText('StatusAdopted');
+  // The adopter's status page shows each step, and the public site the animal as adopted.
+  expect(await progress()).toEqual([
+    expect.stringMatching(/^Application received/),
+    expect.stringMatching(/^Approved by the store/),
+    expect.stringMatching(/^Adoption completed: gone home/),
+  ]);
+  await publicPage.goto(`${stack.siteUrl}/pets/${petId}`);
+  await expect(publicPage.locator('dl.facts')).toContainText('StatusAdopted');
   await visitor.close();
 });
 
