@@ -26,8 +26,8 @@ test.describe('Staff edit an animal', () => {
 
     await page.goto(`${stack.siteUrl}/pets/${petId}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(renamed);
-    await expect(page.locator('dl')).toContainText(`Category${second?.name}`);
-    await expect(page.locator('dl')).toContainText('StatusAdopted');
+    await expect(page.locator('dl.facts')).toContainText(`Category${second?.name}`);
+    await expect(page.locator('dl.facts')).toContainText('StatusAdopted');
   });
 
   test('an open application keeps the animal pending: the 409 in plain words, input kept', async ({
