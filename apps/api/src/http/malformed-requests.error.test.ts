@@ -85,7 +85,7 @@ describe('the router refuses the path: /v1/pets/%FF, a 101-digit id', () => {
 });
 
 describe('/v1 itself and unknown /v1 routes: authentication first', () => {
-  it.each(['/v1', '/v1/', '/v1?limit=1', '/v1/kittens', '/v1/pets/1/photos'])(
+  it.each(['/v1', '/v1/', '/v1?limit=1', '/v1/kittens', '/v1/pets/1/toys'])(
     '%s: 401 without a key, 404 with one, both rate limited',
     async (path) => {
       const anonymous = await api.fetch(path, { key: null });
@@ -96,6 +96,12 @@ describe('/v1 itself and unknown /v1 routes: authentication first', () => {
       expectLimited(keyed);
     },
   );
+
+  it("a path of the contract with another method is known: the photos' GET is 405, Allow: POST", async () => {
+    const keyed = await api.fetch('/v1/pets/1/photos', { key });
+    await expectError(keyed, 405, 'method_not_allowed');
+    expect(keyed.headers.get('allow')).toBe('POST');
+  });
 
   it('a wrong method on a known path: 401 without a key, 405 with one', async () => {
     await expectError(
