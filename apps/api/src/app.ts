@@ -19,7 +19,7 @@ import {
 } from './http/malformed-http';
 import { applySecurity, securityHeadersHook } from './http/security';
 import { PendingUpload } from './http/upload-body';
-import { isUploadRoute } from './http/upload-routes';
+import { uploadLimitOf } from './http/upload-routes';
 import { createV1Gate, registerV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
@@ -224,9 +224,10 @@ export const createApp = async (
   applySecurity(app, dependencies.config);
   const fastify = app.getHttpAdapter().getInstance();
   const drain = new ConnectionDrain(app.getHttpServer(), dependencies.config, dependencies.logger);
-  registerBodyParsers(fastify, dependencies.logger, (request, payload) =>
-    isUploadRoute(request) ? new PendingUpload(request, payload) : undefined,
-  );
+  registerBodyParsers(fastify, dependencies.logger, (request, payload) => {
+    const limit = uploadLimitOf(request);
+    return limit === undefined ? undefined : new PendingUpload(request, payload, limit);
+  });
   registerRequestIdentity(fastify);
   registerHooks(fastify, dependencies, app, drain);
   ignoreUnknownExpectations(app.getHttpServer());

@@ -1,11 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
-import {
-  PHOTO_FORM_FIELD,
-  PHOTO_MAX_BYTES,
-  PHOTO_MAX_BYTES_TEXT,
-  PHOTO_MEDIA_TYPES,
-} from '@pets/contract';
+import { PHOTO_FORM_FIELD, PHOTO_MEDIA_TYPES } from '@pets/contract';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './app-error';
 import { BODY_DRAIN_LIMIT_BYTES, RequestAborted } from './body';
@@ -20,15 +15,29 @@ export class UploadedFile {
   constructor(readonly bytes: Buffer) {}
 }
 
+/**
+ * The uploaded file of an upload route's handler (the contract types that body as a form, which
+ * ts-rest does not parse: BodyInterceptor left an UploadedFile there).
+ */
+export const uploadedFileOf = (body: unknown): UploadedFile => {
+  if (body instanceof UploadedFile) {
+    return body;
+  }
+  throw unsupportedUpload();
+};
+
 /** Room for a multipart envelope around the file: boundaries, part headers, a few small fields. */
 const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 
 const MULTIPART = 'multipart/form-data';
 
-const tooLarge = () =>
+/** "10 MiB" */
+const mebibytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+
+const tooLarge = (limit: number) =>
   new AppError(
     'payload_too_large',
-    `The photo is larger than the limit of ${PHOTO_MAX_BYTES_TEXT}; send a smaller image.`,
+    `The photo is larger than the limit of ${mebibytes(limit)}; send a smaller image.`,
   );
 
 /** 415 for an upload whose Content-Type is neither an image type nor multipart (or missing). */
@@ -54,6 +63,8 @@ export class PendingUpload {
   constructor(
     private readonly request: FastifyRequest,
     private readonly payload: Readable,
+    /** The route's limit for the file (the contract's `bodyLimitBytes`). */
+    private readonly limit: number,
   ) {
     payload.pause();
   }
@@ -81,11 +92,11 @@ export class PendingUpload {
       this.isConsumed = false;
       throw unsupportedUpload();
     }
-    const limit = isMultipart ? PHOTO_MAX_BYTES + MULTIPART_ENVELOPE_BYTES : PHOTO_MAX_BYTES;
+    const limit = isMultipart ? this.limit + MULTIPART_ENVELOPE_BYTES : this.limit;
     const declared = Number(this.request.headers['content-length']);
     if (declared > limit) {
       this.isConsumed = false;
-      throw tooLarge();
+      throw tooLarge(this.limit);
     }
     if (isMultipart) {
       return new UploadedFile(await this.readForm());
@@ -112,7 +123,7 @@ export class PendingUpload {
           cleanup();
           this.payload.pause();
           this.isConsumed = false;
-          reject(tooLarge());
+          reject(tooLarge(this.limit));
           return;
         }
         chunks.push(chunk);
@@ -134,13 +145,13 @@ export class PendingUpload {
 
   private readForm(): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      let busboy: Busboy;
+      let busboy: InstanceType<typeof Busboy>;
       try {
         busboy = new Busboy({
           headers: this.request.headers as { 'content-type': string },
           limits: {
             files: 1,
-            fileSize: PHOTO_MAX_BYTES,
+            fileSize: this.limit,
             fields: 20,
             fieldSize: 1024,
             parts: 21,
@@ -169,7 +180,7 @@ export class PendingUpload {
         }
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('limit', () => fail(tooLarge()));
+        stream.on('limit', () => fail(tooLarge(this.limit)));
         stream.on('end', () => {
           file = Buffer.concat(chunks);
         });
@@ -206,11 +217,11 @@ export class PendingUpload {
       let received = 0;
       this.payload.on('data', (chunk: Buffer) => {
         received += chunk.length;
-        if (received > PHOTO_MAX_BYTES + MULTIPART_ENVELOPE_BYTES) {
+        if (received > this.limit + MULTIPART_ENVELOPE_BYTES) {
           this.payload.unpipe(busboy);
           this.payload.pause();
           this.isConsumed = false;
-          reject(tooLarge());
+          reject(tooLarge(this.limit));
         }
       });
       this.payload.pipe(busboy);

@@ -85,9 +85,14 @@ export const targetWidths = (widths: readonly number[], width: number): number[]
 
 const decoderOptions = (maxPixels: number): sharp.SharpOptions => ({
   // libvips checks this before decoding a single pixel: a small file that claims to be
-  // 100000×100000 is refused from its header (a pixel bomb), not after allocating 40 GB.
+  // 100000×100000 is refused from its header (a pixel bomb), not after allocating 40 GB. (The
+  // pipeline checks the header itself first, to answer 413 rather than 400.)
   limitInputPixels: maxPixels,
-  // Corrupt or truncated data is an error, not a grey half-image.
+  // Turned upright from the EXIF orientation, which is then dropped with the rest.
+  autoOrient: true,
+  // Corrupt or truncated data is an error, not a grey half-image. Not 'warning' (sharp's
+  // default): libjpeg warns about harmless oddities common in phone pictures ("extraneous bytes
+  // before marker"), which would refuse real photos.
   failOn: 'error',
   // An animated WebP is read as its first frame, like the still it will become.
   pages: 1,
@@ -128,32 +133,26 @@ export const processImage = async (
     });
   }
   try {
-    // Decode once, upright (EXIF orientation applied), into raw pixels; every size is made from
-    // that, instead of decoding the upload once per size.
-    const upright = await sharp(bytes, decoderOptions(options.maxPixels))
-      .autoOrient()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const { width, height, channels } = upright.info;
-    const raw = { raw: { width, height, channels } };
+    // Each size is made from the upload itself rather than from one decoded copy: libvips then
+    // decodes a large JPEG or WebP at a fraction of its size (shrink-on-load) and streams it,
+    // instead of holding every pixel of a 40-megapixel image in memory at once.
+    const { width: uprightWidth } = metadata.autoOrient;
     const uploadSalt = randomBytes(16);
-
-    const files: TPhotoFile[] = [];
-    for (const target of targetWidths(options.widths, width)) {
-      const { data, info } = await sharp(upright.data, raw)
-        .resize({ width: target, withoutEnlargement: true })
-        .webp({ quality: WEBP_QUALITY })
-        .toBuffer({ resolveWithObject: true });
-      files.push({
-        width: info.width,
-        height: info.height,
-        key: `${options.keyPrefix}/${fileName(uploadSalt, data)}-${info.width}.webp`,
-        bytes: data,
-      });
-    }
-
-    const thumb = await sharp(upright.data, raw)
+    const files = await Promise.all(
+      targetWidths(options.widths, uprightWidth).map(async (target): Promise<TPhotoFile> => {
+        const { data, info } = await sharp(bytes, decoderOptions(options.maxPixels))
+          .resize({ width: target, withoutEnlargement: true })
+          .webp({ quality: WEBP_QUALITY })
+          .toBuffer({ resolveWithObject: true });
+        return {
+          width: info.width,
+          height: info.height,
+          key: `${options.keyPrefix}/${fileName(uploadSalt, data)}-${info.width}.webp`,
+          bytes: data,
+        };
+      }),
+    );
+    const thumb = await sharp(bytes, decoderOptions(options.maxPixels))
       .resize({ width: THUMBHASH_MAX_SIDE, height: THUMBHASH_MAX_SIDE, fit: 'inside' })
       .ensureAlpha()
       .raw()
