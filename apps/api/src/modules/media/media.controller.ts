@@ -33,6 +33,9 @@ export class MediaController {
       throw notFound();
     }
     setHeader('cache-control', MEDIA_CACHE_CONTROL);
+    // Every other answer is `same-origin`; photos are meant to be shown on the site and on
+    // partners' pages, which are other origins.
+    setHeader('cross-origin-resource-policy', 'cross-origin');
     // The files are images and nothing else: the CSP of every response (default-src 'none') and
     // nosniff stay, so even a file that were not an image could not run in a browser.
     setHeader('content-type', found.contentType);

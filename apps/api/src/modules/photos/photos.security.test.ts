@@ -97,6 +97,9 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
       expect(file.status).toBe(200);
       expect(file.headers.get('x-content-type-options')).toBe('nosniff');
       expect(file.headers.get('content-security-policy')).toContain("default-src 'none'");
+      // Shown by pages of other origins (the site, partners): not same-origin like the rest.
+      expect(file.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     } else {
       // With a bucket the API serves no files: they are the bucket's (or its CDN's).
       expect((await fetch(`${api.baseUrl}${path.replace(/^\/[^/]+/, '/media')}`)).status).toBe(404);
