@@ -177,7 +177,10 @@ const ZEnvironment = z.object({
    */
   S3_BUCKET: z
     .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3 to 63 characters a-z, 0-9, . and -')
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name: 3 to 63 characters a-z, 0-9, . and -',
+    )
     .optional(),
   /** The S3 service's address; unset: AWS S3 of S3_REGION. MinIO: e.g. http://minio:9000. */
   S3_ENDPOINT: ZUrl(['http', 'https']).optional(),

@@ -204,7 +204,9 @@ describe.each(STORE_KINDS)('photo errors, %s store', (kind) => {
     ]);
     expect(await refusal(await order([ids[0], ids[0]]))).toEqual([400, 'invalid_request']);
     expect(
-      await refusal(await api.fetch('/v1/pets/999999/photos/order', json({ photoIds: [] }, { method: 'PUT' }))),
+      await refusal(
+        await api.fetch('/v1/pets/999999/photos/order', json({ photoIds: [] }, { method: 'PUT' })),
+      ),
     ).toEqual([404, 'not_found']);
     const [listed] = (await (await api.fetch(`/v1/pets?id=${pet}`)).json()) as {
       photos: { id: number }[];

@@ -91,7 +91,9 @@ describe.each(STORE_KINDS)('photos, %s store', (kind) => {
     const petId = await photos.createPet('Mr. Whiskers');
     const ids: number[] = [];
     for (const width of [200, 220, 240]) {
-      ids.push((await uploaded(await photos.upload(petId, await plainWebp(width, 150), 'image/webp'))).id);
+      ids.push(
+        (await uploaded(await photos.upload(petId, await plainWebp(width, 150), 'image/webp'))).id,
+      );
     }
     const pet = async () =>
       (await (await api.fetch(`/v1/pets?id=${petId}`)).json()) as { photos: TPhotoBody[] }[];
@@ -120,7 +122,9 @@ describe.each(STORE_KINDS)('photos, %s store', (kind) => {
   it('deletes a photo with its files; the others stay, in order', async () => {
     const petId = await photos.createPet();
     const first = await uploaded(await photos.upload(petId, await plainPng(600, 400), 'image/png'));
-    const second = await uploaded(await photos.upload(petId, await plainWebp(500, 500), 'image/webp'));
+    const second = await uploaded(
+      await photos.upload(petId, await plainWebp(500, 500), 'image/webp'),
+    );
     const filesBefore = await photos.localFiles();
 
     const response = await api.fetch(`/v1/pets/${petId}/photos/${first.id}`, { method: 'DELETE' });
@@ -140,7 +144,9 @@ describe.each(STORE_KINDS)('photos, %s store', (kind) => {
     if (kind === 'local') {
       const filesAfter = await photos.localFiles();
       expect(filesBefore.length - filesAfter.length).toBe(first.sizes.length);
-      expect(filesAfter.some((file) => file.includes(`${first.sizes[0]?.url.split('/').pop()}`))).toBe(false);
+      expect(
+        filesAfter.some((file) => file.includes(`${first.sizes[0]?.url.split('/').pop()}`)),
+      ).toBe(false);
     }
     // Gone is gone: a second delete is a 404.
     const again = await api.fetch(`/v1/pets/${petId}/photos/${first.id}`, { method: 'DELETE' });

@@ -51,10 +51,7 @@ const COUNT_PHOTOS = prepare((db, p: { petId: string }) =>
 
 /** Appended after the animal's last photo (positions are 0-based, gaps allowed). */
 const INSERT_PHOTO = prepare(
-  (
-    db,
-    p: { petId: string; width: number; height: number; placeholder: string; sizes: string },
-  ) =>
+  (db, p: { petId: string; width: number; height: number; placeholder: string; sizes: string }) =>
     db
       .insertInto('pet_photos')
       .values({

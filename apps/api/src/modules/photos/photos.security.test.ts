@@ -31,7 +31,12 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
   });
 
   it('ignores path tricks in a multipart file name: the name never reaches storage', async () => {
-    for (const fileName of ['../../etc/passwd', '..\\..\\windows\\win.ini', '/tmp/x.png', '%2e%2e%2fx']) {
+    for (const fileName of [
+      '../../etc/passwd',
+      '..\\..\\windows\\win.ini',
+      '/tmp/x.png',
+      '%2e%2e%2fx',
+    ]) {
       const response = await photos.uploadForm(
         petId,
         photoForm(await plainPng(64, 64), { fileName, type: 'image/png' }),
@@ -60,7 +65,10 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
     const kiosk = await api.createKey({ name: 'kiosk', readOnly: true });
     const readOnly = await photos.upload(petId, bigJunk, 'text/plain', { key: kiosk });
     expect([readOnly.status, (await errorBody(readOnly)).code]).toEqual([403, 'forbidden']);
-    const deleting = await api.fetch(`/v1/pets/${petId}/photos/1`, { method: 'DELETE', key: kiosk });
+    const deleting = await api.fetch(`/v1/pets/${petId}/photos/1`, {
+      method: 'DELETE',
+      key: kiosk,
+    });
     expect(deleting.status).toBe(403);
     const ordering = await api.fetch(
       `/v1/pets/${petId}/photos/order`,
@@ -75,10 +83,7 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
   it('every other route keeps its 16 KiB limit', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(20 * 1024), categoryId: 1 });
     const response = await api.fetch('/v1/pets', json(big));
-    expect([response.status, (await errorBody(response)).code]).toEqual([
-      413,
-      'payload_too_large',
-    ]);
+    expect([response.status, (await errorBody(response)).code]).toEqual([413, 'payload_too_large']);
     const order = await api.fetch(
       `/v1/pets/${petId}/photos/order`,
       json(JSON.stringify({ photoIds: Array.from({ length: 5000 }, (_, i) => i + 1) }), {

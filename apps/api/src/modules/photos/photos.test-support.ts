@@ -118,7 +118,12 @@ export type TPhotoApi = {
   fetchFile: (url: string) => Promise<Response>;
   createPet: (name?: string) => Promise<number>;
   /** POSTs an image as the body itself, declared as `type`. */
-  upload: (petId: number | string, bytes: Buffer, type: string, init?: TUploadInit) => Promise<Response>;
+  upload: (
+    petId: number | string,
+    bytes: Buffer,
+    type: string,
+    init?: TUploadInit,
+  ) => Promise<Response>;
   /** POSTs a multipart/form-data form. */
   uploadForm: (petId: number | string, form: FormData, init?: TUploadInit) => Promise<Response>;
   /** The files of the local store, relative to DATA_DIR/media (empty for S3). */
@@ -188,9 +193,7 @@ export const usePhotoApi = (kind: TPhotoStoreKind): TPhotoApi => {
       if (!url.startsWith(`${env.MEDIA_BASE_URL}/`)) {
         throw new Error(`not an address under MEDIA_BASE_URL: ${url}`);
       }
-      return kind === 'local'
-        ? fetch(`${api.baseUrl}${new URL(url).pathname}`)
-        : fetch(url);
+      return kind === 'local' ? fetch(`${api.baseUrl}${new URL(url).pathname}`) : fetch(url);
     },
     createPet: async (name = 'Biscuit') => {
       const category = await api.prisma.category.upsert({
@@ -198,10 +201,7 @@ export const usePhotoApi = (kind: TPhotoStoreKind): TPhotoApi => {
         create: { name: 'Dogs' },
         update: {},
       });
-      const response = await api.fetch(
-        '/v1/pets',
-        json({ name, categoryId: Number(category.id) }),
-      );
+      const response = await api.fetch('/v1/pets', json({ name, categoryId: Number(category.id) }));
       if (response.status !== 201) {
         throw new Error(`createPet answered ${response.status}`);
       }
