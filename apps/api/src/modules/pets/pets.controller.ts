@@ -9,14 +9,6 @@ import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.de
 import { LOGGER } from '../../logging/logger';
 import { PetsService } from './pets.service';
 
-/** The pets router's operations on the animal itself; its photos are PhotosController's. */
-const PET_ROUTES = {
-  listPets: contract.pets.listPets,
-  createPet: contract.pets.createPet,
-  updatePet: contract.pets.updatePet,
-  getPet: contract.pets.getPet,
-};
-
 @Controller()
 export class PetsController {
   /** Calls of the deprecated getPet per key since start, so operators see who still uses it. */
@@ -27,9 +19,9 @@ export class PetsController {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  @TsRestHandler(PET_ROUTES)
+  @TsRestHandler(contract.pets)
   handler(@Caller() caller: TCaller, @ResponseHeaders() setHeader: TSetHeader) {
-    return tsRestHandler(PET_ROUTES, {
+    return tsRestHandler(contract.pets, {
       listPets: async ({ query }) => {
         const page = await this.pets.list(query);
         if (page.nextCursor) {
