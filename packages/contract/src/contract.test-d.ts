@@ -6,11 +6,21 @@ import type { TPet } from './schemas/pet';
 type TGetPetResponse = ServerInferResponses<typeof contract.pets.getPet>;
 type TCreatePetResponse = ServerInferResponses<typeof contract.pets.createPet>;
 
+/** An animal nobody has described yet: the profile fields are present, and null. */
+const NO_PROFILE = {
+  description: null,
+  sex: null,
+  age: null,
+  size: null,
+  breed: null,
+  arrivedAt: null,
+} as const;
+
 describe('the contract at compile time', () => {
   it('accepts responses that keep the contract', () => {
     const found: TGetPetResponse = {
       status: 200,
-      body: { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+      body: { id: 1, name: 'Rex', categoryId: 1, status: 'available', ...NO_PROFILE, photos: [] },
     };
     const missing: TGetPetResponse = {
       status: 404,
@@ -24,17 +34,22 @@ describe('the contract at compile time', () => {
     const wrongStatus: TGetPetResponse = {
       status: 200,
       // @ts-expect-error `adopted` is not a PetStatus.
-      body: { id: 1, name: 'Rex', categoryId: 1, status: 'adopted' },
+      body: { id: 1, name: 'Rex', categoryId: 1, status: 'adopted', ...NO_PROFILE, photos: [] },
     };
     const missingId: TGetPetResponse = {
       status: 200,
       // @ts-expect-error a Pet needs its id.
-      body: { name: 'Rex', categoryId: 1, status: 'sold' },
+      body: { name: 'Rex', categoryId: 1, status: 'sold', ...NO_PROFILE, photos: [] },
+    };
+    const missingPhotos: TGetPetResponse = {
+      status: 200,
+      // @ts-expect-error a Pet always has its photos, [] when none.
+      body: { id: 1, name: 'Rex', categoryId: 1, status: 'sold', ...NO_PROFILE, photos: undefined },
     };
     const wrongCode: TGetPetResponse = {
       // @ts-expect-error getPet never answers 201.
       status: 201,
-      body: { id: 1, name: 'Rex', categoryId: 1, status: 'sold' },
+      body: { id: 1, name: 'Rex', categoryId: 1, status: 'sold', ...NO_PROFILE, photos: [] },
     };
     const bareError: TCreatePetResponse = {
       status: 400,
@@ -46,7 +61,14 @@ describe('the contract at compile time', () => {
       // @ts-expect-error `teapot` is not an error code.
       body: { code: 'teapot', message: 'no', status: 400 },
     };
-    expectTypeOf([wrongStatus, missingId, wrongCode, bareError, unknownCode]).toBeArray();
+    expectTypeOf([
+      wrongStatus,
+      missingId,
+      missingPhotos,
+      wrongCode,
+      bareError,
+      unknownCode,
+    ]).toBeArray();
   });
 
   it('gives a typed client in one line', () => {

@@ -1,4 +1,5 @@
 import { nextPageLink } from './rules/link';
+import { MAX_ID } from './schemas/common';
 import { PETS_CURSOR } from './schemas/pet';
 
 /**
@@ -19,6 +20,7 @@ export const Header = {
   sunset: 'Sunset',
   wwwAuthenticate: 'WWW-Authenticate',
   idempotentReplayed: 'Idempotent-Replayed',
+  totalCount: 'X-Total-Count',
 } as const;
 export type THeaderName = (typeof Header)[keyof typeof Header];
 
@@ -61,8 +63,12 @@ const text = (maxLength: number, pattern?: string): THeaderSchema => ({
 const MAX_QUOTA = 1_000_000_000;
 /** Unix seconds: any moment before the year 3000. */
 const MAX_UNIX_SECONDS = 32_503_680_000;
-/** A link target holds the path, the limit, the filters and a cursor: well below this. */
-const MAX_LINK_LENGTH = 4096;
+/**
+ * A link target holds the path, the limit, the filters and a cursor that repeats them: at worst
+ * (100 ids, a 100-character name search in a non-Latin script, every other filter) about 6,600
+ * characters, below this.
+ */
+const MAX_LINK_LENGTH = 8192;
 
 export const HEADER_DOCS: Record<TDocumentedHeader, THeaderDoc> = {
   [Header.rateLimitLimit]: {
@@ -149,6 +155,15 @@ export const HEADER_DOCS: Record<TDocumentedHeader, THeaderDoc> = {
       'Sent (`true`) when this response is the stored answer to an earlier request with the same ' +
       '`Idempotency-Key`, replayed instead of running the operation again.',
     example: 'true',
+  },
+  [Header.totalCount]: {
+    conditional: true,
+    schema: count(MAX_ID),
+    description:
+      'How many animals match the filters of the list (all its pages), sent when the request ' +
+      'asks for it with `include=total_count`. Counted when the page is read: a list that ' +
+      'changes between pages may not add up to it.',
+    example: 137,
   },
   [CORS_ALLOW_ORIGIN]: {
     schema: text(200),

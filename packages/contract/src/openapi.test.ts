@@ -30,16 +30,18 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the twelve operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the fifteen operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
         .sort(),
     ).toEqual([
+      'addPetPhoto post /pets/{petId}/photos',
       'approveOrder post /store/orders/{orderId}/approve',
       'cancelOrder post /store/orders/{orderId}/cancel',
       'completeOrder post /store/orders/{orderId}/complete',
       'createPet post /pets',
+      'deletePetPhoto delete /pets/{petId}/photos/{photoId}',
       'getCurrentKey get /me',
       'getOrder get /store/orders/{orderId}',
       'getPet get /pets/{petId}',
@@ -47,6 +49,7 @@ describe('openapi.json', () => {
       'listOrders get /store/orders',
       'listPets get /pets',
       'placeOrder post /store/orders',
+      'reorderPetPhotos put /pets/{petId}/photos/order',
       'updatePet patch /pets/{petId}',
     ]);
     expect(operationNames().sort()).toEqual(
@@ -136,6 +139,66 @@ describe('openapi.json', () => {
     }
   });
 
+  describe('issue 15: profiles and photos', () => {
+    const operation = (operationId: string) =>
+      operations.find((entry) => entry.operation.operationId === operationId)?.operation as
+        | (TOperation & {
+            requestBody?: { required?: boolean; content: Record<string, { schema: unknown }> };
+          })
+        | undefined;
+
+    it('describes the photo upload as an image body or a form with one file field', () => {
+      const body = operation('addPetPhoto')?.requestBody;
+      expect(body?.required).toBe(true);
+      expect(Object.keys(body?.content ?? {}).sort()).toEqual([
+        'image/jpeg',
+        'image/png',
+        'image/webp',
+        'multipart/form-data',
+      ]);
+      expect(body?.content['image/png']?.schema).toMatchObject({
+        type: 'string',
+        format: 'binary',
+        maxLength: 10 * 1024 * 1024,
+      });
+      expect(body?.content['multipart/form-data']?.schema).toMatchObject({
+        type: 'object',
+        required: ['photo'],
+        properties: { photo: { type: 'string', format: 'binary' } },
+      });
+      expect(Object.keys(operation('addPetPhoto')?.responses ?? {})).toEqual(
+        expect.arrayContaining(['201', '400', '403', '404', '409', '413', '415', '422']),
+      );
+      expect(operation('addPetPhoto')?.responses['201']?.headers?.Location?.required).toBe(true);
+    });
+
+    it('keeps JSON bodies as JSON, and the photo routes open to every key that may write', () => {
+      expect(Object.keys(operation('reorderPetPhotos')?.requestBody?.content ?? {})).toEqual([
+        'application/json',
+      ]);
+      expect(operation('deletePetPhoto')?.requestBody).toBeUndefined();
+      for (const name of ['addPetPhoto', 'deletePetPhoto', 'reorderPetPhotos']) {
+        expect(operation(name)).not.toHaveProperty('x-required-role');
+      }
+    });
+
+    it('lists null among the values of a nullable enum, so validators accept it', () => {
+      const pet = document.components?.schemas?.Pet as {
+        properties: Record<string, { enum?: unknown[]; nullable?: boolean }>;
+      };
+      for (const field of ['sex', 'age', 'size']) {
+        expect(pet.properties[field]?.nullable).toBe(true);
+        expect(pet.properties[field]?.enum).toContain(null);
+      }
+      expect(pet.properties.status?.enum).not.toContain(null);
+    });
+
+    it('documents X-Total-Count on listPets, sent only when asked', () => {
+      const header = operation('listPets')?.responses['200']?.headers?.['X-Total-Count'];
+      expect(header).toMatchObject({ required: false, schema: { type: 'integer' } });
+    });
+  });
+
   describe('the smaller drifts a third-party tool found', () => {
     const headersOf = (operationId: string, status: string) =>
       operations.find(({ operation }) => operation.operationId === operationId)?.operation
@@ -171,6 +234,7 @@ describe('openapi.json', () => {
       expect([...new Set(path.map((parameter) => parameter.name))].sort()).toEqual([
         'orderId',
         'petId',
+        'photoId',
       ]);
       for (const parameter of path) {
         expect(parameter.schema?.example).toEqual(expect.any(Number));

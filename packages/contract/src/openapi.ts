@@ -171,9 +171,11 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
       : {}),
     // ts-rest would leave an empty parameter list; the linter prefers none.
     parameters: parameters.length ? parameters : undefined,
-    ...(operation.requestBody
-      ? { requestBody: { ...operation.requestBody, description: 'JSON body.', required: true } }
-      : {}),
+    ...(metadata.requestBody
+      ? { requestBody: { ...metadata.requestBody, required: true } }
+      : operation.requestBody
+        ? { requestBody: { ...operation.requestBody, description: 'JSON body.', required: true } }
+        : {}),
     security: [{ bearerAuth: [] }],
     responses,
   };
@@ -240,6 +242,26 @@ const withoutRequestDefaults = (document: OpenAPIObject): Record<string, TSchema
   );
 };
 
+/**
+ * OpenAPI 3.0 reads `nullable` as allowing null only where `enum` lists it too (the 3.0.3
+ * clarification): a nullable enum (`sex` of a Pet) gets `null` among its values, so validators
+ * accept the `null` the API sends.
+ */
+const withNullInNullableEnums = <T>(value: T): T => {
+  if (Array.isArray(value)) {
+    return value.map(withNullInNullableEnums) as T;
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  const entries = Object.entries(value).map(([key, item]) => [key, withNullInNullableEnums(item)]);
+  const schema = Object.fromEntries(entries) as { nullable?: boolean; enum?: unknown[] };
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+    schema.enum = [...schema.enum, null];
+  }
+  return schema as T;
+};
+
 /** The OpenAPI 3 document of the v1 contract, generated, never written by hand. */
 export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS): OpenAPIObject => {
   const document = generateOpenApi(
@@ -293,7 +315,10 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
       { url: servers.stagingUrl, description: 'Staging', 'x-internal': false },
     ],
     paths,
-    components: { ...document.components, schemas: withoutRequestDefaults(document) },
+    components: {
+      ...document.components,
+      schemas: withNullInNullableEnums(withoutRequestDefaults(document)),
+    },
   });
 };
 

@@ -11,6 +11,9 @@ describe('the route list', () => {
       'createPet POST /v1/pets',
       'getPet GET /v1/pets/:petId',
       'updatePet PATCH /v1/pets/:petId',
+      'addPetPhoto POST /v1/pets/:petId/photos',
+      'deletePetPhoto DELETE /v1/pets/:petId/photos/:photoId',
+      'reorderPetPhotos PUT /v1/pets/:petId/photos/order',
       'listOrders GET /v1/store/orders',
       'placeOrder POST /v1/store/orders',
       'getOrder GET /v1/store/orders/:orderId',
@@ -28,6 +31,9 @@ describe('the route list', () => {
       'createPet',
       'getPet',
       'updatePet',
+      'addPetPhoto',
+      'deletePetPhoto',
+      'reorderPetPhotos',
     ]);
     expect(routesOf({})).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import type { ContentObject } from 'openapi3-ts';
 import type { THeaderName } from '../headers';
 import type { TApiKeyRole } from '../schemas/api-key';
 
@@ -19,6 +20,16 @@ export type TRouteMetadata = {
   requiredRole?: TApiKeyRole;
   /** A description of a status specific to this operation (e.g. which conflict a 409 is). */
   responseDescriptions?: Partial<Record<number, string>>;
+  /**
+   * The request body as the document shows it, for a body that is not JSON (an image upload):
+   * the media types it may be and its description. Absent: the route's zod body, as JSON.
+   */
+  requestBody?: { description: string; content: ContentObject };
+  /**
+   * Largest body this operation reads, in bytes, when it is not BODY_LIMIT_BYTES (an upload).
+   * The API's body handling reads it from the route: the contract alone decides.
+   */
+  bodyLimitBytes?: number;
 };
 
 /** The role an operation needs, from its route (undefined: any key). */

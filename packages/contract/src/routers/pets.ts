@@ -1,12 +1,35 @@
-import { initContract } from '@ts-rest/core';
+import { type ContractNoBodyType, initContract } from '@ts-rest/core';
+import type { SchemaObject } from 'openapi3-ts';
 import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
+import {
+  PET_PHOTOS_MAX,
+  PHOTO_FORM_FIELD,
+  PHOTO_MAX_BYTES,
+  PHOTO_MAX_BYTES_TEXT,
+  PHOTO_MAX_PIXELS_TEXT,
+  PHOTO_MEDIA_TYPES,
+  PHOTO_WIDTHS,
+} from '../rules/photo-limit';
 import { ZError } from '../schemas/error';
 import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets, ZPetUpdate } from '../schemas/pet';
+import { ZPetPhoto, ZPetPhotoOrder, ZPetPhotoParams, ZPetPhotos } from '../schemas/photo';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
 
 const c = initContract();
+const NO_BODY: ContractNoBodyType = c.noBody();
+
+const FORBIDDEN_WRITE = 'The key is read-only (`forbidden`).';
+const PHOTO_TYPES_TEXT = 'JPEG, PNG or WebP';
+
+/** The bytes of an uploaded image, as the document describes them. */
+const IMAGE_BYTES: SchemaObject = {
+  type: 'string',
+  format: 'binary',
+  maxLength: PHOTO_MAX_BYTES,
+  description: `A ${PHOTO_TYPES_TEXT} image, at most ${PHOTO_MAX_BYTES_TEXT} and ${PHOTO_MAX_PIXELS_TEXT}.`,
+};
 
 export const petsRouter = c.router({
   listPets: {
@@ -14,23 +37,28 @@ export const petsRouter = c.router({
     path: '/pets',
     summary: 'List animals',
     description:
-      'Animals, newest first, at most `limit` of them. Filter with `status`, `categoryId` and ' +
-      '`id` (one id or a comma-separated list: how to fetch animals by id); filters combine. ' +
-      'When more animals match, the `Link` header carries a `rel="next"` address with an opaque ' +
-      '`cursor`.',
+      'Animals, newest first, at most `limit` of them, each with its profile and photos. Filter ' +
+      'with `status`, `categoryId`, `id` (one id or a comma-separated list: how to fetch animals ' +
+      'by id), `sex`, `age`, `size` and the `name` search; filters combine. When more animals ' +
+      'match, the `Link` header carries a `rel="next"` address with an opaque `cursor`. With ' +
+      '`include=total_count`, the `X-Total-Count` header tells how many animals match in all.',
     query: ZListPetsQuery,
     responses: {
       200: ZPets,
       400: ZError,
     },
-    metadata: { responseHeaders: { 200: [Header.link] } } satisfies TRouteMetadata,
+    metadata: {
+      responseHeaders: { 200: [Header.link, Header.totalCount] },
+    } satisfies TRouteMetadata,
   },
   createPet: idempotent({
     method: 'POST',
     path: '/pets',
     summary: 'Add an animal',
     description:
-      'Publishes a new animal. `status` defaults to `available`. The body must be ' +
+      'Publishes a new animal. `status` defaults to `available`; the profile (`description`, ' +
+      '`sex`, `age`, `size`, `breed`, `arrivedAt`) is optional, each field `null` when left ' +
+      'out, and the animal starts without photos (add them with `addPetPhoto`). The body must be ' +
       `\`application/json\`, at most ${BODY_LIMIT_TEXT}. Safe to retry with an ` +
       '`Idempotency-Key`.',
     body: ZNewPet,
@@ -72,7 +100,9 @@ export const petsRouter = c.router({
     path: '/pets/:petId',
     summary: 'Change an animal (staff)',
     description:
-      'Changes any of `name`, `categoryId` and `status`; fields left out keep their value. Staff ' +
+      'Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, ' +
+      '`age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field ' +
+      'sent as `null` is cleared. Photos have their own operations. Staff ' +
       'keys only. While the animal has an open adoption order it stays `pending`: another ' +
       '`status` is `409 pet_status_conflict` (cancel or complete the order instead). The body ' +
       `must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
@@ -92,6 +122,126 @@ export const petsRouter = c.router({
       responseDescriptions: {
         403: 'The key is not a staff key, or is read-only (`forbidden`).',
         409: 'The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`).',
+      },
+    } satisfies TRouteMetadata,
+  },
+  addPetPhoto: idempotent({
+    method: 'POST',
+    path: '/pets/:petId/photos',
+    summary: 'Add a photo of an animal',
+    description:
+      `Adds a photo after the animal's others (at most ${PET_PHOTOS_MAX}). Send the image ` +
+      `itself as the body (\`Content-Type: image/jpeg\`, \`image/png\` or \`image/webp\`), or ` +
+      `a \`multipart/form-data\` form whose one file field is \`${PHOTO_FORM_FIELD}\`. The ` +
+      `image must be ${PHOTO_TYPES_TEXT}, told from its bytes (the declared type is not ` +
+      `trusted), at most ${PHOTO_MAX_BYTES_TEXT} and ${PHOTO_MAX_PIXELS_TEXT}. The service ` +
+      'turns it upright, removes every metadata (camera, GPS position), and makes WebP files ' +
+      `${PHOTO_WIDTHS.join(', ')} pixels wide (never wider than the image) and a ThumbHash ` +
+      'placeholder, once. Answers the photo, as it appears in the Pet. Staff keys and partner ' +
+      'keys that may write. Safe to retry with an `Idempotency-Key`.',
+    contentType: 'multipart/form-data',
+    pathParams: ZPetIdParams,
+    body: c.type<{ [PHOTO_FORM_FIELD]: Blob }>(),
+    responses: {
+      201: ZPetPhoto,
+      400: ZError,
+      403: ZError,
+      404: ZError,
+      409: ZError,
+      413: ZError,
+      415: ZError,
+    },
+    metadata: {
+      bodyLimitBytes: PHOTO_MAX_BYTES,
+      requestBody: {
+        description:
+          `The image (${PHOTO_TYPES_TEXT}, at most ${PHOTO_MAX_BYTES_TEXT}), as the body itself ` +
+          `or as the file field \`${PHOTO_FORM_FIELD}\` of a form.`,
+        content: {
+          ...Object.fromEntries(PHOTO_MEDIA_TYPES.map((type) => [type, { schema: IMAGE_BYTES }])),
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: [PHOTO_FORM_FIELD],
+              properties: { [PHOTO_FORM_FIELD]: IMAGE_BYTES },
+              additionalProperties: false,
+            },
+            encoding: { [PHOTO_FORM_FIELD]: { contentType: PHOTO_MEDIA_TYPES.join(', ') } },
+          },
+        },
+      },
+      responseHeaders: { 201: [Header.location] },
+      responseDescriptions: {
+        400:
+          'The image is damaged or cannot be read (`invalid_image`), or the request is not ' +
+          `as described: a bad \`petId\`, a form without exactly one \`${PHOTO_FORM_FIELD}\` ` +
+          'file (`invalid_request`).',
+        403: FORBIDDEN_WRITE,
+        404: 'No animal has this id (`not_found`).',
+        409:
+          `The animal already has ${PET_PHOTOS_MAX} photos (\`photo_limit_reached\`): delete ` +
+          'one first. Or another request with the same `Idempotency-Key` is still in progress ' +
+          '(`idempotency_key_in_use`): retry after a moment.',
+        413:
+          `The body is larger than ${PHOTO_MAX_BYTES_TEXT} (\`payload_too_large\`), or the ` +
+          `image has more than ${PHOTO_MAX_PIXELS_TEXT} (\`image_too_large\`).`,
+        415:
+          `The body is neither a ${PHOTO_TYPES_TEXT} image nor a \`multipart/form-data\` form, ` +
+          `or its bytes are not ${PHOTO_TYPES_TEXT} whatever its declared type ` +
+          '(`unsupported_media_type`).',
+      },
+    } satisfies TRouteMetadata,
+  }),
+  deletePetPhoto: {
+    method: 'DELETE',
+    path: '/pets/:petId/photos/:photoId',
+    summary: 'Remove a photo of an animal',
+    description:
+      "Removes the photo from the animal and deletes its files; the animal's other photos keep " +
+      'their order. Staff keys and partner keys that may write.',
+    pathParams: ZPetPhotoParams,
+    body: NO_BODY,
+    responses: {
+      204: NO_BODY,
+      400: ZError,
+      403: ZError,
+      404: ZError,
+    },
+    metadata: {
+      responseDescriptions: {
+        204: 'Removed.',
+        403: FORBIDDEN_WRITE,
+        404: 'No animal has this id, or it has no photo with this id (`not_found`).',
+      },
+    } satisfies TRouteMetadata,
+  },
+  reorderPetPhotos: {
+    method: 'PUT',
+    path: '/pets/:petId/photos/order',
+    summary: 'Reorder the photos of an animal',
+    description:
+      'Sets the order of the photos: `photoIds` names every photo of the animal once, the ' +
+      'first becoming its main photo. Answers the photos in their new order. Sending the same ' +
+      'order again changes nothing. Staff keys and partner keys that may write. The body must ' +
+      `be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    pathParams: ZPetIdParams,
+    body: ZPetPhotoOrder,
+    responses: {
+      200: ZPetPhotos,
+      400: ZError,
+      403: ZError,
+      404: ZError,
+      409: ZError,
+      413: ZError,
+      415: ZError,
+    },
+    metadata: {
+      responseDescriptions: {
+        403: FORBIDDEN_WRITE,
+        404: 'No animal has this id (`not_found`).',
+        409:
+          "`photoIds` is not exactly the animal's photos: one is missing, or one is not the " +
+          "animal's (`photo_order_conflict`; read the animal again and resend).",
       },
     } satisfies TRouteMetadata,
   },

@@ -7,7 +7,8 @@ import { MAX_ID } from '../schemas/common';
  *
  * - `v2:<id>:<filter>:<filter>...` (issued since issue 11): the id the next page starts below and
  *   the list's filters, each as its text in the list's fixed order (empty when absent), so the
- *   cursor alone continues the same list (`listCursor`).
+ *   cursor alone continues the same list (`listCursor`). A list's new filters go at the end; a
+ *   cursor issued before them has fewer slots and keeps its meaning (they are absent).
  * - `v1:<id>` (issued before): the id alone. Such cursors stay valid and keep their meaning: the
  *   filters sent with them apply, as they did when they were issued (docs/decisions.md).
  *
@@ -90,6 +91,15 @@ export type TListCursor<F> = {
   read: (cursor: string, sent: F) => TCursorReading<F>;
 };
 
+export type TListCursorOptions = {
+  /**
+   * How many filters the list had before it gained the last ones (new filters go at the end). A
+   * cursor issued then has that many slots and stays valid: the filters it lacks are absent, so
+   * sending one with it is a mismatch, as for any filter the cursor's list did not have.
+   */
+  earlierFilterCounts?: readonly number[];
+};
+
 /**
  * The cursor of a list whose filters are `filters` (their order is the order in the cursor). A
  * cursor carries every filter of the list it was issued for, so following `Link: rel="next"` and
@@ -97,9 +107,13 @@ export type TListCursor<F> = {
  */
 export const listCursor = <F extends Record<string, unknown>>(
   filters: TCursorFilters<F>,
+  options: TListCursorOptions = {},
 ): TListCursor<F> => {
   const entries = Object.entries(filters) as [keyof F & string, TCursorFilter<unknown>][];
   const count = entries.length;
+  const earlierCounts = new Set(
+    (options.earlierFilterCounts ?? []).filter((earlier) => earlier >= 1 && earlier < count),
+  );
   const encode = (lastId: bigint | number | string, values: F): string => {
     let text = `v2:${lastId}`;
     for (const [name, filter] of entries) {
@@ -118,7 +132,11 @@ export const listCursor = <F extends Record<string, unknown>>(
       return before === null ? null : { before, filters: sent };
     }
     const parts = text.split(':');
-    const before = parts[0] === 'v2' && parts.length === count + 2 ? idOfText(parts[1]) : null;
+    const slots = parts.length - 2;
+    const before =
+      parts[0] === 'v2' && (slots === count || earlierCounts.has(slots))
+        ? idOfText(parts[1])
+        : null;
     if (before === null) {
       return null;
     }

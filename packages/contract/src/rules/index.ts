@@ -3,3 +3,4 @@
 export * from './body-limit';
 export * from './cursor';
 export * from './link';
+export * from './photo-limit';

@@ -27,6 +27,11 @@ export const ZErrorCode = z.enum([
   'pet_not_available',
   'order_transition_not_allowed',
   'pet_status_conflict',
+  // Issue 15 (animal profiles and photos).
+  'invalid_image',
+  'image_too_large',
+  'photo_limit_reached',
+  'photo_order_conflict',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -52,6 +57,10 @@ export const ERROR_STATUS = {
   pet_not_available: 409,
   order_transition_not_allowed: 409,
   pet_status_conflict: 409,
+  invalid_image: 400,
+  image_too_large: 413,
+  photo_limit_reached: 409,
+  photo_order_conflict: 409,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

@@ -7,3 +7,4 @@ export * from './error';
 export * from './idempotency';
 export * from './order';
 export * from './pet';
+export * from './photo';

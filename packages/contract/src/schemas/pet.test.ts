@@ -236,17 +236,35 @@ describe('ZNewPet.name: only text the database can store', () => {
 });
 
 describe('ZPet', () => {
-  it('requires every field of NewPet plus id', () => {
+  const profile = {
+    description: null,
+    sex: null,
+    age: null,
+    size: null,
+    breed: null,
+    arrivedAt: null,
+    photos: [],
+  };
+
+  it('requires every field of NewPet plus id, the profile (null when unknown) and photos', () => {
+    expect(
+      ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1, status: 'available', ...profile })
+        .success,
+    ).toBe(true);
+    expect(
+      ZPet.safeParse({ name: 'Rex', categoryId: 1, status: 'available', ...profile }).success,
+    ).toBe(false);
+    expect(ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1, ...profile }).success).toBe(false);
+    // A Pet as the spec had it, without the profile, is no longer a whole Pet.
     expect(ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1, status: 'available' }).success).toBe(
-      true,
+      false,
     );
-    expect(ZPet.safeParse({ name: 'Rex', categoryId: 1, status: 'available' }).success).toBe(false);
-    expect(ZPet.safeParse({ id: 1, name: 'Rex', categoryId: 1 }).success).toBe(false);
   });
 
   it('keeps ids inside the safe integer range', () => {
     expect(
-      ZPet.safeParse({ id: MAX_ID + 1, name: 'Rex', categoryId: 1, status: 'sold' }).success,
+      ZPet.safeParse({ id: MAX_ID + 1, name: 'Rex', categoryId: 1, status: 'sold', ...profile })
+        .success,
     ).toBe(false);
   });
 
@@ -259,7 +277,7 @@ describe('PETS_CURSOR: the cursor of listPets', () => {
   it('carries status, categoryId and id, and reads them back with the contract schemas', () => {
     const filters = { status: 'sold' as const, categoryId: 3, id: [9, 4] };
     const cursor = PETS_CURSOR.encode(12, filters);
-    expect(Buffer.from(cursor, 'base64url').toString()).toBe('v2:12:sold:3:9,4');
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe('v2:12:sold:3:9,4::::');
     expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
   });
 

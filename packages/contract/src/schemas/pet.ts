@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor, listCursorMaxLength } from '../rules/cursor';
+import { PET_PHOTOS_MAX } from '../rules/photo-limit';
 import {
   idField,
   idFromText,
@@ -11,6 +12,7 @@ import {
   ZLimitQuery,
   zId,
 } from './common';
+import { ZPetPhoto } from './photo';
 
 export const ZPetStatus = extendApi(z.enum(['available', 'pending', 'sold']), {
   description:
@@ -30,6 +32,139 @@ export const ZPetName = storableText(
     .max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
 ).describe("The animal's name.");
 
+// The profile (issue 15): what adopters choose by. Every field is optional on NewPet, may be
+// cleared with `null` on PetUpdate, and is present on Pet (`null` when unknown).
+
+export const ZPetSex = extendApi(z.enum(['male', 'female', 'unknown']), {
+  description:
+    "The animal's sex: `male`, `female`, or `unknown` when the store cannot tell (a young bird, " +
+    'a fish). `null` on a Pet means nobody has said.',
+});
+export type TPetSex = z.infer<typeof ZPetSex>;
+export const PetSex = ZPetSex.enum;
+
+export const ZPetAge = extendApi(z.enum(['baby', 'young', 'adult', 'senior']), {
+  description:
+    'Life stage, as adoption sites group animals: `baby` (a puppy, a kitten), `young`, `adult`, ' +
+    '`senior`. A stage rather than a number, since the age of a rescued animal is an estimate.',
+});
+export type TPetAge = z.infer<typeof ZPetAge>;
+export const PetAge = ZPetAge.enum;
+
+export const ZPetSize = extendApi(z.enum(['small', 'medium', 'large', 'xlarge']), {
+  description:
+    'Size when grown, relative to its kind: `small`, `medium`, `large`, `xlarge` (extra large).',
+});
+export type TPetSize = z.infer<typeof ZPetSize>;
+export const PetSize = ZPetSize.enum;
+
+export const PET_DESCRIPTION_MAX_LENGTH = 2000;
+export const PET_BREED_MAX_LENGTH = 100;
+
+export const ZPetDescription = storableText(
+  z
+    .string({ invalid_type_error: 'must be a string or null' })
+    .trim()
+    .min(1, 'must not be empty (send null for no description)')
+    .max(PET_DESCRIPTION_MAX_LENGTH, `must be at most ${PET_DESCRIPTION_MAX_LENGTH} characters`),
+).describe(
+  `The animal's story, in plain text (no HTML or Markdown; line breaks are kept), at most ` +
+    `${PET_DESCRIPTION_MAX_LENGTH} characters, without leading or trailing spaces.`,
+);
+
+export const ZPetBreed = storableText(
+  z
+    .string({ invalid_type_error: 'must be a string or null' })
+    .trim()
+    .min(1, 'must not be empty (send null for no breed)')
+    .max(PET_BREED_MAX_LENGTH, `must be at most ${PET_BREED_MAX_LENGTH} characters`),
+).describe(
+  `Breed or kind, free text (\`Labrador mix\`, \`Dwarf lop\`), at most ${PET_BREED_MAX_LENGTH} characters.`,
+);
+
+/** The earliest arrival date accepted: older records are typing mistakes. */
+export const PET_ARRIVED_AT_MIN = '1900-01-01';
+
+/** Hours the furthest time zone (UTC+14, Kiribati) is ahead of UTC. */
+const MAX_UTC_OFFSET_HOURS = 14;
+
+/**
+ * The latest arrival date accepted at `now`: today somewhere on Earth, so a store in any time zone
+ * can record an animal that arrived today by its own calendar, and no date in the future anywhere.
+ */
+export const latestArrivalDate = (now: Date = new Date()): string =>
+  new Date(now.getTime() + MAX_UTC_OFFSET_HOURS * 3_600_000).toISOString().slice(0, 10);
+
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a real calendar date written `YYYY-MM-DD` (no 2026-02-30). */
+export const isCalendarDate = (text: string): boolean => {
+  const match = CALENDAR_DATE.exec(text);
+  if (!match) {
+    return false;
+  }
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === text && Number(match[1]) >= 1;
+};
+
+const ARRIVED_AT_DESCRIPTION =
+  'The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, ' +
+  "no time zone: the store's own calendar).";
+
+export const ZPetArrivedAt = extendApi(
+  z
+    .string({ invalid_type_error: 'must be a date YYYY-MM-DD or null' })
+    .superRefine((text, context) => {
+      if (!isCalendarDate(text)) {
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: 'must be a real date written YYYY-MM-DD',
+        });
+      } else if (text < PET_ARRIVED_AT_MIN) {
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `must not be before ${PET_ARRIVED_AT_MIN}`,
+        });
+      } else if (text > latestArrivalDate()) {
+        context.addIssue({ code: z.ZodIssueCode.custom, message: 'must not be in the future' });
+      }
+    }),
+  {
+    format: 'date',
+    maxLength: 10,
+    description:
+      `${ARRIVED_AT_DESCRIPTION} From ${PET_ARRIVED_AT_MIN} to today; a date that is in the ` +
+      'future in every time zone is refused.',
+    example: '2026-03-03',
+  },
+);
+
+/** The profile fields of a body: each may be left out, or `null` for unknown (none). */
+const profileInput = {
+  description: ZPetDescription.nullable().optional(),
+  sex: ZPetSex.nullable().optional(),
+  age: ZPetAge.nullable().optional(),
+  size: ZPetSize.nullable().optional(),
+  breed: ZPetBreed.nullable().optional(),
+  arrivedAt: ZPetArrivedAt.nullable().optional(),
+};
+
+/** A profile field's value as TNewPet/TPetUpdate carry it (null: unknown; undefined: not sent). */
+export type TPetProfileInput = {
+  [K in keyof typeof profileInput]: z.output<(typeof profileInput)[K]>;
+};
+
+const PROFILE_EXAMPLE = {
+  description:
+    'Biscuit is a gentle, curious beagle mix who loves long walks and naps in the sun. ' +
+    'He gets on well with children and other dogs.',
+  sex: 'male',
+  age: 'young',
+  size: 'medium',
+  breed: 'Beagle mix',
+  arrivedAt: '2026-03-03',
+} as const;
+
 export const ZNewPet = extendApi(
   z
     .object({
@@ -41,21 +176,23 @@ export const ZNewPet = extendApi(
         outOfRange: 'must be a safe integer',
       }),
       status: ZPetStatus.default('available'),
+      ...profileInput,
     })
     .strict(),
   {
     title: 'NewPet',
-    example: { name: 'Biscuit', categoryId: 1, status: 'available' },
+    example: { name: 'Biscuit', categoryId: 1, status: 'available', ...PROFILE_EXAMPLE },
   },
 );
-/** What a client sends (status optional). */
+/** What a client sends (status and the profile optional). */
 export type TNewPetInput = z.input<typeof ZNewPet>;
 /** What the server works with after validation (status defaulted). */
 export type TNewPet = z.output<typeof ZNewPet>;
 
 /**
- * The body of updatePet (staff keys): any of `name`, `categoryId` and `status`; a field left out
- * keeps its value. No defaults here: an update never changes what it does not name.
+ * The body of updatePet (staff keys): any of `name`, `categoryId`, `status` and the profile; a
+ * field left out keeps its value, a profile field sent as `null` is cleared. No defaults here: an
+ * update never changes what it does not name.
  */
 export const ZPetUpdate = extendApi(
   z
@@ -67,11 +204,12 @@ export const ZPetUpdate = extendApi(
         outOfRange: 'must be a safe integer',
       }).optional(),
       status: ZPetStatus.optional(),
+      ...profileInput,
     })
     .strict(),
   {
     title: 'PetUpdate',
-    example: { name: 'Biscuit', status: 'available' },
+    example: { status: 'available', age: 'adult', breed: null },
   },
 );
 export type TPetUpdate = z.infer<typeof ZPetUpdate>;
@@ -82,10 +220,39 @@ export const ZPet = extendApi(
     name: z.string().max(100).describe("The animal's name."),
     categoryId: idField('ID of the category the animal belongs to.'),
     status: ZPetStatus,
+    description: z
+      .string()
+      .max(PET_DESCRIPTION_MAX_LENGTH)
+      .nullable()
+      .describe("The animal's story in plain text (line breaks kept); `null` when none."),
+    sex: ZPetSex.nullable(),
+    age: ZPetAge.nullable(),
+    size: ZPetSize.nullable(),
+    breed: z
+      .string()
+      .max(PET_BREED_MAX_LENGTH)
+      .nullable()
+      .describe('Breed or kind, free text; `null` when unknown.'),
+    arrivedAt: extendApi(z.string().length(10).nullable(), {
+      format: 'date',
+      description: `${ARRIVED_AT_DESCRIPTION} \`null\` when unknown.`,
+    }),
+    photos: extendApi(z.array(ZPetPhoto).max(PET_PHOTOS_MAX), {
+      description:
+        `The photos of the animal in their order, the first its main photo; \`[]\` when it has ` +
+        `none (show an illustration of its category). At most ${PET_PHOTOS_MAX}.`,
+    }),
   }),
   {
     title: 'Pet',
-    example: { id: 42, name: 'Biscuit', categoryId: 1, status: 'available' },
+    example: {
+      id: 42,
+      name: 'Biscuit',
+      categoryId: 1,
+      status: 'available',
+      ...PROFILE_EXAMPLE,
+      photos: [],
+    },
   },
 );
 export type TPet = z.infer<typeof ZPet>;
@@ -161,31 +328,117 @@ const ZPetsCategoryIdQuery = idFromText(
     'for all categories.',
 );
 
-/** The filters of listPets as its cursor carries them, in this order. */
+/** Longest `name` search: as long as a name. */
+export const PET_NAME_SEARCH_MAX_LENGTH = PET_NAME_MAX_LENGTH;
+
+/** The words of a search: runs of letters, marks and digits; everything else separates them. */
+const SEARCH_WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/** The words of a `name` search, in order, as sent (the database compares them case-blind). */
+export const nameSearchWords = (text: string): string[] => text.match(SEARCH_WORD) ?? [];
+
+/**
+ * The `name` search of listPets: the animals one of whose name's words starts with each word of
+ * the search, case-insensitively (`bis` finds Biscuit, `mr whi` finds Mr. Whiskers, `luc` finds
+ * Jean-Luc). Read into its words joined by single spaces, the form its cursor carries.
+ */
+export const ZPetNameSearchQuery = extendApi(
+  z
+    .string({ invalid_type_error: 'name must be a text, sent once' })
+    .min(1, 'name must not be empty')
+    .max(
+      PET_NAME_SEARCH_MAX_LENGTH,
+      `name must be at most ${PET_NAME_SEARCH_MAX_LENGTH} characters`,
+    )
+    .transform((text, context): string => {
+      const words = nameSearchWords(text);
+      if (words.length === 0) {
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: 'name must contain a letter or a digit',
+        });
+        return z.NEVER;
+      }
+      return words.join(' ');
+    }),
+  {
+    description:
+      'Only animals whose name has words starting with each word of this text, in any order ' +
+      'and case (`bis` finds Biscuit, `whi mr` finds Mr. Whiskers, `luc` finds Jean-Luc). Words ' +
+      'are runs of letters and digits; other characters separate them and are ignored. Accents ' +
+      `count (\`zoe\` does not find Zoé). At most ${PET_NAME_SEARCH_MAX_LENGTH} characters. An ` +
+      'addition to the spec; omit for every name.',
+    example: 'bis',
+  },
+);
+
+/** The filters of listPets as its cursor carries them, in this order (new ones at the end). */
 export type TPetsListFilters = {
   status?: TPetStatus | undefined;
   categoryId?: number | undefined;
   id?: number[] | undefined;
+  sex?: TPetSex | undefined;
+  age?: TPetAge | undefined;
+  size?: TPetSize | undefined;
+  /** The `name` search's words, joined by single spaces. */
+  name?: string | undefined;
+};
+
+const enumFilter = <T extends string>(schema: z.ZodType<T>) => ({
+  write: (value: T) => value,
+  read: (text: string) => schema.safeParse(text).data,
+});
+
+const decodeComponent = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 };
 
 /** The cursor of listPets: where the next page starts, and the list's filters. */
-export const PETS_CURSOR = listCursor<TPetsListFilters>({
-  status: { write: (status) => status, read: (text) => ZPetStatus.safeParse(text).data },
-  categoryId: {
-    write: String,
-    read: (text) => ZPetsCategoryIdQuery.safeParse(text).data,
+export const PETS_CURSOR = listCursor<TPetsListFilters>(
+  {
+    status: enumFilter(ZPetStatus),
+    categoryId: {
+      write: String,
+      read: (text) => ZPetsCategoryIdQuery.safeParse(text).data,
+    },
+    id: { write: (ids) => ids.join(','), read: (text) => ZPetIdsQuery.safeParse(text).data },
+    sex: enumFilter(ZPetSex),
+    age: enumFilter(ZPetAge),
+    size: enumFilter(ZPetSize),
+    // Percent-encoded: the cursor's text is ASCII without `:`, whatever the script of the name.
+    name: {
+      write: encodeURIComponent,
+      read: (text) => {
+        const words = decodeComponent(text);
+        return words === undefined ? undefined : ZPetNameSearchQuery.safeParse(words).data;
+      },
+    },
+    // Cursors issued before issue 15 carry status, categoryId and id only.
   },
-  id: { write: (ids) => ids.join(','), read: (text) => ZPetIdsQuery.safeParse(text).data },
-});
+  { earlierFilterCounts: [3] },
+);
+
+/** Longest text of each filter in the cursor, in its order. */
+const PETS_CURSOR_FILTER_MAX_LENGTHS = [
+  'available'.length,
+  String(MAX_ID).length,
+  PET_IDS_MAX_LENGTH,
+  'unknown'.length,
+  'senior'.length,
+  'xlarge'.length,
+  // A UTF-16 unit percent-encodes into at most 9 characters (3 bytes of UTF-8).
+  PET_NAME_SEARCH_MAX_LENGTH * 9,
+];
 
 export const ZPetsCursorQuery = extendApi(
   z
     .string()
     .min(1, 'cursor must not be empty')
-    .max(
-      listCursorMaxLength(['available'.length, String(MAX_ID).length, PET_IDS_MAX_LENGTH]),
-      'cursor is too long',
-    )
+    .max(listCursorMaxLength(PETS_CURSOR_FILTER_MAX_LENGTHS), 'cursor is too long')
     .optional(),
   {
     description:
@@ -195,6 +448,15 @@ export const ZPetsCursorQuery = extendApi(
   },
 );
 
+/** What `include` may ask for besides the page. */
+export const ZPetsListInclude = extendApi(z.enum(['total_count']), {
+  description:
+    '`total_count`: also count every animal that matches the filters, sent in the ' +
+    '`X-Total-Count` header (on every page that asks). Costs a count of the matching animals; ' +
+    'ask on the first page, where a total is shown, not on every page. An addition to the spec.',
+});
+export type TPetsListInclude = z.infer<typeof ZPetsListInclude>;
+
 export const ZListPetsQuery = z.object({
   limit: ZLimitQuery,
   status: extendApi(ZPetStatus.optional(), {
@@ -202,9 +464,25 @@ export const ZListPetsQuery = z.object({
   }),
   categoryId: ZPetsCategoryIdQuery.optional(),
   id: ZPetIdsQuery.optional(),
+  sex: extendApi(ZPetSex.optional(), {
+    description:
+      'Only animals of this sex (`unknown`: those the store cannot tell; animals nobody has ' +
+      'described are left out of every `sex` filter). An addition to the spec; omit for all.',
+  }),
+  age: extendApi(ZPetAge.optional(), {
+    description: 'Only animals of this life stage. An addition to the spec; omit for all.',
+  }),
+  size: extendApi(ZPetSize.optional(), {
+    description: 'Only animals of this size. An addition to the spec; omit for all.',
+  }),
+  name: ZPetNameSearchQuery.optional(),
+  include: ZPetsListInclude.optional(),
   cursor: ZPetsCursorQuery,
 });
-/** The query as the server works with it: `id` read into its distinct ids, largest first. */
+/**
+ * The query as the server works with it: `id` read into its distinct ids, largest first; `name`
+ * into its words joined by single spaces.
+ */
 export type TListPetsQuery = z.infer<typeof ZListPetsQuery>;
 /** The query as a client sends it: `id` is its text (`'42'` or `'42,7'`). */
 export type TListPetsQueryInput = z.input<typeof ZListPetsQuery>;
