@@ -55,9 +55,7 @@ const EmptyList = ({ query }: { query: TBrowseQuery }) => {
   }
   return (
     <StatePanel icon={SearchX} title="No animals match these filters" role="status">
-      <p>
-        Try another name or fewer filters, or see every animal available for adoption.
-      </p>
+      <p>Try another name or fewer filters, or see every animal available for adoption.</p>
       <p>
         <Link href="/" className="button">
           Clear filters
@@ -137,6 +135,8 @@ const BrowsePage = async ({ searchParams }: TProps) => {
       name: query.name,
       limit: query.limit,
       cursor: query.position.cursor,
+      // Counting costs the API a second statement: asked once, on the first page.
+      include: isFirstPage(query) ? 'total_count' : undefined,
     }),
   ]);
 

@@ -1,4 +1,4 @@
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
 import type { TIllustration } from '@/lib/category-look';
 
 /**
@@ -11,7 +11,7 @@ import type { TIllustration } from '@/lib/category-look';
 /** The body colour: warm white, so the animal stands out from its tinted tile. */
 const BODY = '#fffdf9';
 /** Shading in the ink's own colour: patches, ears, cheeks. */
-const shade = (opacity: number): SVGProps<SVGPathElement> => ({
+const shade = (opacity: number) => ({
   fill: 'currentColor',
   fillOpacity: opacity,
   stroke: 'none',

@@ -295,8 +295,8 @@ export const PetForm = ({
             Story
           </label>
           <p id="pet-description-hint" className="field__hint">
-            A few words for adopters: character, habits, the home they would love. Plain text, up
-            to {PET_DESCRIPTION_MAX_LENGTH} characters; a blank line starts a new paragraph.
+            A few words for adopters: character, habits, the home they would love. Plain text, up to{' '}
+            {PET_DESCRIPTION_MAX_LENGTH} characters; a blank line starts a new paragraph.
           </p>
           <textarea
             id={FIELD_IDS.description}

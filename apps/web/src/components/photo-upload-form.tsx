@@ -1,7 +1,14 @@
 'use client';
 
 import { CircleAlert, ImagePlus } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, useActionState, useEffect, useRef, useState } from 'react';
+import {
+  type ChangeEvent,
+  type FormEvent,
+  useActionState,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { checkPhotoFile, PHOTO_ACCEPT, PHOTO_LIMITS_TEXT } from '@/lib/photo-upload';
 
 type TState = { error?: string };
@@ -79,7 +86,13 @@ export const PhotoUploadForm = ({ action }: TProps) => {
           className="file-input"
         />
         {error ? (
-          <p id="photo-file-error" className="field__error" role="alert" tabIndex={-1} ref={errorRef}>
+          <p
+            id="photo-file-error"
+            className="field__error"
+            role="alert"
+            tabIndex={-1}
+            ref={errorRef}
+          >
             <CircleAlert aria-hidden="true" focusable="false" className="field__error-icon" />
             {error}
           </p>
@@ -88,8 +101,12 @@ export const PhotoUploadForm = ({ action }: TProps) => {
       {preview ? (
         <figure className="photo-upload__preview">
           {/* biome-ignore lint/performance/noImgElement: a local object URL of the chosen file. */}
-          <img src={preview.url} alt="Preview of the chosen photo" className="photo-upload__image" />
-          <figcaption className="field__hint">{preview.name}</figcaption>
+          <img
+            src={preview.url}
+            alt={`Preview of ${preview.name}`}
+            className="photo-upload__image"
+          />
+          <figcaption className="field__hint">Ready to upload: {preview.name}</figcaption>
         </figure>
       ) : null}
       <div className="form__actions">

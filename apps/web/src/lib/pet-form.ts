@@ -118,7 +118,10 @@ const sentence = (field: TPetFormField, message: string): string => {
   if (field === 'status' && /required|invalid|expected/i.test(message)) {
     return 'Choose a status.';
   }
-  if ((field === 'sex' || field === 'age' || field === 'size') && /invalid|expected/i.test(message)) {
+  if (
+    (field === 'sex' || field === 'age' || field === 'size') &&
+    /invalid|expected/i.test(message)
+  ) {
     return 'Choose one of the options.';
   }
   const text = /^(is|must)\b/.test(message) ? `${LABELS[field]} ${message}` : message;

@@ -21,9 +21,6 @@ export const PHOTO_TYPES_TEXT = 'JPEG, PNG or WebP';
 
 export const PHOTO_LIMITS_TEXT = `${PHOTO_TYPES_TEXT}, up to ${PHOTO_MAX_BYTES_TEXT}`;
 
-/** Room for the form around the file (its boundary, headers, the action's own fields). */
-export const PHOTO_FORM_OVERHEAD_BYTES = 64 * 1024;
-
 type TFileLike = { size: number; type: string; name?: string };
 
 const isFileLike = (value: unknown): value is TFileLike =>

@@ -254,7 +254,6 @@ export const deletePetPhotoAsStaff = (
     () =>
       clientFor(apiKey).pets.deletePetPhoto({
         params: { petId, photoId },
-        body: undefined,
         fetchOptions: fetchOptions(),
       }),
     (response) => (response.status === 204 ? true : undefined),

@@ -1,14 +1,14 @@
 import { PET_PHOTOS_MAX } from '@pets/contract/rules';
 import type { TPetPhoto } from '@pets/contract/schemas';
 import { ArrowDown, ArrowUp, CircleAlert, Trash2 } from 'lucide-react';
-import { photoView } from '@/lib/photo-view';
+import { PhotoUploadForm } from '@/components/photo-upload-form';
 import {
   PHOTO_NOTICES,
   PHOTO_PROBLEMS,
   type TPhotoNotice,
   type TPhotoProblem,
 } from '@/lib/photo-upload';
-import { PhotoUploadForm } from '@/components/photo-upload-form';
+import { photoView } from '@/lib/photo-view';
 import { movePhoto, removePhoto, uploadPhoto } from './photo-actions';
 
 type TProps = {
@@ -112,7 +112,8 @@ export const PhotoManager = ({ petId, name, photos, uploadToken, notice, problem
         <PhotoUploadForm action={uploadPhoto.bind(null, petId, uploadToken)} />
       ) : (
         <p className="field__hint">
-          {name} has {PET_PHOTOS_MAX} photos, the most an animal can have: remove one to add another.
+          {name} has {PET_PHOTOS_MAX} photos, the most an animal can have: remove one to add
+          another.
         </p>
       )}
     </section>
