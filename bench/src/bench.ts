@@ -259,6 +259,9 @@ const measure = async (
 };
 
 /** The API's environment: the production build with its production defaults, pointed at ours. */
+/** Both servers give photos the same addresses, so their answers can be compared byte for byte. */
+const BENCH_MEDIA_BASE_URL = 'http://localhost/media';
+
 const apiEnvironment = (
   database: TBenchDatabase,
   port: number,
@@ -279,6 +282,7 @@ const apiEnvironment = (
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    MEDIA_BASE_URL: BENCH_MEDIA_BASE_URL,
     ...database.apiEnv,
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
     ...options.apiEnv,
@@ -361,7 +365,13 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     const floor = await startServer({
       name: 'floor',
       nodeArgs: [...profileArgs, FLOOR_SCRIPT],
-      env: { DATABASE_URL: url, PORT: String(floorPort), DATABASE_POOL_SIZE: '10', ...profileEnv },
+      env: {
+        DATABASE_URL: url,
+        PORT: String(floorPort),
+        DATABASE_POOL_SIZE: '10',
+        MEDIA_BASE_URL: BENCH_MEDIA_BASE_URL,
+        ...profileEnv,
+      },
       port: floorPort,
       logFile: join(options.workDir, 'floor.log'),
     });

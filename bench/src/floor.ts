@@ -14,7 +14,8 @@ import pg from 'pg';
  * No rate limiting, logging, validation library or framework beyond Fastify: whatever the API does
  * beyond this shows up as its distance to the floor.
  *
- * Environment: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10).
+ * Environment: DATABASE_URL, PORT, HOST (default 127.0.0.1), DATABASE_POOL_SIZE (default 10),
+ * MEDIA_BASE_URL (the address of photo files, as the API's).
  */
 
 const STATUSES = new Set(['available', 'pending', 'sold']);
@@ -49,7 +50,8 @@ const authenticate = async (authorization: string | undefined): Promise<TKey | n
   return key && !key.revoked ? key : null;
 };
 
-const pets = new PetsRepository(pool);
+// Photos' addresses from the same MEDIA_BASE_URL as the API's (the bench gives both one).
+const pets = new PetsRepository(pool, env.MEDIA_BASE_URL ?? 'http://localhost/media');
 
 /** A decimal id as the API reads it from a query string (1..MAX_ID), or null. */
 const idFromText = (text: string): number | null => {

@@ -263,3 +263,26 @@ describe('the failed-authentication budget (AUTH_FAILURE_*)', () => {
     expect(message).not.toContain('\n');
   });
 });
+
+describe('the address of photo files (MEDIA_BASE_URL, issue 15)', () => {
+  it("defaults to the API's own /media on PORT", () => {
+    expect(loadConfig({}).mediaBaseUrl).toBe('http://localhost:4000/media');
+    expect(loadConfig({ PORT: '8080' }).mediaBaseUrl).toBe('http://localhost:8080/media');
+  });
+
+  it('takes a bucket or CDN address, without its trailing slashes', () => {
+    expect(loadConfig({ MEDIA_BASE_URL: 'https://cdn.shop.example/pets/' }).mediaBaseUrl).toBe(
+      'https://cdn.shop.example/pets',
+    );
+  });
+
+  it.each([
+    ['ftp://cdn.example', 'MEDIA_BASE_URL must start with http:// or https://'],
+    ['cdn.example', 'MEDIA_BASE_URL must be a URL'],
+    ['https://cdn.example/media?v=1', 'MEDIA_BASE_URL must not have a query or a fragment'],
+    [`https://cdn.example/${'a'.repeat(1024)}`, 'MEDIA_BASE_URL must be at most 1024 characters'],
+  ])('%s: one line naming the variable', (value, expected) => {
+    const message = messageOf({ MEDIA_BASE_URL: value });
+    expect(message).toBe(`Invalid configuration: ${expected}`);
+  });
+});

@@ -76,6 +76,9 @@ const ZInteger = (min: number, max: number) =>
     .min(min, `must be a whole number from ${min} to ${max}`)
     .max(max, `must be a whole number from ${min} to ${max}`);
 
+/** Room for the file key in a photo's URL, within the contract's PHOTO_URL_MAX_LENGTH. */
+const MEDIA_BASE_URL_MAX_LENGTH = 1024;
+
 const ZEnvironment = z.object({
   PORT: ZInteger(0, 65_535).default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -170,6 +173,17 @@ const ZEnvironment = z.object({
    * at least the 24 hours the interface promises, at most 30 days.
    */
   IDEMPOTENCY_KEY_TTL_HOURS: ZInteger(24, 720).default(24),
+  /**
+   * Public address of the photo files (issue 15): a file's URL is `<MEDIA_BASE_URL>/<key>`
+   * (mediaUrl, core/media-url.ts). Unset: the API's own `/media` on PORT, which serves the files
+   * of the local store. With object storage, the bucket's public address or a CDN in front of it.
+   */
+  MEDIA_BASE_URL: ZUrl(['http', 'https'])
+    .refine((value) => value.length <= MEDIA_BASE_URL_MAX_LENGTH, {
+      message: `must be at most ${MEDIA_BASE_URL_MAX_LENGTH} characters`,
+    })
+    .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' })
+    .optional(),
 });
 
 /** Rules between the slow-client settings, checked after each is valid on its own. */
@@ -187,6 +201,8 @@ const timeoutProblem = (config: z.infer<typeof ZEnvironment>): string | undefine
 export type TConfig = z.infer<typeof ZEnvironment> & {
   /** Absolute path of DATA_DIR. */
   dataDir: string;
+  /** MEDIA_BASE_URL without trailing slashes, or the API's own `/media` on PORT. */
+  mediaBaseUrl: string;
 };
 
 export class ConfigError extends Error {}
@@ -225,5 +241,9 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
   return {
     ...config,
     dataDir: isAbsolute(config.DATA_DIR) ? config.DATA_DIR : join(REPO_ROOT, config.DATA_DIR),
+    mediaBaseUrl: (config.MEDIA_BASE_URL ?? `http://localhost:${config.PORT}/media`).replace(
+      /\/+$/,
+      '',
+    ),
   };
 };

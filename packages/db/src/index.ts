@@ -2,7 +2,7 @@
 // Test helpers are in '@pets/db/testing', never imported by production code.
 
 // Kysely's raw-SQL template, for the few expressions the builder has no method for (jsonb).
-export { sql } from 'kysely';
+export { type SelectQueryBuilder, sql } from 'kysely';
 export {
   createPool,
   createPrismaClient,

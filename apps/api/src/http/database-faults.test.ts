@@ -39,7 +39,7 @@ afterAll(database.drop);
 
 describe('data PostgreSQL refuses: 400 invalid_request', () => {
   it('a NUL character (22021), through our statements and through Prisma', async () => {
-    const pets = new PetsRepository(database.pool);
+    const pets = new PetsRepository(database.pool, 'http://localhost:4000/media');
     const fromPg = await failureOf(
       pets.create({ name: 'Nul\u0000Name', categoryId, status: 'available' }),
     );

@@ -9,6 +9,17 @@ import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.de
 import { LOGGER } from '../../logging/logger';
 import { PetsService } from './pets.service';
 
+/**
+ * The animal's own operations. Its photos (addPetPhoto, deletePetPhoto, reorderPetPhotos, in
+ * contract.pets too) have a controller of their own.
+ */
+const PET_ROUTES = {
+  listPets: contract.pets.listPets,
+  createPet: contract.pets.createPet,
+  getPet: contract.pets.getPet,
+  updatePet: contract.pets.updatePet,
+};
+
 @Controller()
 export class PetsController {
   /** Calls of the deprecated getPet per key since start, so operators see who still uses it. */
@@ -19,13 +30,16 @@ export class PetsController {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  @TsRestHandler(contract.pets)
+  @TsRestHandler(PET_ROUTES)
   handler(@Caller() caller: TCaller, @ResponseHeaders() setHeader: TSetHeader) {
-    return tsRestHandler(contract.pets, {
+    return tsRestHandler(PET_ROUTES, {
       listPets: async ({ query }) => {
-        const page = await this.pets.list(query);
+        const { page, total } = await this.pets.list(query);
         if (page.nextCursor) {
           setHeader(Header.link, nextPageLink(contract.pets.listPets.path, query, page.nextCursor));
+        }
+        if (total !== undefined) {
+          setHeader(Header.totalCount, String(total));
         }
         return { status: 200, body: page.items };
       },

@@ -197,6 +197,14 @@ describe('createPet', () => {
       name: 'Biscuit',
       categoryId: dogs,
       status: 'pending',
+      // An animal nobody has described: the profile is there, unknown, and no photos yet.
+      description: null,
+      sex: null,
+      age: null,
+      size: null,
+      breed: null,
+      arrivedAt: null,
+      photos: [],
     });
     expect(response.headers.get('location')).toBe(`/v1/pets/${pet.id}`);
     const fetched = await api.fetch(response.headers.get('location') ?? '');

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../app.tokens';
+import { CONFIG, PG_POOL } from '../../app.tokens';
+import type { TConfig } from '../../config';
 import { PetsController } from './pets.controller';
 import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
@@ -12,8 +13,8 @@ import { PetsService } from './pets.service';
     // Built by a factory: the repository carries no Nest decorator, so the bench's floor can use it.
     {
       provide: PetsRepository,
-      useFactory: (pool: Pool) => new PetsRepository(pool),
-      inject: [PG_POOL],
+      useFactory: (pool: Pool, config: TConfig) => new PetsRepository(pool, config.mediaBaseUrl),
+      inject: [PG_POOL, CONFIG],
     },
   ],
 })

@@ -2,6 +2,7 @@ import { PETS_CURSOR, type TPet } from '@pets/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/test-database';
 import {
+  countPetsStatement,
   listPetsStatement,
   PetsRepository,
   type TPetFilter,
@@ -26,11 +27,40 @@ describe('the SQL of the pets list (one compiled statement per filter shape)', (
       ' where "category_id" = $1 and "status" = $2 and "id" = any($3) and "id" < $4',
       ['3', 'available', [7], '42', 21],
     ],
+    [
+      'sex, age and size',
+      { limit: 20, sex: 'female' as const, age: 'baby' as const, size: 'small' as const },
+      ' where "sex" = $1 and "age" = $2 and "size" = $3',
+      ['female', 'baby', 'small', 21],
+    ],
+    [
+      'the name search, each word a prefix, on the indexed expression',
+      { limit: 20, name: 'Mr Whis' },
+      ` where to_tsvector('simple'::regconfig, pets.name) @@ to_tsquery('simple'::regconfig, $1)`,
+      ["'Mr':* & 'Whis':*", 21],
+    ],
   ])('%s', (_label, filter, where, values) => {
     const limit = `$${values.length}`;
-    expect(listPetsStatement(filter)).toEqual({
-      sql: `select "id", "name", "category_id" as "categoryId", "status" from "pets"${where} order by "id" desc limit ${limit}`,
-      values,
+    const { sql, values: sent } = listPetsStatement(filter);
+    expect(sql.slice(sql.indexOf(' from "pets"'))).toBe(
+      ` from "pets"${where} order by "id" desc limit ${limit}`,
+    );
+    expect(sent).toEqual(values);
+  });
+
+  it('reads every field of a Pet, its arrival date as text and its photos in order', () => {
+    const { sql } = listPetsStatement({ limit: 20 });
+    expect(sql).toMatch(
+      /^select "id", "name", "category_id" as "categoryId", "status", "description", "sex", "age", "size", "breed", to_char\(pets\.arrived_at, 'YYYY-MM-DD'\) as "arrivedAt", \(/,
+    );
+    expect(sql).toContain('order by ph.position, ph.id');
+    expect(sql).toContain('where ph.pet_id = pets.id');
+  });
+
+  it('counts with the same filters, without the cursor or the limit', () => {
+    expect(countPetsStatement({ status: 'sold', size: 'large' })).toEqual({
+      sql: 'select count(*) as "total" from "pets" where "status" = $1 and "size" = $2',
+      values: ['sold', 'large'],
     });
   });
 });
@@ -39,7 +69,7 @@ describe('PetsRepository on a real database', () => {
   const { pool, create, drop } = testDatabase();
   beforeAll(create);
   afterAll(drop);
-  const pets = new PetsRepository(pool);
+  const pets = new PetsRepository(pool, 'https://media.example.org/files/');
   let dogs: number;
   let cats: number;
 
@@ -57,6 +87,13 @@ describe('PetsRepository on a real database', () => {
       name: 'Rex',
       categoryId: dogs,
       status: 'available',
+      description: null,
+      sex: null,
+      age: null,
+      size: null,
+      breed: null,
+      arrivedAt: null,
+      photos: [],
     });
     expect(await pets.get(rex.id)).toEqual(rex);
     expect(await pets.get(rex.id + 1000)).toBeNull();
@@ -95,28 +132,196 @@ describe('PetsRepository on a real database', () => {
   });
 });
 
+describe('PetsRepository: the profile and the photos (issue 15)', () => {
+  const { pool, create, drop } = testDatabase();
+  beforeAll(create);
+  afterAll(drop);
+  const pets = new PetsRepository(pool, 'https://media.example.org/files/');
+  let dogs: number;
+
+  beforeAll(async () => {
+    const { rows } = await pool.query<{ id: string }>(
+      "INSERT INTO categories (name) VALUES ('Dogs') RETURNING id",
+    );
+    dogs = Number(rows[0]?.id);
+  });
+
+  const profile = {
+    description: 'A gentle giant.\nLoves the sofa.',
+    sex: 'male',
+    age: 'senior',
+    size: 'xlarge',
+    breed: 'Great Dane',
+    arrivedAt: '2024-02-29',
+  } as const;
+
+  it('stores the profile and gives the date back as the day it was, in any time zone', async () => {
+    const pet = await pets.create({
+      name: 'Duke',
+      categoryId: dogs,
+      status: 'available',
+      ...profile,
+    });
+    expect(pet).toEqual({
+      id: expect.any(Number),
+      name: 'Duke',
+      categoryId: dogs,
+      status: 'available',
+      ...profile,
+      photos: [],
+    });
+    expect(await pets.get(pet.id)).toEqual(pet);
+  });
+
+  it('updates only the fields named, and clears those sent as null', async () => {
+    const pet = await pets.create({
+      name: 'Lady',
+      categoryId: dogs,
+      status: 'available',
+      ...profile,
+    });
+    const changed = await pets.update(pet.id, { age: 'adult', breed: null, description: null });
+    expect(changed).toEqual({ ...pet, age: 'adult', breed: null, description: null });
+    expect(await pets.update(pet.id, { name: 'Lady Grey' })).toEqual({
+      ...changed,
+      name: 'Lady Grey',
+    });
+  });
+
+  it("gives the photos in their order, each file's key as an address under MEDIA_BASE_URL", async () => {
+    const pet = await pets.create({ name: 'Pixel', categoryId: dogs, status: 'available' });
+    const insert = (position: number, hash: string) =>
+      pool.query<{ id: string }>(
+        `INSERT INTO pet_photos (pet_id, position, width, height, placeholder, sizes)
+         VALUES ($1, $2, 480, 360, 'AAAA', $3) RETURNING id`,
+        [
+          pet.id,
+          position,
+          JSON.stringify([
+            { width: 480, height: 360, key: `pets/${pet.id}/${hash}-480.webp` },
+            { width: 160, height: 120, key: `pets/${pet.id}/${hash}-160.webp` },
+          ]),
+        ],
+      );
+    const second = Number((await insert(1, 'bbbb')).rows[0]?.id);
+    const first = Number((await insert(0, 'aaaa')).rows[0]?.id);
+    const read = await pets.get(pet.id);
+    expect(read?.photos).toEqual([
+      {
+        id: first,
+        width: 480,
+        height: 360,
+        placeholder: 'AAAA',
+        sizes: [
+          {
+            width: 160,
+            height: 120,
+            url: `https://media.example.org/files/pets/${pet.id}/aaaa-160.webp`,
+          },
+          {
+            width: 480,
+            height: 360,
+            url: `https://media.example.org/files/pets/${pet.id}/aaaa-480.webp`,
+          },
+        ],
+      },
+      expect.objectContaining({ id: second }),
+    ]);
+    const listed = await pets.list({ limit: 10, id: [pet.id] });
+    expect(listed.items).toEqual([read]);
+    const updated = await pets.update(pet.id, { status: 'pending' });
+    expect(updated?.photos).toEqual(read?.photos);
+  });
+
+  it('filters by sex, age, size and name together, and counts the same animals', async () => {
+    const made: TPet[] = [];
+    for (const [name, sex, size] of [
+      ['Mr. Whiskers', 'male', 'small'],
+      ['Whisky', 'female', 'small'],
+      ['Old Whiskers', 'male', 'large'],
+      ['Jean-Luc', 'male', 'small'],
+      ['Émile', 'male', 'small'],
+    ] as const) {
+      made.push(await pets.create({ name, categoryId: dogs, status: 'available', sex, size }));
+    }
+    const [mr, whisky, old, jeanLuc, emile] = made as [TPet, TPet, TPet, TPet, TPet];
+    const names = async (filter: Omit<TPetFilter, 'limit'>) =>
+      (await pets.list({ limit: 20, ...filter })).items.map((pet) => pet.name);
+    expect(await names({ name: 'whis' })).toEqual([old.name, whisky.name, mr.name]);
+    expect(await names({ name: 'WHISKERS' })).toEqual([old.name, mr.name]);
+    expect(await names({ name: 'whis mr' })).toEqual([mr.name]);
+    expect(await names({ name: 'hiskers' })).toEqual([]);
+    expect(await names({ name: 'luc' })).toEqual([jeanLuc.name]);
+    expect(await names({ name: 'émi' })).toEqual([emile.name]);
+    expect(await names({ name: 'ÉMILE' })).toEqual([emile.name]);
+    expect(await names({ name: 'whis', sex: 'male', size: 'small' })).toEqual([mr.name]);
+    expect(await pets.count({ name: 'whis' })).toBe(3);
+    expect(await pets.count({ name: 'whis', sex: 'male' })).toBe(2);
+    expect(await pets.count({ name: 'zzz' })).toBe(0);
+  });
+});
+
 describe('the plan of each list with the id filter: one scan of the primary key', () => {
   const { pool, create, drop } = testDatabase();
   beforeAll(create);
   afterAll(drop);
 
-  /** Node types and index names of a plan, outermost first: `Limit > Index Scan (pets_pkey)`. */
-  const planOf = async (filter: TPetFilter): Promise<string> => {
+  type TPlanNode = {
+    'Node Type': string;
+    'Index Name'?: string;
+    'Parent Relationship'?: string;
+    Plans?: TPlanNode[];
+  };
+  const rootOf = async (filter: TPetFilter): Promise<TPlanNode | undefined> => {
     const { sql, values } = listPetsStatement(filter);
     const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(
       `EXPLAIN (FORMAT JSON) ${sql}`,
       values,
     );
+    return rows[0]?.['QUERY PLAN'][0].Plan;
+  };
+  const nameOf = (node: TPlanNode) =>
+    node['Index Name'] ? `${node['Node Type']} (${node['Index Name']})` : node['Node Type'];
+  /**
+   * Node types and index names of the scan of pets, outermost first: `Limit > Index Scan
+   * (pets_pkey)`; the subquery of each animal's photos (a SubPlan) is left out.
+   */
+  const planOf = async (filter: TPetFilter): Promise<string> => {
     const names: string[] = [];
-    for (let node: TPlanNode | undefined = rows[0]?.['QUERY PLAN'][0].Plan; node; ) {
-      names.push(
-        node['Index Name'] ? `${node['Node Type']} (${node['Index Name']})` : node['Node Type'],
-      );
-      node = node.Plans?.[0];
+    for (let node = await rootOf(filter); node; ) {
+      names.push(nameOf(node));
+      node = node.Plans?.find((child) => child['Parent Relationship'] !== 'SubPlan');
     }
     return names.join(' > ');
   };
-  type TPlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: TPlanNode[] };
+  /** Every node of the photos subquery, outermost first. */
+  const photosPlanOf = async (filter: TPetFilter): Promise<string> => {
+    const subplans: TPlanNode[] = [];
+    const walk = (node: TPlanNode) => {
+      for (const child of node.Plans ?? []) {
+        if (child['Parent Relationship'] === 'SubPlan') {
+          subplans.push(child);
+        } else {
+          walk(child);
+        }
+      }
+    };
+    const root = await rootOf(filter);
+    if (root) {
+      walk(root);
+    }
+    const flatten = (node: TPlanNode): TPlanNode[] => [
+      node,
+      ...(node.Plans ?? []).flatMap(flatten),
+    ];
+    return subplans.flatMap(flatten).map(nameOf).join(' > ');
+  };
+
+  it("reads each animal's photos through their index, never the whole table", async () => {
+    const plan = await photosPlanOf({ limit: 20 });
+    expect(plan).toMatch(/^Aggregate > .*pet_photos_pet_id_position_idx/);
+    expect(plan).not.toContain('Seq Scan');
+  });
 
   beforeAll(async () => {
     await pool.query(

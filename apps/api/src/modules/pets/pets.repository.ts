@@ -1,9 +1,21 @@
-import type { TPage, TPet, TPetStatus, TPetsListFilters } from '@pets/contract';
+import type {
+  TNewPet,
+  TPage,
+  TPet,
+  TPetAge,
+  TPetPhoto,
+  TPetSex,
+  TPetSize,
+  TPetStatus,
+  TPetsListFilters,
+  TPetUpdate,
+} from '@pets/contract';
 // The light entries at run time: the bench's floor loads this file, and needs no router.
 import { toPage } from '@pets/contract/rules';
-import { PETS_CURSOR } from '@pets/contract/schemas';
-import { prepare, prepareShapes, sql } from '@pets/db';
+import { nameSearchWords, PETS_CURSOR } from '@pets/contract/schemas';
+import { type DB, prepare, prepareShapes, type SelectQueryBuilder, sql } from '@pets/db';
 import type { Pool } from 'pg';
+import { mediaUrl } from '../../core/media-url';
 import { withTransaction } from '../../core/transaction';
 
 /**
@@ -14,73 +26,213 @@ import { withTransaction } from '../../core/transaction';
  * listPets and createPet are the API's hottest statements. Each is compiled once, when this module
  * loads (`prepare`), so a request costs one `pool.query` with ready SQL and no builder, compiler or
  * ORM work (Prisma's per-query work cost more CPU than the query itself: bench/README.md). `int8`
- * columns arrive as strings; toPet turns them into numbers.
+ * columns arrive as strings; toPet turns them into numbers, and the photos' storage keys into
+ * their public addresses.
  */
 
-const PET_COLUMNS = ['id', 'name', 'category_id as categoryId', 'status'] as const;
+/** A photo as pet_photos stores it: the files by their storage keys. */
+type TPhotoRow = {
+  id: number;
+  width: number;
+  height: number;
+  placeholder: string;
+  sizes: { width: number; height: number; key: string }[];
+};
 
-type TPetRow = { id: string; name: string; categoryId: string; status: TPetStatus };
+/**
+ * The animal's photos in their order as one JSON array, `[]` when none: a subquery of every
+ * statement that answers Pets, run once per animal of the page by the pet_photos_pet_id_position_idx
+ * index (at most PET_PHOTOS_MAX rows), so a page stays one statement.
+ */
+const PHOTOS = sql<TPhotoRow[]>`(
+  select coalesce(
+    json_agg(
+      json_build_object(
+        'id', ph.id, 'width', ph.width, 'height', ph.height,
+        'placeholder', ph.placeholder, 'sizes', ph.sizes
+      )
+      order by ph.position, ph.id
+    ),
+    '[]'::json
+  )
+  from pet_photos ph
+  where ph.pet_id = pets.id
+)`.as('photos');
 
-const toPet = (row: TPetRow): TPet => ({
+/** Every column of a Pet. The date as its text: `pg` would read a DATE as a local midnight. */
+const PET_COLUMNS = [
+  'id',
+  'name',
+  'category_id as categoryId',
+  'status',
+  'description',
+  'sex',
+  'age',
+  'size',
+  'breed',
+  sql<string | null>`to_char(pets.arrived_at, 'YYYY-MM-DD')`.as('arrivedAt'),
+  PHOTOS,
+] as const;
+
+type TPetRow = {
+  id: string;
+  name: string;
+  categoryId: string;
+  status: TPetStatus;
+  description: string | null;
+  sex: TPetSex | null;
+  age: TPetAge | null;
+  size: TPetSize | null;
+  breed: string | null;
+  arrivedAt: string | null;
+  photos: TPhotoRow[];
+};
+
+/** A stored photo as the API shows it: each file's key turned into its public address. */
+export const toPhoto = (row: TPhotoRow, mediaBaseUrl: string): TPetPhoto => ({
+  id: Number(row.id),
+  width: row.width,
+  height: row.height,
+  placeholder: row.placeholder,
+  sizes: [...row.sizes]
+    .sort((a, b) => a.width - b.width)
+    .map(({ width, height, key }) => ({ width, height, url: mediaUrl(mediaBaseUrl, key) })),
+});
+
+const toPet = (row: TPetRow, mediaBaseUrl: string): TPet => ({
   id: Number(row.id),
   name: row.name,
   categoryId: Number(row.categoryId),
   status: row.status,
+  description: row.description,
+  sex: row.sex,
+  age: row.age,
+  size: row.size,
+  breed: row.breed,
+  arrivedAt: row.arrivedAt,
+  photos: row.photos.map((photo) => toPhoto(photo, mediaBaseUrl)),
 });
 
 /**
  * A page request, the cursor already read (`before`: the page holds ids below it); the filters
- * are the contract's (`id`: at most PET_IDS_MAX distinct ids).
+ * are the contract's (`id`: at most PET_IDS_MAX distinct ids; `name`: the search's words joined
+ * by spaces).
  */
 export type TPetFilter = TPetsListFilters & {
   limit: number;
   before?: bigint | undefined;
 };
 
-type TListParams = {
-  limit: number;
+type TFilterParams = {
   status: TPetStatus;
   categoryId: string;
   ids: readonly number[] | undefined;
-  before: string;
+  sex: TPetSex;
+  age: TPetAge;
+  size: TPetSize;
+  /** The name search as a tsquery: each word a prefix (`'bis':* & 'mr':*`). */
+  name: string;
+};
+
+type TListParams = TFilterParams & { limit: number; before: string };
+
+/** The filters a list and its count share, in the order of their `$n`. */
+const FILTERS = ['categoryId', 'status', 'ids', 'sex', 'age', 'size', 'name'] as const;
+
+/**
+ * The name search: the words of the name (the GIN index pets_name_search_idx is on this very
+ * expression) against the search's words, each a prefix. The `simple` configuration lower-cases
+ * both sides the same way, in the database.
+ */
+const NAME_DOCUMENT = sql`to_tsvector('simple'::regconfig, pets.name)`;
+
+/** The WHERE of a list or count: one condition per filter given. */
+const filtered = <Q extends SelectQueryBuilder<DB, 'pets', object>>(
+  query: Q,
+  p: TFilterParams,
+  has: (name: (typeof FILTERS)[number]) => boolean,
+): Q => {
+  let where = query;
+  if (has('categoryId')) {
+    where = where.where('category_id', '=', p.categoryId) as Q;
+  }
+  if (has('status')) {
+    where = where.where('status', '=', p.status) as Q;
+  }
+  if (has('ids')) {
+    where = where.where('id', '=', (eb) => eb.fn<string>('any', [eb.val(p.ids)])) as Q;
+  }
+  if (has('sex')) {
+    where = where.where('sex', '=', p.sex) as Q;
+  }
+  if (has('age')) {
+    where = where.where('age', '=', p.age) as Q;
+  }
+  if (has('size')) {
+    where = where.where('size', '=', p.size) as Q;
+  }
+  if (has('name')) {
+    where = where.where(
+      sql<boolean>`${NAME_DOCUMENT} @@ to_tsquery('simple'::regconfig, ${p.name})`,
+    ) as Q;
+  }
+  return where;
 };
 
 /**
- * The list statements, one per filter shape (which of categoryId, status, ids and before are
- * given). Each filter combination has an index whose leading columns are the filtered ones and
- * whose last is `id DESC` (pets_status_id_idx, pets_category_id_id_idx,
- * pets_category_id_status_id_idx), so a page is one index range scan; when the filter keeps most
- * rows, PostgreSQL may prefer walking the primary key backwards and skipping the few others, which
- * is as cheap (checked with EXPLAIN ANALYZE on 300,000 rows). The `id` filter is one array
- * parameter, `id = any($n)`, whatever the number of ids (one statement, not one per count): the
- * primary key finds them, in order, with the other filters checked on those few rows
- * (pets.repository.test.ts EXPLAINs it).
+ * The list statements, one per filter shape (which filters and `before` are given), each compiled
+ * once. The status and category filters have indexes whose leading columns are the filtered ones
+ * and whose last is `id DESC` (pets_status_id_idx, pets_category_id_id_idx,
+ * pets_category_id_status_id_idx), and so have sex, age and size (pets_sex_id_idx,
+ * pets_age_id_idx, pets_size_id_idx): a page is one index range scan, the other filters checked on
+ * the rows it reads. When a filter keeps most rows, PostgreSQL may prefer walking the primary key
+ * backwards and skipping the few others, which is as cheap. The `id` filter is one array
+ * parameter, `id = any($n)`, whatever the number of ids: the primary key finds them. The name
+ * search uses the GIN index pets_name_search_idx, or the primary key when its words are common
+ * (bench/README.md shows the plans at 1,000,000 animals). Each animal's photos come with it
+ * (PHOTOS): still one statement.
  */
-const LIST_STATEMENTS = prepareShapes(
-  ['categoryId', 'status', 'ids', 'before'],
-  (db, p: TListParams, has) => {
-    let query = db.selectFrom('pets').select(PET_COLUMNS);
-    if (has('categoryId')) {
-      query = query.where('category_id', '=', p.categoryId);
-    }
-    if (has('status')) {
-      query = query.where('status', '=', p.status);
-    }
-    if (has('ids')) {
-      query = query.where('id', '=', (eb) => eb.fn<string>('any', [eb.val(p.ids)]));
-    }
-    if (has('before')) {
-      query = query.where('id', '<', p.before);
-    }
-    return query.orderBy('id', 'desc').limit(p.limit);
-  },
+const LIST_STATEMENTS = prepareShapes([...FILTERS, 'before'], (db, p: TListParams, has) => {
+  let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
+  if (has('before')) {
+    query = query.where('id', '<', p.before);
+  }
+  return query.orderBy('id', 'desc').limit(p.limit);
+});
+
+/** How many animals match the filters (listPets' `include=total_count`): one count per shape. */
+const COUNT_STATEMENTS = prepareShapes([...FILTERS], (db, p: TFilterParams, has) =>
+  filtered(
+    db.selectFrom('pets').select((eb) => eb.fn.countAll<string>().as('total')),
+    p,
+    has,
+  ),
 );
 
+type TProfileParams = {
+  description: string | null;
+  sex: TPetSex | null;
+  age: TPetAge | null;
+  size: TPetSize | null;
+  breed: string | null;
+  arrivedAt: string | null;
+};
+
 const INSERT_STATEMENT = prepare(
-  (db, p: { name: string; categoryId: string; status: TPetStatus }) =>
+  (db, p: { name: string; categoryId: string; status: TPetStatus } & TProfileParams) =>
     db
       .insertInto('pets')
-      .values({ name: p.name, category_id: p.categoryId, status: p.status })
+      .values({
+        name: p.name,
+        category_id: p.categoryId,
+        status: p.status,
+        description: p.description,
+        sex: p.sex,
+        age: p.age,
+        size: p.size,
+        breed: p.breed,
+        arrived_at: sql`${p.arrivedAt}::date`,
+      })
       .returning(PET_COLUMNS),
 );
 
@@ -90,7 +242,7 @@ const GET_STATEMENT = prepare((db, p: { id: string }) =>
 
 /** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
 const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
-  db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id).forUpdate(),
+  db.selectFrom('pets').select('id').where('id', '=', p.id).forUpdate(),
 );
 
 /** Whether the animal has an open (placed or approved) order. */
@@ -103,14 +255,23 @@ const OPEN_ORDER_STATEMENT = prepare((db, p: { petId: string }) =>
     .limit(1),
 );
 
+/** The profile fields an update may set or clear: `set<Field>` says whether it names the field. */
+type TProfileChanges = {
+  [K in keyof TProfileParams as `set${Capitalize<K>}`]: boolean;
+};
+
 type TUpdateParams = {
   id: string;
   name: string | null;
   categoryId: string | null;
   status: TPetStatus | null;
-};
+} & TProfileParams &
+  TProfileChanges;
 
-/** A field given as null keeps its value: one statement for every combination of fields. */
+/**
+ * One statement for every combination of fields. A required field given as null keeps its value
+ * (coalesce); a profile field, which null clears, is set only when the update names it.
+ */
 const UPDATE_STATEMENT = prepare((db, p: TUpdateParams) =>
   db
     .updateTable('pets')
@@ -118,32 +279,66 @@ const UPDATE_STATEMENT = prepare((db, p: TUpdateParams) =>
       name: sql`coalesce(${p.name}::varchar, name)`,
       category_id: sql`coalesce(${p.categoryId}::bigint, category_id)`,
       status: sql`coalesce(${p.status}::pet_status, status)`,
+      description: sql`case when ${p.setDescription}::boolean then ${p.description}::varchar else description end`,
+      sex: sql`case when ${p.setSex}::boolean then ${p.sex}::pet_sex else sex end`,
+      age: sql`case when ${p.setAge}::boolean then ${p.age}::pet_age else age end`,
+      size: sql`case when ${p.setSize}::boolean then ${p.size}::pet_size else size end`,
+      breed: sql`case when ${p.setBreed}::boolean then ${p.breed}::varchar else breed end`,
+      arrived_at: sql`case when ${p.setArrivedAt}::boolean then ${p.arrivedAt}::date else arrived_at end`,
     })
     .where('id', '=', p.id)
     .returning(PET_COLUMNS),
 );
 
+/** The name search's words as a tsquery: every word, as the start of a word of the name. */
+const nameQuery = (words: string | undefined): string =>
+  words
+    ? nameSearchWords(words)
+        .map((word) => `'${word}':*`)
+        .join(' & ')
+    : '';
+
 /**
- * The values of a list request; an absent filter's is empty, which picks the shape without it (so
+ * The values of the filters; an absent filter's is empty, which picks the shape without it (so
  * it is not sent: that shape has no `$n` for it).
  */
-const listParams = ({ limit, status, categoryId, id, before }: TPetFilter): TListParams => ({
-  limit: limit + 1,
-  status: status as TPetStatus,
-  categoryId: categoryId ? String(categoryId) : '',
-  ids: id,
-  before: before ? String(before) : '',
+const filterParams = (filter: TPetsListFilters): TFilterParams => ({
+  status: filter.status as TPetStatus,
+  categoryId: filter.categoryId ? String(filter.categoryId) : '',
+  ids: filter.id,
+  sex: filter.sex as TPetSex,
+  age: filter.age as TPetAge,
+  size: filter.size as TPetSize,
+  name: nameQuery(filter.name),
 });
 
-/** The statement a list request sends, with its values in `$n` order: for EXPLAIN and reviews. */
-export const listPetsStatement = (filter: TPetFilter): { sql: string; values: unknown[] } => {
-  const params = listParams(filter);
-  const statement = LIST_STATEMENTS.statementFor(params);
+const listParams = (filter: TPetFilter): TListParams => ({
+  ...filterParams(filter),
+  limit: filter.limit + 1,
+  before: filter.before ? String(filter.before) : '',
+});
+
+/** The statement and its values in `$n` order, for EXPLAIN and reviews. */
+const statementOf = <P extends Record<string, unknown>>(
+  shapes: {
+    statementFor: (params: P) => { sql: string; parameterNames: readonly (string | null)[] };
+  },
+  params: P,
+): { sql: string; values: unknown[] } => {
+  const statement = shapes.statementFor(params);
   return {
     sql: statement.sql,
-    values: statement.parameterNames.map((name) => params[name as keyof TListParams]),
+    values: statement.parameterNames.map((name) => params[name as keyof P]),
   };
 };
+
+/** The statement a list request sends, with its values in `$n` order: for EXPLAIN and reviews. */
+export const listPetsStatement = (filter: TPetFilter): { sql: string; values: unknown[] } =>
+  statementOf(LIST_STATEMENTS, listParams(filter));
+
+/** The statement that counts a list's animals (`include=total_count`), for EXPLAIN. */
+export const countPetsStatement = (filter: TPetsListFilters): { sql: string; values: unknown[] } =>
+  statementOf(COUNT_STATEMENTS, filterParams(filter));
 
 /** A categoryId that names no category: the foreign key refused the row. */
 export class UnknownCategoryError extends Error {
@@ -167,7 +362,16 @@ const isForeignKeyViolation = (error: unknown): boolean =>
   (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION;
 
 export class PetsRepository {
-  constructor(private readonly db: Pool) {}
+  /**
+   * `mediaBaseUrl`: the configuration's (MEDIA_BASE_URL, or the API's `/media`), which turns the
+   * storage keys of photos into their public addresses (mediaUrl).
+   */
+  constructor(
+    private readonly db: Pool,
+    private readonly mediaBaseUrl: string,
+  ) {}
+
+  private readonly toPet = (row: TPetRow): TPet => toPet(row, this.mediaBaseUrl);
 
   /**
    * A keyset page, newest first: `limit + 1` rows fetched, the extra one tells that more exist.
@@ -176,14 +380,30 @@ export class PetsRepository {
   async list(filter: TPetFilter): Promise<TPage<TPet>> {
     const { rows } = await LIST_STATEMENTS.execute(this.db, listParams(filter));
     const page = toPage(rows, filter.limit, PETS_CURSOR, filter);
-    return { items: page.items.map(toPet), nextCursor: page.nextCursor };
+    return { items: page.items.map(this.toPet), nextCursor: page.nextCursor };
+  }
+
+  /** How many animals match the filters, on every page of the list. */
+  async count(filter: TPetsListFilters): Promise<number> {
+    const { rows } = await COUNT_STATEMENTS.execute(this.db, filterParams(filter));
+    return Number(rows[0]?.total ?? 0);
   }
 
   /** Rejects with UnknownCategoryError when `categoryId` names no category. */
-  create(pet: { name: string; categoryId: number; status: TPetStatus }): Promise<TPet> {
+  create(pet: TNewPet): Promise<TPet> {
     const { name, categoryId, status } = pet;
-    return INSERT_STATEMENT.execute(this.db, { name, categoryId: String(categoryId), status }).then(
-      ({ rows }) => toPet(rows[0] as TPetRow),
+    return INSERT_STATEMENT.execute(this.db, {
+      name,
+      categoryId: String(categoryId),
+      status,
+      description: pet.description ?? null,
+      sex: pet.sex ?? null,
+      age: pet.age ?? null,
+      size: pet.size ?? null,
+      breed: pet.breed ?? null,
+      arrivedAt: pet.arrivedAt ?? null,
+    }).then(
+      ({ rows }) => this.toPet(rows[0] as TPetRow),
       (error: unknown) => {
         throw isForeignKeyViolation(error) ? new UnknownCategoryError(pet.categoryId) : error;
       },
@@ -193,29 +413,34 @@ export class PetsRepository {
   async get(id: number): Promise<TPet | null> {
     const { rows } = await GET_STATEMENT.execute(this.db, { id: String(id) });
     const row = rows[0];
-    return row ? toPet(row) : null;
+    return row ? this.toPet(row) : null;
   }
 
   /**
-   * Changes the fields given, in one transaction that locks the animal's row: null when no
-   * animal has this id; OpenOrderConflictError when the status would become anything but
-   * `pending` while an order is open (placing an order and the transitions lock the same row, so
-   * no order opens or closes between the check and the write); UnknownCategoryError for a
-   * categoryId that names no category.
+   * Changes the fields given (a profile field given as null is cleared), in one transaction that
+   * locks the animal's row: null when no animal has this id; OpenOrderConflictError when the
+   * status would become anything but `pending` while an order is open (placing an order and the
+   * transitions lock the same row, so no order opens or closes between the check and the write);
+   * UnknownCategoryError for a categoryId that names no category.
    */
-  update(
-    id: number,
-    changes: {
-      name?: string | undefined;
-      categoryId?: number | undefined;
-      status?: TPetStatus | undefined;
-    },
-  ): Promise<TPet | null> {
+  update(id: number, changes: TPetUpdate): Promise<TPet | null> {
     const params: TUpdateParams = {
       id: String(id),
       name: changes.name ?? null,
       categoryId: changes.categoryId === undefined ? null : String(changes.categoryId),
       status: changes.status ?? null,
+      description: changes.description ?? null,
+      setDescription: changes.description !== undefined,
+      sex: changes.sex ?? null,
+      setSex: changes.sex !== undefined,
+      age: changes.age ?? null,
+      setAge: changes.age !== undefined,
+      size: changes.size ?? null,
+      setSize: changes.size !== undefined,
+      breed: changes.breed ?? null,
+      setBreed: changes.breed !== undefined,
+      arrivedAt: changes.arrivedAt ?? null,
+      setArrivedAt: changes.arrivedAt !== undefined,
     };
     return withTransaction(this.db, async (client) => {
       const locked = await LOCK_STATEMENT.execute(client, { id: params.id });
@@ -229,7 +454,7 @@ export class PetsRepository {
         }
       }
       const { rows } = await UPDATE_STATEMENT.execute(client, params);
-      return toPet(rows[0] as TPetRow);
+      return this.toPet(rows[0] as TPetRow);
     }).catch((error: unknown) => {
       throw isForeignKeyViolation(error) && changes.categoryId !== undefined
         ? new UnknownCategoryError(changes.categoryId)

@@ -37,6 +37,7 @@ describe('updatePet', () => {
     );
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toEqual({
+      ...pet,
       id: pet.id,
       name: 'Biscuit II',
       categoryId: dogs,
@@ -46,17 +47,11 @@ describe('updatePet', () => {
       `/v1/pets/${pet.id}`,
       json({ categoryId: cats, status: 'sold' }, { method: 'PATCH', key: staff }),
     );
-    expect(await moved.json()).toEqual({
-      id: pet.id,
-      name: 'Biscuit II',
-      categoryId: cats,
-      status: 'sold',
-    });
+    const soldBiscuit = { ...pet, name: 'Biscuit II', categoryId: cats, status: 'sold' };
+    expect(await moved.json()).toEqual(soldBiscuit);
     // The list shows the change: it is stored, not only answered.
     const listed = await api.fetch(`/v1/pets?id=${pet.id}`, { key: partner });
-    expect(await listed.json()).toEqual([
-      { id: pet.id, name: 'Biscuit II', categoryId: cats, status: 'sold' },
-    ]);
+    expect(await listed.json()).toEqual([soldBiscuit]);
   });
 
   it('answers 404 for an unknown animal, 400 for bad fields and an unknown category', async () => {
