@@ -158,7 +158,7 @@ test.describe('Browse', () => {
       .locator('.filters__panel > :not(noscript)')
       .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().width)));
     expect(new Set(widths).size).toBe(1);
-    await page.getByLabel('Sex').selectOption({ label: 'Female' });
+    await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Female' });
     await expect(page).toHaveURL(/\/\?category=1&sex=female$/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,
@@ -205,10 +205,10 @@ test.describe('Browse by what matters to adopters', () => {
       '2 animals match',
     );
     await expect(page.getByLabel('Name')).toHaveValue(word);
-    await expect(page.getByLabel('Sex')).toHaveValue('female');
+    await expect(page.getByLabel('Sex', { exact: true })).toHaveValue('female');
 
     // Changing one filter keeps the others and drops nothing but it.
-    await page.getByLabel('Size').selectOption({ label: 'Large' });
+    await page.getByLabel('Size', { exact: true }).selectOption({ label: 'Large' });
     await expect(page).toHaveURL(
       `${stack.siteUrl}/?sex=female&age=young&size=large&name=${encodeURIComponent(word)}`,
     );
@@ -216,8 +216,8 @@ test.describe('Browse by what matters to adopters', () => {
     await expect(page.getByRole('status').filter({ hasText: 'match' })).toHaveText(
       '1 animal matches',
     );
-    await page.getByLabel('Size').selectOption({ label: 'Any' });
-    await page.getByLabel('Age').selectOption({ label: 'Any' });
+    await page.getByLabel('Size', { exact: true }).selectOption({ label: 'Any' });
+    await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Any' });
     await expect(page).toHaveURL(`${stack.siteUrl}/?sex=female&name=${encodeURIComponent(word)}`);
     await expect
       .poll(() => cardNames(page))
@@ -244,7 +244,7 @@ test.describe('Browse by what matters to adopters', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(stack.siteUrl);
-    await page.getByLabel('Sex').selectOption({ label: 'Male' });
+    await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Male' });
     await page.getByRole('button', { name: 'Show animals' }).click();
     // The form sent every field (`category=&age=&...`); the page answers at the tidy address.
     await expect(page).toHaveURL(`${stack.siteUrl}/?sex=male`);

@@ -75,8 +75,8 @@ test.describe('Staff write an animal profile', () => {
     const petId = created.status === 201 ? created.body.id : 0;
     await signIn(page, stack.siteUrl, stack.staffApiKey);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
-    await page.getByLabel('Sex').selectOption({ label: 'Female' });
-    await page.getByLabel('Age').selectOption({ label: 'Young' });
+    await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Female' });
+    await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Young' });
     await page.getByLabel('Size when grown').selectOption({ label: 'Medium' });
     await page.getByLabel('Breed').fill('Beagle mix');
     await page.getByLabel('Arrival date').fill('2026-03-03');
@@ -114,7 +114,7 @@ test.describe('Staff write an animal profile', () => {
 
     // Blank again means "not known": cleared in the API, left out of the page.
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
-    await page.getByLabel('Age').selectOption({ label: 'Not said' });
+    await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Not said' });
     await page.getByLabel('Breed').fill('');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved.');

@@ -96,6 +96,10 @@ describe('the profile fields', () => {
       breed: null,
       description: null,
     });
+    // A browser sends a textarea's line breaks as CRLF.
+    expect(toNewPetInput({ ...profile, description: 'One.\r\nTwo.\r\n\r\nThree.' })).toMatchObject({
+      description: 'One.\nTwo.\n\nThree.',
+    });
   });
 
   it('names the field with a problem, in words', () => {

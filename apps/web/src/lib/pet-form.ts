@@ -105,8 +105,10 @@ export const toNewPetInput = (values: TPetFormValues): Record<string, unknown> =
     input.status = values.status;
   }
   for (const field of PET_PROFILE_FIELDS) {
-    // Blank means "not known": `null`, which an edit uses to clear the field.
-    input[field] = values[field].trim() === '' ? null : values[field];
+    // Blank means "not known": `null`, which an edit uses to clear the field. A browser sends a
+    // textarea's line breaks as CRLF (the HTML form rules); the story keeps plain `\n`.
+    const value = values[field].replace(/\r\n?/g, '\n');
+    input[field] = value.trim() === '' ? null : value;
   }
   return input;
 };
