@@ -18,6 +18,7 @@ import { HealthModule } from './modules/health/health.module';
 import { MeModule } from './modules/me/me.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
+import { PhotosModule } from './modules/photos/photos.module';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
@@ -54,6 +55,7 @@ export class AppModule {
           ...dependencies.idempotencySettings,
         }),
         PetsModule,
+        PhotosModule,
         OrdersModule,
         CategoriesModule,
         MeModule,

@@ -18,6 +18,8 @@ import {
   refuseConnect,
 } from './http/malformed-http';
 import { applySecurity, securityHeadersHook } from './http/security';
+import { PendingUpload } from './http/upload-body';
+import { uploadLimitOf } from './http/upload-routes';
 import { createV1Gate, registerV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
@@ -137,8 +139,9 @@ const registerHooks = (
   // ends its connection, so that keep-alive connections do not hold the shutdown back and no
   // client sends another request on them; idle connections are closed by the drain once quiet
   // (http/connections.ts). A request whose body was left partly unread (over
-  // BODY_DRAIN_LIMIT_BYTES, http/body.ts) ends its connection too: the rest of that body cannot be
-  // told from a next request.
+  // BODY_DRAIN_LIMIT_BYTES, http/body.ts), or a photo upload left unread or cut off at its limit
+  // (http/upload-body.ts), ends its connection too: the rest of that body cannot be told from a
+  // next request.
   let isClosing = false;
   fastify.addHook('preClose', (done) => {
     isClosing = true;
@@ -149,7 +152,8 @@ const registerHooks = (
     if (
       isClosing ||
       drain.draining ||
-      (request.body instanceof UnusableBody && request.body.unread)
+      (request.body instanceof UnusableBody && request.body.unread) ||
+      (request.body instanceof PendingUpload && request.body.leavesBodyUnread)
     ) {
       reply.header('connection', 'close');
     }
@@ -220,7 +224,10 @@ export const createApp = async (
   applySecurity(app, dependencies.config);
   const fastify = app.getHttpAdapter().getInstance();
   const drain = new ConnectionDrain(app.getHttpServer(), dependencies.config, dependencies.logger);
-  registerBodyParsers(fastify, dependencies.logger);
+  registerBodyParsers(fastify, dependencies.logger, (request, payload) => {
+    const limit = uploadLimitOf(request);
+    return limit === undefined ? undefined : new PendingUpload(request, payload, limit);
+  });
   registerRequestIdentity(fastify);
   registerHooks(fastify, dependencies, app, drain);
   ignoreUnknownExpectations(app.getHttpServer());

@@ -284,5 +284,58 @@ describe('the address of photo files (MEDIA_BASE_URL, issue 15)', () => {
   ])('%s: one line naming the variable', (value, expected) => {
     const message = messageOf({ MEDIA_BASE_URL: value });
     expect(message).toBe(`Invalid configuration: ${expected}`);
+describe('photo storage (S3_*)', () => {
+  const S3 = {
+    S3_BUCKET: 'pets-photos',
+    MEDIA_BASE_URL: 'https://photos.example.org',
+  };
+
+  it('defaults to the local store: no bucket, us-east-1, virtual-hosted style', () => {
+    const config = loadConfig({});
+    expect(config.S3_BUCKET).toBeUndefined();
+    expect(config.S3_REGION).toBe('us-east-1');
+    expect(config.S3_FORCE_PATH_STYLE).toBe(false);
+  });
+
+  it('reads a bucket of an S3-compatible service', () => {
+    const config = loadConfig({
+      ...S3,
+      S3_ENDPOINT: 'http://object-store:9000',
+      S3_REGION: 'eu-west-3',
+      S3_ACCESS_KEY_ID: 'pets',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config).toMatchObject({
+      S3_BUCKET: 'pets-photos',
+      S3_ENDPOINT: 'http://object-store:9000',
+      S3_REGION: 'eu-west-3',
+      S3_FORCE_PATH_STYLE: true,
+    });
+  });
+
+  it.each([
+    [{ S3_BUCKET: 'Pets_Photos' }, 'S3_BUCKET must be a bucket name'],
+    [{ ...S3, S3_ENDPOINT: 'object-store:9000' }, 'S3_ENDPOINT must '],
+    [{ ...S3, S3_REGION: 'EU West' }, 'S3_REGION must be a region name'],
+    [{ ...S3, S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE must be true or false'],
+    [
+      { ...S3, S3_ACCESS_KEY_ID: 'pets' },
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    ],
+    [
+      { S3_ENDPOINT: 'http://object-store:9000' },
+      'S3_BUCKET must be set when S3_ENDPOINT or S3_ACCESS_KEY_ID is',
+    ],
+    [{ S3_BUCKET: 'pets-photos' }, 'MEDIA_BASE_URL must be set when S3_BUCKET is'],
+  ])('%o: one line naming the variable', (env, expected) => {
+    const message = messageOf(env);
+    expect(message.startsWith(`Invalid configuration: ${expected}`)).toBe(true);
+    expect(message).not.toContain('\n');
+  });
+
+  it('never repeats the secret key', () => {
+    const message = messageOf({ ...S3, S3_SECRET_ACCESS_KEY: 'very-secret-value' });
+    expect(message).not.toContain('very-secret-value');
   });
 });

@@ -184,6 +184,32 @@ const ZEnvironment = z.object({
     })
     .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' })
     .optional(),
+  // --- Photo storage (README, "Photo storage") ---
+  /**
+   * The S3-compatible bucket that holds photo files (AWS S3, MinIO, Cloudflare R2...). Unset: the
+   * files live under DATA_DIR/media and the API serves them at /media.
+   */
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name: 3 to 63 characters a-z, 0-9, . and -',
+    )
+    .optional(),
+  /** The S3 service's address; unset: AWS S3 of S3_REGION. MinIO: e.g. http://minio:9000. */
+  S3_ENDPOINT: ZUrl(['http', 'https']).optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1')
+    .default('us-east-1'),
+  /** Both or neither; neither: the AWS SDK's own chain (AWS_* variables, an instance role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).max(256).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).max(256).optional(),
+  /** `true` for services that address buckets by path (MinIO, s3rver), not by host name. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 /** Rules between the slow-client settings, checked after each is valid on its own. */
@@ -194,6 +220,22 @@ const timeoutProblem = (config: z.infer<typeof ZEnvironment>): string | undefine
   if (config.CONNECTION_TIMEOUT_SECONDS <= config.REQUEST_TIMEOUT_SECONDS) {
     // Otherwise a stalled upload loses its connection before it can be answered 408.
     return 'CONNECTION_TIMEOUT_SECONDS must be larger than REQUEST_TIMEOUT_SECONDS';
+  }
+  return undefined;
+};
+
+/** Rules between the photo storage settings. */
+const storageProblem = (config: z.infer<typeof ZEnvironment>): string | undefined => {
+  if ((config.S3_ACCESS_KEY_ID === undefined) !== (config.S3_SECRET_ACCESS_KEY === undefined)) {
+    return 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together';
+  }
+  const isS3Only = config.S3_ENDPOINT ?? config.S3_ACCESS_KEY_ID;
+  if (config.S3_BUCKET === undefined && isS3Only !== undefined) {
+    return 'S3_BUCKET must be set when S3_ENDPOINT or S3_ACCESS_KEY_ID is';
+  }
+  // The default MEDIA_BASE_URL is the API's own /media, which serves only the local store.
+  if (config.S3_BUCKET !== undefined && config.MEDIA_BASE_URL === undefined) {
+    return "MEDIA_BASE_URL must be set when S3_BUCKET is (the bucket's public address or a CDN)";
   }
   return undefined;
 };
@@ -234,7 +276,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
     );
   }
   const config = result.data;
-  const problem = timeoutProblem(config);
+  const problem = timeoutProblem(config) ?? storageProblem(config);
   if (problem) {
     throw new ConfigError(`Invalid configuration: ${problem}`);
   }

@@ -59,13 +59,17 @@ describe('docker-compose.yml', () => {
       'api-1',
       'api-2',
       'migrate',
+      'object-store',
+      'object-store-setup',
       'postgres',
       'proxy',
       'redis',
       'web',
     ]);
     for (const [name, service] of Object.entries(services)) {
-      if (name === 'migrate') {
+      // The one-shot jobs, and the object store, whose image has nothing to probe itself with:
+      // its setup job waits for it to answer, and the replicas wait for that job.
+      if (['migrate', 'object-store-setup', 'object-store'].includes(name)) {
         // `disable: true`, as docker-compose writes it back.
         expect(service.healthcheck?.test).toEqual(['NONE']);
         continue;
@@ -96,10 +100,15 @@ describe('docker-compose.yml', () => {
       'api-2': { condition: 'service_healthy' },
     });
     const nginx = readFileSync(join(REPO_ROOT, 'deploy', 'nginx.conf'), 'utf8');
+    const proxying = readFileSync(join(REPO_ROOT, 'deploy', 'pets-proxy.inc'), 'utf8');
     expect(nginx).toMatch(/server api-1:4000/);
     expect(nginx).toMatch(/server api-2:4000/);
     // The client's own X-Forwarded-For is replaced, never trusted.
-    expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(proxying).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    expect(nginx.match(/include \/etc\/nginx\/conf\.d\/pets-proxy\.inc;/g)).toHaveLength(2);
+    expect(services.proxy?.volumes).toContainEqual(
+      './deploy/pets-proxy.inc:/etc/nginx/conf.d/pets-proxy.inc:ro',
+    );
     // nginx closes idle upstream connections before the API would: neither races the other.
     const upstreamIdle = Number(/keepalive_timeout (\d+)s;/.exec(nginx)?.[1]);
     expect(upstreamIdle).toBeGreaterThan(0);
@@ -116,6 +125,30 @@ describe('docker-compose.yml', () => {
 
   it('the database lives in a named volume', () => {
     expect(services.postgres?.volumes).toEqual(['postgres-data:/var/lib/postgresql/data:rw']);
+  });
+
+  it('photos go to the S3-compatible object store, shared by both replicas', () => {
+    const environment = services['api-1']?.environment ?? {};
+    expect(environment.S3_BUCKET).toBe('pets-photos');
+    expect(environment.S3_ENDPOINT).toBe('http://object-store:9000');
+    expect(environment.S3_FORCE_PATH_STYLE).toBe('true');
+    expect(environment.MEDIA_BASE_URL).toBe('http://localhost:9000/pets-photos');
+    // The API's own configuration accepts what compose gives it.
+    expect(() => loadConfig(environment)).not.toThrow();
+    for (const name of ['api-1', 'api-2']) {
+      expect(services[name]?.depends_on?.['object-store-setup']?.condition).toBe(
+        'service_completed_successfully',
+      );
+    }
+    const setup = services['object-store-setup'];
+    expect(setup?.environment?.AWS_ENDPOINT_URL).toBe('http://object-store:9000');
+    expect(setup?.command?.join(' ')).toMatch(/create-bucket[\s\S]*put-bucket-policy/);
+    // Anyone may read a file; nobody may list or write without the key.
+    expect(setup?.command?.join(' ')).toContain('\\"Action\\":[\\"s3:GetObject\\"]');
+    const volumes = services['object-store']?.volumes?.map((volume) =>
+      typeof volume === 'string' ? volume : volume.source,
+    );
+    expect(volumes?.[0]).toMatch(/^object-store-data:\/data/);
   });
 });
 

@@ -8,9 +8,11 @@ import { Reflector } from '@nestjs/core';
 import type { AppRoute } from '@ts-rest/core';
 import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
 import type { FastifyRequest } from 'fastify';
-import type { Observable } from 'rxjs';
+import { from, mergeMap, type Observable } from 'rxjs';
 import { AppError } from './app-error';
 import { UnusableBody } from './body';
+import { PendingUpload, unsupportedUpload } from './upload-body';
+import { isUploadRoute } from './upload-routes';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -18,6 +20,8 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * Runs after the guards and before the contract's validation: reports a body that could not be
  * parsed, or a missing one where the operation needs it, with a message a developer can act on.
  * An operation whose contract declares no body (the order transitions, `c.noBody()`) needs none.
+ * An upload (a photo) is read here, after the guards, so that the order stays 401, 429, then
+ * 413/415/400.
  */
 @Injectable()
 export class BodyInterceptor implements NestInterceptor {
@@ -25,6 +29,19 @@ export class BodyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // An upload's body is read only now, after the guards, with its own limit (upload-body.ts).
+    const upload = request.body;
+    if (upload instanceof PendingUpload) {
+      return from(upload.read()).pipe(
+        mergeMap((file) => {
+          request.body = file;
+          return next.handle();
+        }),
+      );
+    }
+    if (request.body === undefined && isUploadRoute(request)) {
+      throw unsupportedUpload();
+    }
     const needsBody = this.needsBody(context);
     // An operation without a body ignores whatever came (an empty JSON body from a client that
     // always sends Content-Type, say), except a body over the limit: that is still a 413.

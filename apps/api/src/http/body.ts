@@ -153,16 +153,32 @@ const readBody = (
 };
 
 /**
+ * For an upload route (a photo), the body left unread as a marker that the BodyInterceptor reads
+ * after the guards, with the route's own limit (http/upload-body.ts); undefined elsewhere.
+ */
+export type TDeferUpload = (request: FastifyRequest, payload: Readable) => object | undefined;
+
+/**
  * Replaces Fastify's parsers: JSON is parsed with Fastify's own safe parser (prototype poisoning
  * is rejected); malformed JSON, an empty JSON body, any other media type and a body over
- * BODY_LIMIT_BYTES become an UnusableBody. Fastify's own size check is not used: it answers 413
+ * BODY_LIMIT_BYTES become an UnusableBody, except on an upload route (`deferUpload`), whose body
+ * is read after the guards with its own limit. Fastify's own size check is not used: it answers 413
  * before authentication and closes the connection on a client that is still sending.
  */
-export const registerBodyParsers = (fastify: FastifyInstance, logger: Logger): void => {
+export const registerBodyParsers = (
+  fastify: FastifyInstance,
+  logger: Logger,
+  deferUpload?: TDeferUpload,
+): void => {
   fastify.removeAllContentTypeParsers();
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
 
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
+    const deferred = deferUpload?.(request, payload);
+    if (deferred !== undefined) {
+      done(null, deferred);
+      return;
+    }
     readBody(
       logger,
       request,
@@ -195,6 +211,11 @@ export const registerBodyParsers = (fastify: FastifyInstance, logger: Logger): v
   });
 
   fastify.addContentTypeParser('*', (request, payload, done) => {
+    const deferred = deferUpload?.(request, payload);
+    if (deferred !== undefined) {
+      done(null, deferred);
+      return;
+    }
     readBody(
       logger,
       request,

@@ -121,7 +121,9 @@ describe('CORS for the configured origins', () => {
     for (const response of responses) {
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe(SHOP);
-      expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, PATCH');
+      expect(response.headers.get('access-control-allow-methods')).toBe(
+        'GET, HEAD, POST, PATCH, PUT, DELETE',
+      );
       expect(response.headers.get('access-control-allow-headers')).toBe(
         'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
       );

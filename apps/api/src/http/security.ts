@@ -64,8 +64,8 @@ export const applySecurity = (app: NestFastifyApplication, config: TConfig): voi
     origin: (origin, callback) => {
       callback(null, origin !== undefined && allowed.has(origin) ? origin : false);
     },
-    // PATCH: updatePet (issue 13).
-    methods: ['GET', 'HEAD', 'POST', 'PATCH'],
+    // PATCH: updatePet (issue 13); PUT and DELETE: reorderPetPhotos and deletePetPhoto (issue 15).
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with every object's keys sorted: the same data gives the same text, whatever the order. */
+/**
+ * JSON with every object's keys sorted: the same data gives the same text, whatever the order.
+ * Bytes (an uploaded photo, http/upload-body.ts) stand as their SHA-256: walking a 10 MiB Buffer
+ * as an object of ten million keys would take seconds and as much memory again.
+ */
 const canonical = (value: unknown): string => {
+  if (value instanceof Uint8Array) {
+    return `{"sha256":${JSON.stringify(createHash('sha256').update(value).digest('hex'))}}`;
+  }
   if (Array.isArray(value)) {
     return `[${value.map(canonical).join(',')}]`;
   }
@@ -16,7 +23,7 @@ const canonical = (value: unknown): string => {
 
 /**
  * SHA-256 (hex) of the canonical request: the method, the route pattern, its path parameters and
- * the JSON body, keys sorted. A retry that sends the same data in another key order or spacing is
+ * the JSON body, keys sorted (an uploaded file: its bytes' SHA-256). A retry that sends the same data in another key order or spacing is
  * the same request; a different value anywhere is a different one (422 idempotency_key_reused).
  */
 export const requestHash = (request: {

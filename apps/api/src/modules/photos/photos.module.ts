@@ -1,0 +1,35 @@
+import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { CONFIG, PG_POOL } from '../../app.tokens';
+import type { TConfig } from '../../config';
+import { MediaController } from '../media/media.controller';
+import { createMediaStore, MEDIA_STORE, type TMediaStore } from './media-store';
+import { PhotosController } from './photos.controller';
+import { PhotosRepository } from './photos.repository';
+import { PhotosService } from './photos.service';
+
+/** The photo operations, the store of their files, and /media for the local store's files. */
+@Module({
+  controllers: [PhotosController, MediaController],
+  providers: [
+    PhotosService,
+    {
+      provide: PhotosRepository,
+      useFactory: (pool: Pool, config: TConfig) => new PhotosRepository(pool, config.mediaBaseUrl),
+      inject: [PG_POOL, CONFIG],
+    },
+    {
+      provide: MEDIA_STORE,
+      useFactory: (config: TConfig) => createMediaStore(config),
+      inject: [CONFIG],
+    },
+  ],
+})
+export class PhotosModule implements OnApplicationShutdown {
+  constructor(@Inject(MEDIA_STORE) private readonly store: TMediaStore & { close: () => void }) {}
+
+  /** The S3 client's open connections. */
+  onApplicationShutdown(): void {
+    this.store.close();
+  }
+}
