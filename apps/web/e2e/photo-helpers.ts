@@ -53,15 +53,21 @@ export const makePhoto = async ({
   };
 };
 
-/** Adds a photo through the API (the contract's client, multipart), for tests that need one. */
+/**
+ * Adds a photo through the API (the contract's client, multipart), for tests that need one. A
+ * `File`, not a bare `Blob`: ts-rest's client sends only `File`s as files (a `Blob` would go as
+ * JSON text).
+ */
 export const addPhotoThroughApi = async (
   api: TApiClient,
   petId: number,
-  photo: { buffer: Buffer; mimeType: string },
+  photo: { buffer: Buffer; mimeType: string; name: string },
 ) => {
   const response = await api.pets.addPetPhoto({
     params: { petId },
-    body: { photo: new Blob([new Uint8Array(photo.buffer)], { type: photo.mimeType }) },
+    body: {
+      photo: new File([new Uint8Array(photo.buffer)], photo.name, { type: photo.mimeType }),
+    },
     headers: { 'idempotency-key': crypto.randomUUID() },
   });
   if (response.status !== 201) {

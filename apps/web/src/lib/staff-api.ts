@@ -237,7 +237,10 @@ export const addPetPhotoAsStaff = (
     () =>
       clientFor(apiKey).pets.addPetPhoto({
         params: { petId },
-        body: { photo },
+        // ts-rest's client sends only a `File` as a file part (a bare `Blob` would go as JSON).
+        body: {
+          photo: photo instanceof File ? photo : new File([photo], 'photo', { type: photo.type }),
+        },
         headers: { 'idempotency-key': idempotencyKey },
         fetchOptions: fetchOptions(UPLOAD_TIMEOUT_MS),
       }),

@@ -22,7 +22,8 @@ type TProps = {
 };
 
 /**
- * An animal's photos in the back office: each with buttons to move it earlier or later and to
+ * An animal's photos in the back office (each button's name says which photo it acts on, its
+ * visible words first, as WCAG's "label in name" asks): each with buttons to move it earlier or later and to
  * remove it (plain forms: no JavaScript needed), and the upload form below. The first photo is the
  * one on the animal's card.
  */
@@ -80,26 +81,32 @@ export const PhotoManager = ({ petId, name, photos, uploadToken, notice, problem
                     <button
                       type="submit"
                       className="button button--secondary button--small"
+                      aria-label={`Move earlier: ${which}`}
                       disabled={index === 0}
                     >
                       <ArrowUp aria-hidden="true" focusable="false" className="button__icon" />
-                      Move earlier<span className="visually-hidden">: {which}</span>
+                      Move earlier
                     </button>
                   </form>
                   <form action={movePhoto.bind(null, petId, order, photo.id, 'later')}>
                     <button
                       type="submit"
                       className="button button--secondary button--small"
+                      aria-label={`Move later: ${which}`}
                       disabled={index === photos.length - 1}
                     >
                       <ArrowDown aria-hidden="true" focusable="false" className="button__icon" />
-                      Move later<span className="visually-hidden">: {which}</span>
+                      Move later
                     </button>
                   </form>
                   <form action={removePhoto.bind(null, petId, photo.id)}>
-                    <button type="submit" className="button button--secondary button--small">
+                    <button
+                      type="submit"
+                      className="button button--secondary button--small"
+                      aria-label={`Remove: ${which}`}
+                    >
                       <Trash2 aria-hidden="true" focusable="false" className="button__icon" />
-                      Remove<span className="visually-hidden">: {which}</span>
+                      Remove
                     </button>
                   </form>
                 </div>
