@@ -284,6 +284,9 @@ describe('the address of photo files (MEDIA_BASE_URL, issue 15)', () => {
   ])('%s: one line naming the variable', (value, expected) => {
     const message = messageOf({ MEDIA_BASE_URL: value });
     expect(message).toBe(`Invalid configuration: ${expected}`);
+  });
+});
+
 describe('photo storage (S3_*)', () => {
   const S3 = {
     S3_BUCKET: 'pets-photos',

@@ -112,6 +112,7 @@ describe('migrate', () => {
       'categories',
       'idempotency_keys',
       'orders',
+      'pet_photos',
       'pets',
     ]);
   });

@@ -139,6 +139,50 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(await prismaCode(prisma.pet.delete({ where: { id: pet.id } }))).toBe('P2003');
   },
 
+  PetPhoto: async () => {
+    const category = await prisma.category.create({ data: { name: 'Axolotl photos' } });
+    const pet = await prisma.pet.create({
+      data: {
+        name: 'Axel',
+        categoryId: category.id,
+        description: 'Smiles all day.',
+        sex: 'unknown',
+        age: 'adult',
+        size: 'small',
+        breed: 'Leucistic',
+        arrivedAt: new Date('2026-03-03T00:00:00Z'),
+      },
+    });
+    expect(pet).toMatchObject({ sex: 'unknown', arrivedAt: new Date('2026-03-03T00:00:00Z') });
+    const sizes = [
+      { width: 160, height: 120, key: 'pets/1/abc-160.webp' },
+      { width: 480, height: 360, key: 'pets/1/abc-480.webp' },
+    ];
+    const second = await prisma.petPhoto.create({
+      data: { petId: pet.id, position: 1, width: 480, height: 360, placeholder: 'AAAA', sizes },
+    });
+    const first = await prisma.petPhoto.create({
+      data: { petId: pet.id, position: 0, width: 480, height: 360, placeholder: 'BBBB', sizes },
+    });
+    expect(second.createdAt).toBeInstanceOf(Date);
+    const read = await prisma.pet.findUniqueOrThrow({
+      where: { id: pet.id },
+      include: { photos: { orderBy: { position: 'asc' } } },
+    });
+    expect(read.photos).toEqual([first, second]);
+    expect(read.photos[0]?.sizes).toEqual(sizes);
+    expect(
+      await prismaCode(
+        prisma.petPhoto.create({
+          data: { petId: 999_999_999n, position: 0, width: 1, height: 1, placeholder: '', sizes },
+        }),
+      ),
+    ).toBe('P2003');
+    // An animal's photos go with it.
+    await prisma.pet.delete({ where: { id: pet.id } });
+    expect(await prisma.petPhoto.count({ where: { petId: pet.id } })).toBe(0);
+  },
+
   IdempotencyKey: async () => {
     const apiKey = await prisma.apiKey.create({
       data: {

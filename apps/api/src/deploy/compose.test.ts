@@ -107,7 +107,7 @@ describe('docker-compose.yml', () => {
     expect(proxying).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
     expect(nginx.match(/include \/etc\/nginx\/conf\.d\/pets-proxy\.inc;/g)).toHaveLength(2);
     expect(services.proxy?.volumes).toContainEqual(
-      './deploy/pets-proxy.inc:/etc/nginx/conf.d/pets-proxy.inc:ro',
+      `${join(REPO_ROOT, 'deploy', 'pets-proxy.inc')}:/etc/nginx/conf.d/pets-proxy.inc:ro`,
     );
     // nginx closes idle upstream connections before the API would: neither races the other.
     const upstreamIdle = Number(/keepalive_timeout (\d+)s;/.exec(nginx)?.[1]);

@@ -19,6 +19,7 @@ const EXPOSED = [
   'Sunset',
   'WWW-Authenticate',
   'Idempotent-Replayed',
+  'X-Total-Count',
 ];
 
 const expectJsonApiHeaders = (response: Response) => {

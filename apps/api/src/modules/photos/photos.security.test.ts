@@ -105,6 +105,12 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
       // Shown by pages of other origins (the site, partners): not same-origin like the rest.
       expect(file.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const head = await fetch(`${api.baseUrl}${path}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('image/webp');
+      expect(Number(head.headers.get('content-length'))).toBe(
+        (await file.arrayBuffer()).byteLength,
+      );
     } else {
       // With a bucket the API serves no files: they are the bucket's (or its CDN's).
       expect((await fetch(`${api.baseUrl}${path.replace(/^\/[^/]+/, '/media')}`)).status).toBe(404);
