@@ -39,26 +39,6 @@ type TPhotoRow = {
   sizes: { width: number; height: number; key: string }[];
 };
 
-/**
- * The animal's photos in their order as one JSON array, `[]` when none: a subquery of every
- * statement that answers Pets, run once per animal of the page by the pet_photos_pet_id_position_idx
- * index (at most PET_PHOTOS_MAX rows), so a page stays one statement.
- */
-const PHOTOS = sql<TPhotoRow[]>`(
-  select coalesce(
-    json_agg(
-      json_build_object(
-        'id', ph.id, 'width', ph.width, 'height', ph.height,
-        'placeholder', ph.placeholder, 'sizes', ph.sizes
-      )
-      order by ph.position, ph.id
-    ),
-    '[]'::json
-  )
-  from pet_photos ph
-  where ph.pet_id = pets.id
-)`.as('photos');
-
 /** Every column of a Pet. The date as its text: `pg` would read a DATE as a local midnight. */
 const PET_COLUMNS = [
   'id',
@@ -71,7 +51,9 @@ const PET_COLUMNS = [
   'size',
   'breed',
   sql<string | null>`to_char(pets.arrived_at, 'YYYY-MM-DD')`.as('arrivedAt'),
-  PHOTOS,
+  // The animal's pet_photos rows in order, kept up to date by a trigger of the database
+  // (migration 20261123151000_pet_photo_list): no subquery per animal of a page.
+  sql<TPhotoRow[]>`pets.photo_list`.as('photos'),
 ] as const;
 
 type TPetRow = {
@@ -189,8 +171,8 @@ const filtered = <Q extends SelectQueryBuilder<DB, 'pets', object>>(
  * backwards and skipping the few others, which is as cheap. The `id` filter is one array
  * parameter, `id = any($n)`, whatever the number of ids: the primary key finds them. The name
  * search uses the GIN index pets_name_search_idx, or the primary key when its words are common
- * (bench/README.md shows the plans at 1,000,000 animals). Each animal's photos come with it
- * (PHOTOS): still one statement.
+ * (bench/README.md shows the plans at 1,000,000 animals). Each animal's photos come with its row
+ * (`photo_list`): still one statement.
  */
 const LIST_STATEMENTS = prepareShapes([...FILTERS, 'before'], (db, p: TListParams, has) => {
   let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
