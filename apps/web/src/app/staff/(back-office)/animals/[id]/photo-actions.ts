@@ -37,6 +37,13 @@ const photosHref = (petId: number, outcome: { photo?: TPhotoNotice; problem?: TP
   return `/staff/animals/${petId}?${params}#photos`;
 };
 
+/**
+ * Bound arguments travel through the page, so a tampered form could change them: ids must be ids
+ * (the API decides the rest, with the staff member's own rights).
+ */
+const isId = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
 const requireKey = async (): Promise<string> => {
   const apiKey = await staffKey();
   if (!apiKey) {
@@ -53,6 +60,12 @@ export const uploadPhoto = async (
   data: FormData,
 ): Promise<TPhotoUploadState> => {
   const apiKey = await requireKey();
+  if (!isId(petId) || typeof idempotencyKey !== 'string' || idempotencyKey.length > 100) {
+    return {
+      error:
+        'Something went wrong on our side and the photo was not added. Please reload the page.',
+    };
+  }
   const photo = data.get('photo');
   const problem = checkPhotoFile(photo);
   if (problem !== undefined || !(photo instanceof Blob)) {
@@ -70,6 +83,9 @@ export const uploadPhoto = async (
 
 export const removePhoto = async (petId: number, photoId: number): Promise<void> => {
   const apiKey = await requireKey();
+  if (!isId(petId) || !isId(photoId)) {
+    redirect('/staff/animals');
+  }
   const result = await deletePetPhotoAsStaff(apiKey, petId, photoId);
   if (!result.ok && result.failure.kind === 'signed-out') {
     redirect(SESSION_EXPIRED_PATH);
@@ -93,7 +109,14 @@ export const movePhoto = async (
   direction: 'earlier' | 'later',
 ): Promise<void> => {
   const apiKey = await requireKey();
-  const order = movedOrder(shownOrder, photoId, direction);
+  if (!isId(petId)) {
+    redirect('/staff/animals');
+  }
+  const isOrder = Array.isArray(shownOrder) && shownOrder.every(isId);
+  const order =
+    isOrder && isId(photoId) && (direction === 'earlier' || direction === 'later')
+      ? movedOrder(shownOrder, photoId, direction)
+      : undefined;
   if (!order) {
     redirect(photosHref(petId, { problem: 'changed' }));
   }
