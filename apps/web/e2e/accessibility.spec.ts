@@ -6,6 +6,7 @@ import { signIn } from './staff-helpers';
 
 test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
   test('the Browse page, plain and filtered, desktop and phone', async ({ page, stack }) => {
+    test.setTimeout(90_000); // seven pages and states, each analysed by axe
     await page.goto(stack.siteUrl);
     await expectNoSeriousViolations(page, 'Browse');
     await page.goto(`${stack.siteUrl}/?status=sold`);
@@ -28,6 +29,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     stack,
     api,
   }) => {
+    test.setTimeout(90_000); // two uploads and five pages and states, each analysed by axe
     const [category] = await categories(api);
     const created = await api.pets.createPet({
       body: {

@@ -39,6 +39,9 @@ const uploadThroughForm = async (page: Page, photo: Awaited<ReturnType<typeof ma
 };
 
 test.describe('Photos', () => {
+  // Each test uploads photos that the API turns into three sizes: seconds on a busy machine.
+  test.describe.configure({ timeout: 90_000 });
+
   test('a staff member uploads a photo; the card and the animal page show it, placeholder first, nothing moving', async ({
     page,
     stack,
