@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { listPetsStatement } from '@pets/api/pets-repository';
+import { countPetsStatement, listPetsStatement } from '@pets/api/pets-repository';
 import { decodeCursor } from '@pets/contract/rules';
 import Redis from 'ioredis';
 import {
@@ -11,6 +11,7 @@ import {
   createBenchKey,
   deepCursor,
   explain,
+  explainAnalyze,
   fillPets,
   firstCategoryId,
   type TBenchDatabase,
@@ -30,6 +31,7 @@ import {
   evaluateTargets,
   ratio,
   type TMeasured,
+  type TPlanRow,
   type TProfileAttribution,
   type TReport,
   type TRunResult,
@@ -95,6 +97,51 @@ const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
     plan: null,
   },
 ];
+
+/**
+ * Requests whose plans the benchmark shows without loading them (issue 15): the profile filters
+ * (one each, the rarest combination, with the old filters), the name search (a common word, one
+ * animal) and the total count (`include=total_count`), with and without filters. EXPLAIN ANALYZE
+ * runs each once: its plan, the rows it read and its time go into the table.
+ */
+const planCasesFor = (
+  categoryId: string,
+): { request: string; statement: { sql: string; values: unknown[] } }[] => {
+  const category = Number(categoryId);
+  return [
+    ['sex=female', { sex: 'female' }],
+    ['size=xlarge', { size: 'xlarge' }],
+    ['age=senior&size=xlarge&sex=unknown', { age: 'senior', size: 'xlarge', sex: 'unknown' }],
+    [
+      'status=available&sex=female&size=small',
+      { status: 'available', sex: 'female', size: 'small' },
+    ],
+    [
+      `categoryId=${category}&status=pending&age=baby&size=xlarge`,
+      { categoryId: category, status: 'pending', age: 'baby', size: 'xlarge' },
+    ],
+    ['name=maple', { name: 'maple' }],
+    ['name=maple 1234', { name: 'maple 1234' }],
+    ['name=maple&status=available&sex=male', { name: 'maple', status: 'available', sex: 'male' }],
+  ]
+    .map(([query, filters]) => ({
+      request: `GET /v1/pets?${query}&limit=20`,
+      statement: listPetsStatement({ limit: 20, ...(filters as object) }),
+    }))
+    .concat(
+      (
+        [
+          ['', {}],
+          ['status=available&', { status: 'available' }],
+          ['sex=female&size=small&', { sex: 'female', size: 'small' }],
+          ['name=maple&', { name: 'maple' }],
+        ] as const
+      ).map(([query, filters]) => ({
+        request: `GET /v1/pets?${query}include=total_count (the count)`,
+        statement: countPetsStatement(filters),
+      })),
+    );
+};
 
 /** One request to both servers before any load: both must succeed and, for lists, agree. */
 const checkScenario = async (
@@ -346,6 +393,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   process.once('SIGHUP', onSignal);
 
   const results: TRunResult[] = [];
+  const plans: TPlanRow[] = [];
   const peakRssMb: TReport['peakRssMb'] = [];
   try {
     const apiPort = await freePort();
@@ -425,6 +473,10 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         );
       }
       peakRssMb.push(sizePeak);
+      for (const { request, statement } of planCasesFor(categoryId)) {
+        const plan = await explainAnalyze(url, statement.sql, statement.values);
+        plans.push({ size, request, plan });
+      }
     }
   } finally {
     process.removeListener('SIGINT', onSignal);
@@ -456,6 +508,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
       tool: 'autocannon 9',
     },
     results,
+    plans,
     peakRssMb,
     targets: evaluateTargets(results, peakRssMb, options.sizes),
   };

@@ -92,13 +92,40 @@ const NAMES = [
 ];
 const CHUNK = 200_000;
 
-/** Pets rows: mostly `sold` (60%), then `available` (20%) and `pending` (20%), as an old store's. */
+/**
+ * A percentile of row `g` for one attribute, 0..99: PostgreSQL's own hash of `g` with a seed per
+ * attribute, so the attributes are independent of each other and of the status (`g % 10`).
+ */
+const percentile = (seed: number) => `(abs(hashint8extended(g::bigint, ${seed})) % 100)`;
+
+/**
+ * The profile of issue 15 with an adoption store's proportions: sex 47% male, 47% female, 3%
+ * unknown, 3% not said; age 15% baby, 30% young, 40% adult, 10% senior, 5% not said; size 35%
+ * small, 35% medium, 20% large, 5% extra large, 5% not said; an arrival date within 5 years.
+ * No description or breed: they are not filtered on, and would only slow the fill.
+ */
+const PROFILE_COLUMNS = `
+       (CASE WHEN ${percentile(1)} < 47 THEN 'male' WHEN ${percentile(1)} < 94 THEN 'female'
+             WHEN ${percentile(1)} < 97 THEN 'unknown' END)::pet_sex,
+       (CASE WHEN ${percentile(2)} < 15 THEN 'baby' WHEN ${percentile(2)} < 45 THEN 'young'
+             WHEN ${percentile(2)} < 85 THEN 'adult' WHEN ${percentile(2)} < 95 THEN 'senior'
+        END)::pet_age,
+       (CASE WHEN ${percentile(3)} < 35 THEN 'small' WHEN ${percentile(3)} < 70 THEN 'medium'
+             WHEN ${percentile(3)} < 90 THEN 'large' WHEN ${percentile(3)} < 95 THEN 'xlarge'
+        END)::pet_size,
+       DATE '2021-11-23' + (g % 1826)::int`;
+
+/**
+ * Pets rows: mostly `sold` (60%), then `available` (20%) and `pending` (20%), as an old store's;
+ * named `<name> <g>` (the name search finds a common word, or one animal by its number), with a
+ * profile (PROFILE_COLUMNS).
+ */
 const INSERT_PETS = `
 WITH c AS (SELECT array_agg(id ORDER BY id) AS ids FROM categories)
-INSERT INTO pets (name, category_id, status)
+INSERT INTO pets (name, category_id, status, sex, age, size, arrived_at)
 SELECT (ARRAY[${NAMES.map((name) => `'${name}'`).join(', ')}])[1 + g % ${NAMES.length}] || ' ' || g,
        c.ids[1 + g % cardinality(c.ids)],
-       (CASE WHEN g % 10 < 6 THEN 'sold' WHEN g % 10 < 8 THEN 'available' ELSE 'pending' END)::pet_status
+       (CASE WHEN g % 10 < 6 THEN 'sold' WHEN g % 10 < 8 THEN 'available' ELSE 'pending' END)::pet_status,${PROFILE_COLUMNS}
 FROM c, generate_series($1::int, $2::int) AS g`;
 
 /**
@@ -173,14 +200,36 @@ export type TPlan = {
   isIndexOnly: boolean;
 };
 
+/** A plan as EXPLAIN ANALYZE ran it: what it read and how long it took. */
+export type TAnalyzedPlan = TPlan & {
+  /** Rows the scans of pets produced, and the rows their filters threw away. */
+  rowsRead: number;
+  /** Execution time reported by PostgreSQL, in ms. */
+  executionMs: number;
+};
+
 type TPlanNode = {
   'Node Type': string;
   'Index Name'?: string;
   'Scan Direction'?: string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
   Plans?: TPlanNode[];
 };
 
 const flatten = (node: TPlanNode): TPlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
+
+const planOf = (nodes: TPlanNode[]): TPlan => ({
+  summary: nodes
+    .map((node) => `${node['Node Type']}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`)
+    .join(' > '),
+  isIndexOnly:
+    nodes.some((node) => node['Node Type'].startsWith('Index')) &&
+    !nodes.some((node) => /Seq Scan|Sort|Aggregate|Bitmap/.test(node['Node Type'])),
+});
 
 /** EXPLAIN of a statement with its parameters. */
 export const explain = (url: string, sql: string, params: unknown[]): Promise<TPlan> =>
@@ -190,15 +239,39 @@ export const explain = (url: string, sql: string, params: unknown[]): Promise<TP
       params,
     );
     const root = rows[0]?.['QUERY PLAN'][0].Plan;
-    const nodes = root ? flatten(root) : [];
+    return planOf(root ? flatten(root) : []);
+  });
+
+/**
+ * EXPLAIN ANALYZE of a statement: its plan, the rows its scans of pets read (kept or filtered
+ * out: the work a filter costs), and its execution time. Runs the statement (a read).
+ */
+export const explainAnalyze = (
+  url: string,
+  sql: string,
+  params: unknown[],
+): Promise<TAnalyzedPlan> =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{
+      'QUERY PLAN': [{ Plan: TPlanNode; 'Execution Time': number }];
+    }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+    const result = rows[0]?.['QUERY PLAN'][0];
+    const nodes = result ? flatten(result.Plan) : [];
+    const scans = nodes.filter(
+      (node) => node['Relation Name'] === 'pets' && /Scan/.test(node['Node Type']),
+    );
+    const rowsRead = scans.reduce(
+      (sum, node) =>
+        sum +
+        ((node['Actual Rows'] ?? 0) +
+          (node['Rows Removed by Filter'] ?? 0) +
+          (node['Rows Removed by Index Recheck'] ?? 0)) *
+          (node['Actual Loops'] ?? 1),
+      0,
+    );
     return {
-      summary: nodes
-        .map(
-          (node) => `${node['Node Type']}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`,
-        )
-        .join(' > '),
-      isIndexOnly:
-        nodes.some((node) => node['Node Type'].startsWith('Index')) &&
-        !nodes.some((node) => /Seq Scan|Sort|Aggregate|Bitmap/.test(node['Node Type'])),
+      ...planOf(nodes),
+      rowsRead: Math.round(rowsRead),
+      executionMs: Number((result?.['Execution Time'] ?? 0).toFixed(2)),
     };
   });

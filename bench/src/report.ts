@@ -1,4 +1,4 @@
-import type { TPlan } from './data';
+import type { TAnalyzedPlan, TPlan } from './data';
 import type { TLoadResult } from './load';
 
 export type TScenarioId = 'list' | 'status' | 'deep' | 'create';
@@ -31,6 +31,9 @@ export type TRunResult = {
   plan: TPlan | null;
 };
 
+/** A request whose plan is shown without load (EXPLAIN ANALYZE): filters, search, count. */
+export type TPlanRow = { size: number; request: string; plan: TAnalyzedPlan };
+
 export type TTarget = { name: string; target: string; measured: string; isMet: boolean };
 
 export type TReport = {
@@ -56,6 +59,8 @@ export type TReport = {
     tool: string;
   };
   results: TRunResult[];
+  /** Plans of the profile filters, the name search and the count (issue 15). */
+  plans: TPlanRow[];
   /** Largest RSS of each process over all runs at a size. */
   peakRssMb: { size: number; ours: number; floor: number }[];
   targets: TTarget[];
@@ -204,6 +209,19 @@ export const toMarkdown = (report: TReport): string => {
     ...report.results
       .filter((each) => each.plan !== null)
       .map((each) => `| ${count(each.size)} | \`${each.request}\` | ${each.plan?.summary} |`),
+    ...(report.plans.length > 0
+      ? [
+          '',
+          'The profile filters, the name search and the total count (issue 15), run once each with EXPLAIN ANALYZE (no load): the rows the scans of pets read, kept or filtered out, and the time PostgreSQL reports.',
+          '',
+          '| Pets | Request | Plan (EXPLAIN ANALYZE) | Rows read | Time (ms) |',
+          '|---:|---|---|---:|---:|',
+          ...report.plans.map(
+            (each) =>
+              `| ${count(each.size)} | \`${each.request}\` | ${each.plan.summary} | ${count(each.plan.rowsRead)} | ${each.plan.executionMs} |`,
+          ),
+        ]
+      : []),
   ];
   return `${lines.join('\n')}\n`;
 };

@@ -20,6 +20,7 @@ describe('seedDatabase', () => {
     expect(await seedDatabase(prisma)).toEqual({
       categoriesCreated: Object.keys(SEED_CATALOGUE).length,
       petsCreated: catalogueSize,
+      profilesAdded: 0,
     });
     const categories = await prisma.category.findMany({ orderBy: { id: 'asc' } });
     expect(categories.map((category) => category.name)).toEqual(
@@ -49,7 +50,11 @@ describe('seedDatabase', () => {
 
   it('adds nothing when run again', async () => {
     const pets = await prisma.pet.count();
-    expect(await seedDatabase(prisma)).toEqual({ categoriesCreated: 0, petsCreated: 0 });
+    expect(await seedDatabase(prisma)).toEqual({
+      categoriesCreated: 0,
+      petsCreated: 0,
+      profilesAdded: 0,
+    });
     expect(await prisma.pet.count()).toBe(pets);
   });
 
@@ -57,10 +62,75 @@ describe('seedDatabase', () => {
     await prisma.pet.deleteMany({ where: { name: 'Biscuit' } });
     const dogs = await prisma.category.findUniqueOrThrow({ where: { name: 'Dogs' } });
     await prisma.pet.create({ data: { name: 'Walter', categoryId: dogs.id } });
-    expect(await seedDatabase(prisma)).toEqual({ categoriesCreated: 0, petsCreated: 1 });
+    expect(await seedDatabase(prisma)).toEqual({
+      categoriesCreated: 0,
+      petsCreated: 1,
+      profilesAdded: 0,
+    });
     expect(await prisma.pet.count({ where: { categoryId: dogs.id } })).toBe(
       (SEED_CATALOGUE.Dogs ?? []).length + 1,
     );
+  });
+
+  it('gives every animal a profile: the attributes adopters filter by, a story, a date', async () => {
+    const pets = await prisma.pet.findMany({ where: { name: { in: ['Biscuit', 'Sheldon'] } } });
+    expect(pets).toHaveLength(2);
+    for (const pet of await prisma.pet.findMany({
+      where: {
+        name: { in: Object.values(SEED_CATALOGUE).flatMap((list) => list.map((one) => one.name)) },
+      },
+    })) {
+      expect(pet.sex && pet.age && pet.size && pet.breed && pet.arrivedAt, pet.name).toBeTruthy();
+      expect(pet.description?.length, pet.name).toBeGreaterThan(40);
+    }
+    const biscuit = pets.find((pet) => pet.name === 'Biscuit');
+    expect(biscuit).toMatchObject({
+      sex: 'male',
+      age: 'young',
+      size: 'medium',
+      breed: 'Beagle mix',
+      arrivedAt: new Date('2026-03-03T00:00:00Z'),
+    });
+    // Every value of each attribute appears, so each filter of the site finds someone.
+    for (const field of ['sex', 'age', 'size'] as const) {
+      const groups = await prisma.pet.groupBy({
+        by: [field],
+        where: { [field]: { not: null } },
+        _count: true,
+      });
+      expect(groups.length, field).toBe(field === 'sex' ? 3 : 4);
+    }
+  });
+
+  it('describes the animals of an older seed, never one someone described', async () => {
+    const fresh = await freshPrisma();
+    await seedDatabase(fresh);
+    const plain = {
+      description: null,
+      sex: null,
+      age: null,
+      size: null,
+      breed: null,
+      arrivedAt: null,
+    };
+    await fresh.pet.updateMany({ where: { name: { in: ['Luna', 'Mochi'] } }, data: plain });
+    await fresh.pet.updateMany({
+      where: { name: 'Mochi' },
+      data: { breed: 'Tabby, says her vet' },
+    });
+    expect(await seedDatabase(fresh)).toEqual({
+      categoriesCreated: 0,
+      petsCreated: 0,
+      profilesAdded: 1,
+    });
+    expect(await fresh.pet.findFirst({ where: { name: 'Luna' } })).toMatchObject({
+      sex: 'female',
+      breed: 'Labrador Retriever',
+    });
+    expect(await fresh.pet.findFirst({ where: { name: 'Mochi' } })).toMatchObject({
+      sex: null,
+      breed: 'Tabby, says her vet',
+    });
   });
 
   it('seeds once when several processes seed at the same moment', async () => {

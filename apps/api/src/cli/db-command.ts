@@ -49,13 +49,16 @@ export const runSeedCommand = async (args: string[], io: TCliIo): Promise<number
     return 0;
   }
   const config = loadCliConfig(io.env);
-  const { categoriesCreated, petsCreated } = await withDatabase(config, io, ({ prisma }) =>
-    seedDatabase(prisma),
+  const { categoriesCreated, petsCreated, profilesAdded } = await withDatabase(
+    config,
+    io,
+    ({ prisma }) => seedDatabase(prisma),
   );
   io.out(
-    categoriesCreated + petsCreated === 0
+    categoriesCreated + petsCreated + profilesAdded === 0
       ? 'Seed data already present: nothing added.'
-      : `Added ${categoriesCreated} categories and ${petsCreated} animals.`,
+      : `Added ${categoriesCreated} categories and ${petsCreated} animals.` +
+          (profilesAdded > 0 ? ` Described ${profilesAdded} animals seeded before profiles.` : ''),
   );
   return 0;
 };

@@ -6,6 +6,7 @@ import {
   PET_BREED_MAX_LENGTH,
   PET_DESCRIPTION_MAX_LENGTH,
   PETS_CURSOR,
+  type TPetsListFilters,
   ZListPetsQuery,
   ZNewPet,
   ZPet,
@@ -349,7 +350,7 @@ describe('PETS_CURSOR carries the new filters', () => {
     });
   });
 
-  it.each([
+  it.each<[string, TPetsListFilters]>([
     ['sex', { sex: 'female' }],
     ['age', { age: 'adult' }],
     ['size', { size: 'large' }],
