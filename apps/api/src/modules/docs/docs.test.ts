@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, useTestApi } from '../../test/api-harness';
 import { launchChromium } from '../../test/browser';
+import { plainPng } from '../photos/photos.test-support';
 
 const PRODUCTION_URL = 'https://api.shop.example/v1';
 const STAGING_URL = 'https://staging-api.shop.example/v1';
@@ -73,43 +74,72 @@ describe('GET /v1/openapi.json', () => {
       body: JSON.stringify({ petId: Number(pet.id), adopter: { name: 'A', email: 'a@b.org' } }),
     });
     const orderId = ((await placed.json()) as { id: number }).id;
+    // A photo to delete, added beforehand; the one the walk adds is then the only one to order.
+    const png = await plainPng(120, 90);
+    const upload = (petId: bigint) =>
+      api.fetch(`/v1/pets/${petId}/photos`, {
+        key,
+        method: 'POST',
+        headers: { 'content-type': 'image/png' },
+        body: png,
+      });
+    const photoId = ((await (await upload(pet.id)).json()) as { id: number }).id;
     const bodies: Record<string, unknown> = {
       'post /pets': { name: 'Pickles', categoryId: Number(category.id) },
       'post /store/orders': { petId: Number(other.id), adopter: { name: 'B', email: 'b@c.org' } },
       'patch /pets/{petId}': { name: 'Noodle II' },
     };
+    const images: Record<string, Buffer> = { 'post /pets/{petId}/photos': png };
+    let addedPhotoId = 0;
     const statuses: string[] = [];
     for (const [path, item] of Object.entries(document.paths)) {
       for (const method of Object.keys(item)) {
-        const url = `${base}${path.replace('{petId}', String(pet.id)).replace('{orderId}', String(orderId))}`;
-        const body = bodies[`${method} ${path}`];
+        const url = `${base}${path
+          .replace('{petId}', String(pet.id))
+          .replace('{orderId}', String(orderId))
+          .replace('{photoId}', String(photoId))}`;
+        const operation = `${method} ${path}`;
+        const image = images[operation];
+        const body =
+          operation === 'put /pets/{petId}/photos/order'
+            ? { photoIds: [addedPhotoId] }
+            : bodies[operation];
         const response = await fetch(url, {
           method: method.toUpperCase(),
           headers: {
             authorization: `Bearer ${key}`,
+            ...(image ? { 'content-type': 'image/png' } : {}),
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
-          body: body === undefined ? undefined : JSON.stringify(body),
+          body: image ?? (body === undefined ? undefined : JSON.stringify(body)),
         });
-        statuses.push(`${method} ${path} ${response.status}`);
+        if (image) {
+          addedPhotoId = ((await response.clone().json()) as { id: number }).id;
+        }
+        statuses.push(`${operation} ${response.status}`);
       }
     }
     // Every path reached its operation: a 409 is the order's state (the first transition of the
     // placed order, in document order, was approve), never a 404 for a route.
-    expect(statuses.sort()).toEqual([
-      'get /categories 200',
-      'get /me 200',
-      'get /pets 200',
-      'get /pets/{petId} 200',
-      'get /store/orders 200',
-      'get /store/orders/{orderId} 200',
-      'patch /pets/{petId} 200',
-      'post /pets 201',
-      'post /store/orders 201',
-      'post /store/orders/{orderId}/approve 200',
-      'post /store/orders/{orderId}/cancel 409',
-      'post /store/orders/{orderId}/complete 200',
-    ]);
+    expect(statuses.sort()).toEqual(
+      [
+        'get /categories 200',
+        'get /me 200',
+        'get /pets 200',
+        'get /pets/{petId} 200',
+        'get /store/orders 200',
+        'get /store/orders/{orderId} 200',
+        'patch /pets/{petId} 200',
+        'post /pets 201',
+        'post /store/orders 201',
+        'post /store/orders/{orderId}/approve 200',
+        'post /store/orders/{orderId}/cancel 409',
+        'post /store/orders/{orderId}/complete 200',
+        'delete /pets/{petId}/photos/{photoId} 204',
+        'post /pets/{petId}/photos 201',
+        'put /pets/{petId}/photos/order 200',
+      ].sort(),
+    );
   });
 
   it('is limited per client address like any request without a key, with the headers', async () => {

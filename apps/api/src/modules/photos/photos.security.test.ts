@@ -53,7 +53,7 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
     }
   });
 
-  it('checks the key before the body: 401 without a key, 403 for a read-only key, nothing read', async () => {
+  it('checks the key before the body: 401 without a key, 429 over the limit, 403 for a read-only key, nothing read', async () => {
     const image = await plainPng(64, 64);
     const anonymous = await photos.upload(petId, image, 'image/png', { key: null });
     expect([anonymous.status, (await errorBody(anonymous)).code]).toEqual([401, 'unauthorized']);
@@ -75,6 +75,16 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
       json({ photoIds: [] }, { method: 'PUT', key: kiosk }),
     );
     expect(ordering.status).toBe(403);
+    // A key over its limit: 429 before the body is looked at, too.
+    const limited = await api.createKey({
+      name: 'limited',
+      plan: 'enterprise',
+      rateLimitPerMinute: 1,
+      rateLimitPerDay: 100,
+    });
+    expect((await photos.upload(petId, image, 'image/png', { key: limited })).status).toBe(201);
+    const over = await photos.upload(petId, bigJunk, 'text/plain', { key: limited });
+    expect([over.status, (await errorBody(over)).code]).toEqual([429, 'rate_limited']);
     // A partner key that may write may add photos (no staff role needed).
     const partner = await api.createKey({ name: 'partner', role: 'partner' });
     expect((await photos.upload(petId, image, 'image/png', { key: partner })).status).toBe(201);
