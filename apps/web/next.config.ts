@@ -1,4 +1,13 @@
+import { PHOTO_MAX_BYTES } from '@pets/contract/rules';
 import type { NextConfig } from 'next';
+
+/**
+ * Server actions take bodies up to 1 MB by default; a staff member's photo goes through one
+ * (app/staff/(back-office)/animals/[id]/photo-actions.ts), up to the API's photo limit. The margin
+ * lets a file a little over the limit arrive, so the action can say in words that it is too large
+ * (the browser's own check says so before sending, when JavaScript runs).
+ */
+const SERVER_ACTION_BODY_LIMIT_BYTES = PHOTO_MAX_BYTES + 1024 * 1024;
 
 /**
  * The site is server-rendered at request time (every page reads the API), so there is nothing to
@@ -8,6 +17,9 @@ import type { NextConfig } from 'next';
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  experimental: {
+    serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES },
+  },
   async headers() {
     return [
       {

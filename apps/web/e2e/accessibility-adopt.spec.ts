@@ -24,6 +24,7 @@ test.describe('Accessibility of adopting (axe-core, WCAG 2.2 AA)', () => {
     stack,
     api,
   }) => {
+    test.setTimeout(90_000); // eight pages and states, each analysed by axe (35 s at load 33)
     const pet = await newAvailablePet(api, 'Axe');
     for (const viewport of [undefined, PHONE]) {
       if (viewport) {

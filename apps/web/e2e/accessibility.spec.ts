@@ -1,10 +1,12 @@
 import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
-import { apiPages, NO_RATE_LIMITS } from './helpers';
+import { apiPages, categories, NO_RATE_LIMITS, uniqueName } from './helpers';
+import { addPhotoThroughApi, makePhoto } from './photo-helpers';
 import { signIn } from './staff-helpers';
 
 test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
   test('the Browse page, plain and filtered, desktop and phone', async ({ page, stack }) => {
+    test.setTimeout(90_000); // seven pages and states, each analysed by axe
     await page.goto(stack.siteUrl);
     await expectNoSeriousViolations(page, 'Browse');
     await page.goto(`${stack.siteUrl}/?status=sold`);
@@ -12,8 +14,55 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(stack.siteUrl);
     await expectNoSeriousViolations(page, 'Browse on a phone');
+    await page.locator('.filters__toggle').click();
+    await expect(page.getByLabel('Category')).toBeVisible();
+    await expectNoSeriousViolations(page, 'Browse on a phone, filters open');
     await page.goto(`${stack.siteUrl}/?category=999999`);
     await expectNoSeriousViolations(page, 'Browse, empty');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${stack.siteUrl}/?status=all&sex=female&age=young&size=small&name=a`);
+    await expectNoSeriousViolations(page, 'Browse, every filter and a search');
+  });
+
+  test('an animal with photos and a profile, on the public page and in the back office', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    test.setTimeout(90_000); // two uploads and five pages and states, each analysed by axe
+    const [category] = await categories(api);
+    const created = await api.pets.createPet({
+      body: {
+        name: uniqueName('Clementine'),
+        categoryId: category?.id ?? 1,
+        sex: 'female',
+        age: 'adult',
+        size: 'small',
+        breed: 'Tabby',
+        arrivedAt: '2026-01-15',
+        description: 'Calm and affectionate.\n\nLikes a warm windowsill.',
+      },
+    });
+    const petId = created.status === 201 ? created.body.id : 0;
+    await addPhotoThroughApi(api, petId, await makePhoto());
+    await addPhotoThroughApi(api, petId, await makePhoto({ format: 'png', background: '#9ec1d9' }));
+    await page.goto(`${stack.siteUrl}/pets/${petId}`);
+    await expectNoSeriousViolations(page, 'An animal with photos');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${stack.siteUrl}/pets/${petId}`);
+    await expectNoSeriousViolations(page, 'An animal with photos on a phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await expectNoSeriousViolations(page, 'Edit an animal with photos');
+    await page.getByLabel('Add a photo').setInputFiles({
+      name: 'notes.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from('not a picture'),
+    });
+    await page.getByRole('button', { name: 'Upload photo' }).click();
+    await expect(page.locator('#photo-file-error')).toBeVisible();
+    await expectNoSeriousViolations(page, 'Edit an animal, a refused upload');
   });
 
   test("an animal's page", async ({ page, stack, api }) => {

@@ -1,6 +1,6 @@
 import { STATUS_LOOKS } from '../src/components/status-badge';
 import { expect, test } from './fixtures';
-import { allPets, apiPages, cardNames, cards, categories } from './helpers';
+import { allPets, apiPages, cardNames, cards, categories, uniqueName } from './helpers';
 
 test.describe('Browse', () => {
   test('shows the newest available animals as cards with name, category and status', async ({
@@ -81,9 +81,11 @@ test.describe('Browse', () => {
     await expect.poll(() => cardNames(page)).toEqual(expected);
     await expect(page.getByLabel('Category')).toBeFocused();
 
-    // Page size, still from the keyboard.
-    await page.keyboard.press('Tab');
-    await expect(page.getByLabel('Per page')).toBeFocused();
+    // Sex, age and size come next; then the page size, still from the keyboard.
+    for (const label of ['Sex', 'Age', 'Size', 'Per page']) {
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel(label, { exact: true })).toBeFocused();
+    }
     await page.keyboard.press('ArrowDown');
     await expect(page).toHaveURL(new RegExp(`/\\?category=${firstCategory?.id}&limit=24$`));
   });
@@ -125,13 +127,130 @@ test.describe('Browse', () => {
     expect(await lefts()).toBe(4);
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(lefts).toBe(1);
-    // The filters stack on a phone: each control is as wide as the panel.
-    const widths = await page
-      .locator('.filters > *:not(noscript):not(.filters__pending)')
-      .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().width)));
-    expect(new Set(widths).size).toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,
     );
+  });
+
+  test('on a phone the filters fold behind one control and the list starts on the first screen', async ({
+    page,
+    stack,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${stack.siteUrl}/?category=1`);
+    const toggle = page.locator('.filters__toggle');
+    await expect(toggle).toBeVisible();
+    // What is chosen shows on the control itself.
+    await expect(toggle).toContainText('Filters');
+    await expect(toggle).toContainText('Available');
+    await expect(toggle).toContainText('1 chosen');
+    await expect(page.getByLabel('Category')).toBeHidden();
+    await expect(page.getByLabel('Name')).toBeVisible();
+    const form = await page.getByRole('form', { name: 'Filter animals' }).boundingBox();
+    expect(form?.height, 'the filters take a small part of the screen').toBeLessThan(844 * 0.2);
+    const firstCard = await cards(page).first().boundingBox();
+    expect(firstCard?.y, 'the first animal starts on the first screen').toBeLessThan(844 * 0.6);
+
+    // Opened, every choice is there, one under the other, as wide as the panel.
+    await toggle.click();
+    await expect(page.getByLabel('Category')).toBeVisible();
+    const widths = await page
+      .locator('.filters__panel > :not(noscript)')
+      .evaluateAll((items) => items.map((item) => Math.round(item.getBoundingClientRect().width)));
+    expect(new Set(widths).size).toBe(1);
+    await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Female' });
+    await expect(page).toHaveURL(/\/\?category=1&sex=female$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+
+    // On a desktop the same choices are always in view, without the control.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(toggle).toBeHidden();
+    await expect(page.getByLabel('Category')).toBeVisible();
+  });
+});
+
+test.describe('Browse by what matters to adopters', () => {
+  test('sex, age, size and a name search in the URL give the animals the API gives, and how many', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    // A family of animals sharing a rare word of their names, with different profiles.
+    const word = uniqueName('Quokka').split(' ')[1] ?? 'quokka';
+    const profiles = [
+      { sex: 'female', age: 'young', size: 'small' },
+      { sex: 'female', age: 'young', size: 'large' },
+      { sex: 'male', age: 'young', size: 'small' },
+      { sex: 'female', age: 'senior', size: 'small' },
+      { sex: 'female', age: 'young', size: 'small' },
+    ] as const;
+    for (const [index, profile] of profiles.entries()) {
+      const created = await api.pets.createPet({
+        body: { name: `${word} ${index}`, categoryId: category?.id ?? 1, ...profile },
+      });
+      expect(created.status).toBe(201);
+    }
+    const query = { sex: 'female', age: 'young', size: 'small', name: word } as const;
+    const expected = (await allPets(api, stack.apiUrl, query)).map((pet) => pet.name);
+    expect(expected).toEqual([`${word} 4`, `${word} 0`]);
+
+    await page.goto(
+      `${stack.siteUrl}/?sex=female&age=young&size=small&name=${encodeURIComponent(word)}`,
+    );
+    expect(await cardNames(page)).toEqual(expected);
+    await expect(page.getByRole('status').filter({ hasText: 'match' })).toHaveText(
+      '2 animals match',
+    );
+    await expect(page.getByLabel('Name')).toHaveValue(word);
+    await expect(page.getByLabel('Sex', { exact: true })).toHaveValue('female');
+
+    // Changing one filter keeps the others and drops nothing but it.
+    await page.getByLabel('Size', { exact: true }).selectOption({ label: 'Large' });
+    await expect(page).toHaveURL(
+      `${stack.siteUrl}/?sex=female&age=young&size=large&name=${encodeURIComponent(word)}`,
+    );
+    await expect.poll(() => cardNames(page)).toEqual([`${word} 1`]);
+    await expect(page.getByRole('status').filter({ hasText: 'match' })).toHaveText(
+      '1 animal matches',
+    );
+    await page.getByLabel('Size', { exact: true }).selectOption({ label: 'Any' });
+    await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Any' });
+    await expect(page).toHaveURL(`${stack.siteUrl}/?sex=female&name=${encodeURIComponent(word)}`);
+    await expect
+      .poll(() => cardNames(page))
+      .toEqual([`${word} 4`, `${word} 3`, `${word} 1`, `${word} 0`]);
+
+    // The search box: a new word on Enter, cleared to show everyone.
+    await page.getByLabel('Name').fill(`${word} 3`);
+    await page.getByLabel('Name').press('Enter');
+    await expect(page).toHaveURL(
+      `${stack.siteUrl}/?sex=female&name=${encodeURIComponent(`${word} 3`).replace(/%20/g, '+')}`,
+    );
+    await expect.poll(() => cardNames(page)).toEqual([`${word} 3`]);
+    // The animal page's way back returns to the same search.
+    await cards(page).first().getByRole('link').click();
+    await page.getByRole('link', { name: 'Back to the list' }).click();
+    await expect.poll(() => cardNames(page)).toEqual([`${word} 3`]);
+    await expect(page.getByLabel('Name')).toHaveValue(`${word} 3`);
+  });
+
+  test('without JavaScript the filters form still works, and its empty fields leave the address', async ({
+    browser,
+    stack,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(stack.siteUrl);
+    await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Male' });
+    await page.getByRole('button', { name: 'Show animals' }).click();
+    // The form sent every field (`category=&age=&...`); the page answers at the tidy address.
+    await expect(page).toHaveURL(`${stack.siteUrl}/?sex=male`);
+    for (const card of await cards(page).all()) {
+      await expect(card.locator('.card__facts')).toContainText('Male');
+    }
+    await context.close();
   });
 });

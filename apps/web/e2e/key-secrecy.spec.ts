@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { WEB_DIR } from './harness/paths';
 import { apiPages, cards, uniqueName } from './helpers';
+import { makePhoto } from './photo-helpers';
 import { SESSION_COOKIE, signIn } from './staff-helpers';
 
 /** The shape of any API key (docs: `pets_live_` or `pets_test_` and 32 characters). */
@@ -107,6 +108,17 @@ test.describe("The staff member's key and session", () => {
     await expect(page).toHaveURL(/created=1/);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page).toHaveURL(/saved=1/);
+    // The photo actions: an upload (the file goes through the site's server), a removal.
+    const photo = await makePhoto();
+    await page.getByLabel('Add a photo').setInputFiles({
+      name: photo.name,
+      mimeType: photo.mimeType,
+      buffer: photo.buffer,
+    });
+    await page.getByRole('button', { name: 'Upload photo' }).click();
+    await expect(page.getByRole('status')).toHaveText('Photo added.');
+    await page.getByRole('button', { name: 'Remove: photo 1' }).click();
+    await expect(page.getByRole('status')).toHaveText('Photo removed.');
     await nav.getByRole('link', { name: 'Applications' }).click();
     await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
     await page.getByRole('link', { name: 'Approve' }).click();

@@ -5,7 +5,39 @@ import type { TApiClient } from './fixtures';
 import { expect, test } from './fixtures';
 import { ARTIFACTS_DIR, SCREENSHOTS_DIR } from './harness/paths';
 import { apiPages, categories, uniqueName } from './helpers';
+import { addPhotoThroughApi, makePhoto } from './photo-helpers';
 import { signIn } from './staff-helpers';
+
+/** An animal with a full profile and three photos made at test time, for the pages that show them. */
+const animalWithPhotos = async (api: TApiClient) => {
+  const category = (await categories(api))[0];
+  const created = await api.pets.createPet({
+    body: {
+      name: uniqueName('Hazelnut'),
+      categoryId: category?.id ?? 1,
+      status: 'available',
+      sex: 'female',
+      age: 'young',
+      size: 'medium',
+      breed: 'Beagle mix',
+      arrivedAt: '2026-03-03',
+      description:
+        'Hazelnut is a gentle, curious dog who loves long walks and naps in the sun.\n\n' +
+        'She gets on well with children and other dogs, and would love a garden.',
+    },
+  });
+  if (created.status !== 201) {
+    throw new Error(`createPet answered ${created.status}`);
+  }
+  for (const colours of [
+    { background: '#d9a066', ink: '#5b3a1c' },
+    { background: '#a9c7a0', ink: '#3d4f2a', width: 720, height: 960 },
+    { background: '#c9b6d9', ink: '#4a3563' },
+  ]) {
+    await addPhotoThroughApi(api, created.body.id, await makePhoto(colours));
+  }
+  return created.body;
+};
 
 /** An application to show in the back office, placed through the API with the site's key. */
 const placeOrderForScreenshots = async (api: TApiClient) => {
@@ -80,6 +112,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   // The back office: one signed-in session, reused by each staff page's fresh context, and an
   // application to show.
   const order = await placeOrderForScreenshots(api);
+  const photographed = await animalWithPhotos(api);
   const signedIn = await browser.newContext();
   await signIn(await signedIn.newPage(), stack.siteUrl, stack.staffApiKey);
   const staffState = await signedIn.storageState();
@@ -94,8 +127,11 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   const pages: [string, string, boolean?][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
+    ['browse-filtered', `${stack.siteUrl}/?status=all&sex=female&age=young`],
+    ['browse-search', `${stack.siteUrl}/?name=${encodeURIComponent(photographed.name)}`],
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
+    ['animal-photos', `${stack.siteUrl}/pets/${photographed.id}`],
     // Adopting. The confirmation shows only what its address carries, so it needs no order.
     ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
     ['application-sent', `${stack.siteUrl}/applications/sent?reference=A-1&pet=${available?.id}`],
@@ -114,6 +150,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['staff-animals', `${stack.siteUrl}/staff/animals`, true],
     ['add-animal', `${stack.siteUrl}/staff/animals/new`, true],
     ['staff-edit-animal', `${stack.siteUrl}/staff/animals/${order.petId}`, true],
+    ['staff-edit-animal-photos', `${stack.siteUrl}/staff/animals/${photographed.id}`, true],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const measurements: TMeasurement[] = [];
@@ -170,6 +207,29 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         await expect(page.locator('#pet-name-error')).toBeVisible();
         await page.screenshot({
           path: join(SCREENSHOTS_DIR, `add-animal-errors-${viewportName}.png`),
+          fullPage: true,
+        });
+      }
+      if (name === 'browse' && viewportName === 'phone') {
+        // The filters, opened from their one control.
+        await page.locator('.filters__toggle').click();
+        await expect(page.getByLabel('Category')).toBeVisible();
+        await page.screenshot({
+          path: join(SCREENSHOTS_DIR, `browse-filters-open-${viewportName}.png`),
+          fullPage: true,
+        });
+      }
+      if (name === 'staff-edit-animal-photos') {
+        // A photo chosen, previewed before it is sent.
+        const photo = await makePhoto({ background: '#f0d7a8' });
+        await page.getByLabel('Add a photo').setInputFiles({
+          name: photo.name,
+          mimeType: photo.mimeType,
+          buffer: photo.buffer,
+        });
+        await expect(page.getByRole('img', { name: `Preview of ${photo.name}` })).toBeVisible();
+        await page.screenshot({
+          path: join(SCREENSHOTS_DIR, `staff-photo-preview-${viewportName}.png`),
           fullPage: true,
         });
       }

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { sealData } from 'iron-session';
 import { expect, type TApiClient, test } from './fixtures';
 import { categories, uniqueName } from './helpers';
+import { makePhoto } from './photo-helpers';
 import { SESSION_COOKIE, STAFF_PAGES, signIn } from './staff-helpers';
 
 /** An available animal with a placed order, made through the API with the site's (partner) key. */
@@ -79,6 +80,21 @@ test.describe('The back office without a session', () => {
     await expectSignInPage(page, stack.siteUrl);
     const listed = await api.pets.listPets({ query: { limit: 100 } });
     expect(listed.status === 200 && listed.body.some((each) => each.name === name)).toBe(false);
+
+    // Adding a photo.
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/${pet.id}`);
+    const photo = await makePhoto();
+    await page.getByLabel('Add a photo').setInputFiles({
+      name: photo.name,
+      mimeType: photo.mimeType,
+      buffer: photo.buffer,
+    });
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Upload photo' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    const photoless = await api.pets.listPets({ query: { id: String(pet.id) } });
+    expect(photoless.status === 200 && photoless.body[0]?.photos).toEqual([]);
   });
 });
 

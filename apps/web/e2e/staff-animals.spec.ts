@@ -60,3 +60,88 @@ test.describe('Staff edit an animal', () => {
     expect(stored.status === 200 && stored.body[0]).toMatchObject({ name, status: 'pending' });
   });
 });
+
+test.describe('Staff write an animal profile', () => {
+  test('sex, age, size, breed, arrival and story are saved, shown in plain words, and cleared', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    const name = uniqueName('Storied');
+    const created = await api.pets.createPet({
+      body: { name, categoryId: category?.id ?? 1, status: 'available' },
+    });
+    const petId = created.status === 201 ? created.body.id : 0;
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Female' });
+    await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Young' });
+    await page.getByLabel('Size when grown').selectOption({ label: 'Medium' });
+    await page.getByLabel('Breed').fill('Beagle mix');
+    await page.getByLabel('Arrival date').fill('2026-03-03');
+    await page
+      .getByLabel('Story')
+      .fill('Loves long walks.\nNaps in the sun.\n\nGets on well with children.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await expect(page.getByLabel('Breed')).toHaveValue('Beagle mix');
+
+    const stored = await api.pets.listPets({ query: { id: String(petId) } });
+    expect(stored.status === 200 && stored.body[0]).toMatchObject({
+      sex: 'female',
+      age: 'young',
+      size: 'medium',
+      breed: 'Beagle mix',
+      arrivedAt: '2026-03-03',
+      description: 'Loves long walks.\nNaps in the sun.\n\nGets on well with children.',
+    });
+
+    await page.goto(`${stack.siteUrl}/pets/${petId}`);
+    const thisYear = new Date().getUTCFullYear() === 2026;
+    await expect(page.locator('.pet__profile')).toHaveText(
+      `Young · Female · Medium · Arrived 3 March${thisYear ? '' : ' 2026'}`,
+    );
+    const story = page.getByRole('region', { name: `About ${name}` });
+    await expect(story.locator('p')).toHaveText([
+      'Loves long walks.\nNaps in the sun.',
+      'Gets on well with children.',
+    ]);
+    await expect(page.locator('dl.facts')).toContainText('BreedBeagle mix');
+    // On the card: age, sex and size.
+    await page.goto(`${stack.siteUrl}/?name=${encodeURIComponent(name)}`);
+    await expect(page.locator('.card__facts')).toHaveText('Young · Female · Medium');
+
+    // Blank again means "not known": cleared in the API, left out of the page.
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Not said' });
+    await page.getByLabel('Breed').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    const cleared = await api.pets.listPets({ query: { id: String(petId) } });
+    expect(cleared.status === 200 && cleared.body[0]).toMatchObject({ age: null, breed: null });
+    await page.goto(`${stack.siteUrl}/pets/${petId}`);
+    await expect(page.locator('.pet__profile')).toHaveText(/^Female · Medium · Arrived 3 March/);
+    await expect(page.locator('dl.facts')).not.toContainText('Breed');
+  });
+
+  test('a date in the future is refused under its field, in words, before anything is sent', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    const created = await api.pets.createPet({
+      body: { name: uniqueName('Early'), categoryId: category?.id ?? 1 },
+    });
+    const petId = created.status === 201 ? created.body.id : 0;
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await page.getByLabel('Arrival date').fill('2999-01-01');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.locator('#pet-arrived-at-error')).toHaveText(
+      'Arrival date must not be in the future.',
+    );
+    await expect(page.getByLabel('Arrival date')).toBeFocused();
+  });
+});

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runProcess } from '@pets/testing';
 import { createTestDatabase, type TTestDatabase } from './database';
 import { API_MAIN, NEXT_BIN, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
@@ -154,9 +156,13 @@ export const startStack = async (): Promise<TRunningStack> => {
 
   const processes: TProcess[] = [];
   let database: TTestDatabase | undefined;
+  // The API keeps uploaded photos' files under DATA_DIR/media: a folder of this run, not the
+  // repository's .data.
+  const dataDir = mkdtempSync(join(tmpdir(), 'pets-web-e2e-'));
   const stop = async () => {
     await Promise.all(processes.map((process_) => stopProcess(process_)));
     await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
 
   const started = Date.now();
@@ -180,6 +186,8 @@ export const startStack = async (): Promise<TRunningStack> => {
         PORT: String(apiPort),
         HOST: '127.0.0.1',
         DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        MEDIA_BASE_URL: `http://127.0.0.1:${apiPort}/media`,
         REDIS_URL: '',
         LOG_LEVEL: 'warn',
       },

@@ -2,6 +2,7 @@ import type { TCategory } from '@pets/contract/schemas';
 import { PawPrint, SearchX } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { BrowseFilters } from '@/components/browse-filters';
@@ -14,6 +15,7 @@ import {
   browseHref,
   browseSearch,
   DEFAULT_BROWSE_QUERY,
+  hasEmptyFilter,
   isFirstPage,
   nextPageQuery,
   parseBrowseQuery,
@@ -53,7 +55,7 @@ const EmptyList = ({ query }: { query: TBrowseQuery }) => {
   }
   return (
     <StatePanel icon={SearchX} title="No animals match these filters" role="status">
-      <p>Try another status or category, or see every animal available for adoption.</p>
+      <p>Try another name or fewer filters, or see every animal available for adoption.</p>
       <p>
         <Link href="/" className="button">
           Clear filters
@@ -61,6 +63,14 @@ const EmptyList = ({ query }: { query: TBrowseQuery }) => {
       </p>
     </StatePanel>
   );
+};
+
+/** "42 animals match" when the API counted them, else how many this page shows. */
+const resultsSummary = (page: TPetsPage): string => {
+  if (page.total !== undefined) {
+    return page.total === 1 ? '1 animal matches' : `${page.total} animals match`;
+  }
+  return `${page.pets.length === 1 ? '1 animal' : `${page.pets.length} animals`} on this page`;
 };
 
 const Results = ({
@@ -81,15 +91,16 @@ const Results = ({
   return (
     <>
       <p className="results__summary" role="status">
-        {page.pets.length === 1 ? '1 animal' : `${page.pets.length} animals`} on this page
+        {resultsSummary(page)}
       </p>
       <ul className="grid" aria-label="Animals">
-        {page.pets.map((pet) => (
+        {page.pets.map((pet, index) => (
           <PetCard
             key={pet.id}
             pet={pet}
             categoryName={names.get(pet.categoryId)}
             href={petHref(pet.id, from)}
+            isPriority={index < 4}
           />
         ))}
       </ul>
@@ -107,14 +118,25 @@ const Results = ({
 
 const BrowsePage = async ({ searchParams }: TProps) => {
   await connection(); // rendered per request: it reads the API
-  const query = parseBrowseQuery(await searchParams);
+  const params = await searchParams;
+  const query = parseBrowseQuery(params);
+  if (hasEmptyFilter(params)) {
+    // The filters' form without JavaScript sends every field, the unchosen ones empty.
+    redirect(browseHref(query));
+  }
   const [categories, page] = await Promise.all([
     listCategories(),
     listPets({
       status: apiStatusOf(query.status),
       categoryId: query.categoryId,
+      sex: query.sex,
+      age: query.age,
+      size: query.size,
+      name: query.name,
       limit: query.limit,
       cursor: query.position.cursor,
+      // Counting costs the API a second statement: asked once, on the first page.
+      include: isFirstPage(query) ? 'total_count' : undefined,
     }),
   ]);
 

@@ -1,6 +1,16 @@
 'use client';
 
-import { PET_NAME_MAX_LENGTH, type TCategory, ZPetStatus } from '@pets/contract/schemas';
+import {
+  PET_ARRIVED_AT_MIN,
+  PET_BREED_MAX_LENGTH,
+  PET_DESCRIPTION_MAX_LENGTH,
+  PET_NAME_MAX_LENGTH,
+  type TCategory,
+  ZPetAge,
+  ZPetSex,
+  ZPetSize,
+  ZPetStatus,
+} from '@pets/contract/schemas';
 import { CircleAlert } from 'lucide-react';
 import {
   type ChangeEvent,
@@ -20,6 +30,7 @@ import {
   type TPetFormValues,
   validatePetForm,
 } from '@/lib/pet-form';
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from '@/lib/pet-profile';
 import { STATUS_LOOKS } from './status-badge';
 
 type TProps = {
@@ -35,7 +46,16 @@ const FIELD_IDS: Record<TPetFormField, string> = {
   name: 'pet-name',
   categoryId: 'pet-category',
   status: 'pet-status-available',
+  sex: 'pet-sex',
+  age: 'pet-age',
+  size: 'pet-size',
+  breed: 'pet-breed',
+  arrivedAt: 'pet-arrived-at',
+  description: 'pet-description',
 };
+
+/** Sex as staff record it: `unknown` is a real answer here ("we cannot tell"), unlike blank. */
+const SEX_CHOICES: Record<string, string> = { ...SEX_LABELS, unknown: 'Not known (cannot tell)' };
 
 const FieldError = ({ id, message }: { id: string; message: string | undefined }) =>
   message ? (
@@ -87,7 +107,7 @@ export const PetForm = ({
   }, [focusTarget, errors]);
 
   const onChange = (
-    event: ChangeEvent<HTMLInputElement | HTMLSelectElement>,
+    event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>,
     field: TPetFormField,
   ) => {
     const value = event.currentTarget.value;
@@ -192,6 +212,105 @@ export const PetForm = ({
           ))}
         </div>
         <FieldError id={`${FIELD_IDS.status}-error`} message={errors.status} />
+      </fieldset>
+
+      <fieldset className="form__group">
+        <legend className="form__group-title">About the animal</legend>
+        <p className="field__hint">
+          What adopters choose by. Leave anything you do not know blank.
+        </p>
+        {(
+          [
+            ['sex', 'Sex', ZPetSex.options, SEX_CHOICES],
+            ['age', 'Age', ZPetAge.options, AGE_LABELS],
+            ['size', 'Size when grown', ZPetSize.options, SIZE_LABELS],
+          ] as const
+        ).map(([field, label, options, labels]) => (
+          <div className="field" key={field}>
+            <label htmlFor={FIELD_IDS[field]} className="field__label">
+              {label}
+            </label>
+            <select
+              id={FIELD_IDS[field]}
+              name={field}
+              value={values[field]}
+              onChange={(event) => onChange(event, field)}
+              aria-invalid={errors[field] ? true : undefined}
+              aria-describedby={describedBy(field)}
+              className="select"
+            >
+              <option value="">Not said</option>
+              {options.map((option) => (
+                <option key={option} value={option}>
+                  {(labels as Record<string, string>)[option]}
+                </option>
+              ))}
+            </select>
+            <FieldError id={`${FIELD_IDS[field]}-error`} message={errors[field]} />
+          </div>
+        ))}
+
+        <div className="field">
+          <label htmlFor={FIELD_IDS.breed} className="field__label">
+            Breed
+          </label>
+          <p id="pet-breed-hint" className="field__hint">
+            Free text, such as “Beagle mix” or “Dwarf lop”.
+          </p>
+          <input
+            id={FIELD_IDS.breed}
+            name="breed"
+            type="text"
+            autoComplete="off"
+            maxLength={PET_BREED_MAX_LENGTH}
+            value={values.breed}
+            onChange={(event) => onChange(event, 'breed')}
+            aria-invalid={errors.breed ? true : undefined}
+            aria-describedby={describedBy('breed', 'pet-breed-hint')}
+            className="input"
+          />
+          <FieldError id={`${FIELD_IDS.breed}-error`} message={errors.breed} />
+        </div>
+
+        <div className="field">
+          <label htmlFor={FIELD_IDS.arrivedAt} className="field__label">
+            Arrival date
+          </label>
+          <input
+            id={FIELD_IDS.arrivedAt}
+            name="arrivedAt"
+            type="date"
+            min={PET_ARRIVED_AT_MIN}
+            value={values.arrivedAt}
+            onChange={(event) => onChange(event, 'arrivedAt')}
+            aria-invalid={errors.arrivedAt ? true : undefined}
+            aria-describedby={describedBy('arrivedAt')}
+            className="input input--date"
+          />
+          <FieldError id={`${FIELD_IDS.arrivedAt}-error`} message={errors.arrivedAt} />
+        </div>
+
+        <div className="field">
+          <label htmlFor={FIELD_IDS.description} className="field__label">
+            Story
+          </label>
+          <p id="pet-description-hint" className="field__hint">
+            A few words for adopters: character, habits, the home they would love. Plain text, up to{' '}
+            {PET_DESCRIPTION_MAX_LENGTH} characters; a blank line starts a new paragraph.
+          </p>
+          <textarea
+            id={FIELD_IDS.description}
+            name="description"
+            rows={6}
+            maxLength={PET_DESCRIPTION_MAX_LENGTH}
+            value={values.description}
+            onChange={(event) => onChange(event, 'description')}
+            aria-invalid={errors.description ? true : undefined}
+            aria-describedby={describedBy('description', 'pet-description-hint')}
+            className="textarea"
+          />
+          <FieldError id={`${FIELD_IDS.description}-error`} message={errors.description} />
+        </div>
       </fieldset>
 
       <div className="form__actions">

@@ -1,6 +1,7 @@
 import 'server-only';
 import {
   contract,
+  Header,
   type TCategory,
   type TListPetsQueryInput,
   type TPet,
@@ -11,7 +12,7 @@ import { cache } from 'react';
 import { webConfig } from '../env';
 import { failure, success, type TApiFailure, type TApiResult } from './api-result';
 import { Backoff } from './backoff';
-import { nextCursorOf, retryAfterSeconds } from './http-headers';
+import { nextCursorOf, retryAfterSeconds, totalCountOf } from './http-headers';
 import type { TPetsPage } from './pets-page';
 
 /** How long one call to the API may take before the page shows the "unavailable" state. */
@@ -99,7 +100,10 @@ const call = async <R extends TRawResponse, T>(
   return data === undefined ? failure(failureOf(operation, response)) : success(data);
 };
 
-/** One page of `listPets`, with the cursor of the next page from the `Link` header. */
+/**
+ * One page of `listPets`, with the cursor of the next page from the `Link` header and, when asked
+ * with `include: 'total_count'`, how many animals match (`X-Total-Count`).
+ */
 export const listPets = (query: TListPetsQueryInput): Promise<TApiResult<TPetsPage>> =>
   call(
     'listPets',
@@ -108,7 +112,11 @@ export const listPets = (query: TListPetsQueryInput): Promise<TApiResult<TPetsPa
       if (response.status !== 200) {
         return undefined;
       }
-      return { pets: response.body, nextCursor: nextCursorOf(response.headers.get('link')) };
+      return {
+        pets: response.body,
+        nextCursor: nextCursorOf(response.headers.get('link')),
+        total: totalCountOf(response.headers.get(Header.totalCount)),
+      };
     },
   );
 

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activeFilterCount,
   browseHref,
   DEFAULT_BROWSE_QUERY,
   decodePosition,
   encodePosition,
+  hasEmptyFilter,
   MAX_BACK_PAGES,
   nextPageQuery,
   PAGE_SIZES,
   parseBrowseQuery,
+  parseNameSearch,
   previousPageQuery,
   toSearchParamsRecord,
   withFilters,
@@ -107,5 +110,68 @@ describe('positions', () => {
     expect(decodePosition('a:b')).toEqual({ cursor: 'a:b' });
     expect(decodePosition('')).toEqual({});
     expect(decodePosition('x'.repeat(201))).toBeUndefined();
+  });
+});
+
+describe('the profile filters and the name search', () => {
+  it('reads sex, age, size and the name search', () => {
+    expect(parse('sex=female&age=young&size=xlarge&name=bis')).toMatchObject({
+      sex: 'female',
+      age: 'young',
+      size: 'xlarge',
+      name: 'bis',
+    });
+  });
+
+  it('ignores values that are not on offer', () => {
+    const query = parse('sex=unknown&age=puppy&size=huge&name=%20%21%3F%20');
+    expect([query.sex, query.age, query.size, query.name]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('tidies the name search, and drops one that names nothing', () => {
+    expect(parseNameSearch('  Mr.   Whis ')).toBe('Mr. Whis');
+    expect(parseNameSearch('—')).toBeUndefined();
+    expect(parseNameSearch('')).toBeUndefined();
+    expect(parseNameSearch('x'.repeat(101))).toBeUndefined();
+  });
+
+  it('puts them in the address after status and category, and never an empty one', () => {
+    const query = withFilters(DEFAULT_BROWSE_QUERY, {
+      categoryId: 2,
+      sex: 'male',
+      age: 'senior',
+      size: 'small',
+      name: 'Mr Whis',
+    });
+    expect(browseHref(query)).toBe('/?category=2&sex=male&age=senior&size=small&name=Mr+Whis');
+    expect(parse(browseHref(query).slice(2))).toEqual(query);
+    expect(browseHref(withFilters(query, { sex: undefined, name: undefined }))).toBe(
+      '/?category=2&age=senior&size=small',
+    );
+  });
+
+  it('counts the filters that narrow the list', () => {
+    expect(activeFilterCount(DEFAULT_BROWSE_QUERY)).toBe(0);
+    expect(activeFilterCount(parse('status=all&sex=female&name=bis'))).toBe(3);
+  });
+});
+
+describe('hasEmptyFilter', () => {
+  const record = (search: string) => toSearchParamsRecord(new URLSearchParams(search));
+
+  it('spots the empty fields a form sent without JavaScript', () => {
+    expect(hasEmptyFilter(record('status=available&category=&sex=&limit=12&name='))).toBe(true);
+    expect(hasEmptyFilter(record('name=%20%20'))).toBe(true);
+  });
+
+  it('leaves full addresses, and the trail of pages, alone', () => {
+    expect(hasEmptyFilter(record(''))).toBe(false);
+    expect(hasEmptyFilter(record('status=pending&name=bis'))).toBe(false);
+    expect(hasEmptyFilter(record('cursor=abc&back='))).toBe(false);
   });
 });

@@ -1,12 +1,28 @@
-import { MAX_ID, PAGE_SIZE, type TPetStatus, ZPetStatus } from '@pets/contract/schemas';
+import {
+  MAX_ID,
+  nameSearchWords,
+  PAGE_SIZE,
+  PET_NAME_SEARCH_MAX_LENGTH,
+  type TPetAge,
+  type TPetSex,
+  type TPetSize,
+  type TPetStatus,
+  ZPetAge,
+  ZPetSize,
+  ZPetStatus,
+} from '@pets/contract/schemas';
 
 /**
  * The state of the Browse page, kept in its URL so a filtered page can be shared and reloaded:
  *
- *   /?status=pending&category=2&limit=24&cursor=<api cursor>&back=&back=<api cursor>
+ *   /?status=pending&category=2&sex=female&age=young&size=small&name=bis&limit=24
+ *     &cursor=<api cursor>&back=&back=<api cursor>
  *
  * - `status`: a PetStatus or `all`; omitted means `available` (people come to adopt).
  * - `category`: a category id; omitted means every category.
+ * - `sex` (`female` or `male`), `age` (a PetAge), `size` (a PetSize): omitted means any.
+ * - `name`: the name search as typed (spaces tidied), sent to listPets' `name`; omitted means any
+ *   name. A text without a letter or digit searches nothing, so it is left out.
  * - `limit`: the page size, one of PAGE_SIZES; omitted means the first of them.
  * - `cursor`: where this page starts, an opaque cursor of the API; omitted means the first page.
  * - `back`: the positions of the pages before this one, oldest first, so "Previous" works without
@@ -34,9 +50,19 @@ const MAX_CURSOR_LENGTH = 200;
 /** Where a page starts: after `cursor` (an opaque cursor of the API, absent for the first page). */
 export type TPosition = { cursor?: string };
 
+/** The sexes an adopter may choose: `unknown` is for records, not something people look for. */
+export const SEX_FILTERS: readonly TPetSex[] = ['female', 'male'];
+export const AGE_FILTERS: readonly TPetAge[] = ZPetAge.options;
+export const SIZE_FILTERS: readonly TPetSize[] = ZPetSize.options;
+
 export type TBrowseQuery = {
   status: TStatusFilter;
   categoryId?: number;
+  sex?: TPetSex;
+  age?: TPetAge;
+  size?: TPetSize;
+  /** The name search, trimmed, inner spaces collapsed; never empty. */
+  name?: string;
   limit: number;
   position: TPosition;
   back: TPosition[];
@@ -91,6 +117,18 @@ export const toSearchParamsRecord = (params: URLSearchParams): TSearchParamsReco
   return record;
 };
 
+const pick = <T extends string>(options: readonly T[], value: string | undefined): T | undefined =>
+  options.find((option) => option === value);
+
+/** A name search as the address and the search box show it, or undefined when it finds nothing. */
+export const parseNameSearch = (value: string | undefined): string | undefined => {
+  const name = value?.trim().replace(/\s+/g, ' ');
+  if (!name || name.length > PET_NAME_SEARCH_MAX_LENGTH || nameSearchWords(name).length === 0) {
+    return undefined;
+  }
+  return name;
+};
+
 export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
   const status = first(params, 'status');
   const limit = parseCount(first(params, 'limit'), PAGE_SIZE.max);
@@ -103,11 +141,26 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
   return {
     status: STATUS_FILTERS.find((filter) => filter === status) ?? DEFAULT_STATUS,
     categoryId: categoryId !== undefined && categoryId >= 1 ? categoryId : undefined,
+    sex: pick(SEX_FILTERS, first(params, 'sex')),
+    age: pick(AGE_FILTERS, first(params, 'age')),
+    size: pick(SIZE_FILTERS, first(params, 'size')),
+    name: parseNameSearch(first(params, 'name')),
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
     position: cursor === undefined ? {} : { cursor },
     back: cursor === undefined ? [] : back,
   };
 };
+
+/** Parameters of the filters that a plain (JavaScript-free) GET of the filters' form may send. */
+const FORM_PARAMETERS = ['status', 'category', 'sex', 'age', 'size', 'name', 'limit'] as const;
+
+/**
+ * Whether the address carries a filter with nothing in it (`category=&name=`), as the filters'
+ * form sends without JavaScript: the page then redirects to the canonical address, so no address
+ * the site shows or shares has empty parameters.
+ */
+export const hasEmptyFilter = (params: TSearchParamsRecord): boolean =>
+  FORM_PARAMETERS.some((name) => all(params, name).some((value) => value.trim() === ''));
 
 /** The canonical query string (with its `?`, or empty): defaults are left out. */
 export const browseSearch = (query: TBrowseQuery): string => {
@@ -117,6 +170,12 @@ export const browseSearch = (query: TBrowseQuery): string => {
   }
   if (query.categoryId !== undefined) {
     params.set('category', String(query.categoryId));
+  }
+  for (const key of ['sex', 'age', 'size', 'name'] as const) {
+    const value = query[key];
+    if (value !== undefined) {
+      params.set(key, value);
+    }
   }
   if (query.limit !== DEFAULT_PAGE_SIZE) {
     params.set('limit', String(query.limit));
@@ -135,11 +194,28 @@ export const browseHref = (query: TBrowseQuery): string => `/${browseSearch(quer
 
 export const isFirstPage = (query: TBrowseQuery): boolean => query.position.cursor === undefined;
 
+/** What the filters' form sets (everything but the position). */
+export type TBrowseFilters = Pick<
+  TBrowseQuery,
+  'status' | 'categoryId' | 'sex' | 'age' | 'size' | 'name' | 'limit'
+>;
+
 /** The same filters from their first page: what a change of filter leads to. */
 export const withFilters = (
   query: TBrowseQuery,
-  filters: Partial<Pick<TBrowseQuery, 'status' | 'categoryId' | 'limit'>>,
+  filters: Partial<TBrowseFilters>,
 ): TBrowseQuery => ({ ...query, ...filters, position: {}, back: [] });
+
+/** How many filters narrow the list beyond the default (available animals of every kind). */
+export const activeFilterCount = (query: TBrowseQuery): number =>
+  [
+    query.status !== DEFAULT_STATUS,
+    query.categoryId !== undefined,
+    query.sex !== undefined,
+    query.age !== undefined,
+    query.size !== undefined,
+    query.name !== undefined,
+  ].filter(Boolean).length;
 
 export const nextPageQuery = (query: TBrowseQuery, next: TPosition): TBrowseQuery => ({
   ...query,

@@ -28,3 +28,16 @@ export const retryAfterSeconds = (header: string | null, now: Date = new Date())
   }
   return Math.max(1, Math.ceil((date - now.getTime()) / 1000));
 };
+
+/**
+ * How many items a list has on all its pages, from `X-Total-Count` (sent when asked for), or
+ * undefined when it is missing or not a plain count.
+ */
+export const totalCountOf = (header: string | null): number | undefined => {
+  const value = header?.trim();
+  if (!value || !/^\d{1,16}$/.test(value)) {
+    return undefined;
+  }
+  const count = Number(value);
+  return Number.isSafeInteger(count) ? count : undefined;
+};

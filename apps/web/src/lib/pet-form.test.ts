@@ -1,18 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { fieldErrorsFromApi, readPetFormValues, toNewPetInput, validatePetForm } from './pet-form';
+import {
+  EMPTY_PET_FORM,
+  fieldErrorsFromApi,
+  petFormValues,
+  readPetFormValues,
+  toNewPetInput,
+  validatePetForm,
+} from './pet-form';
 
 const values = (name: string, categoryId: string, status = 'available') => ({
+  ...EMPTY_PET_FORM.values,
   name,
   categoryId,
   status,
 });
 
+/** The profile when nothing of it is known: every field null. */
+const UNKNOWN_PROFILE = {
+  sex: null,
+  age: null,
+  size: null,
+  breed: null,
+  arrivedAt: null,
+  description: null,
+};
+
 describe('validatePetForm (the contract ZNewPet)', () => {
   it('accepts a valid animal and trims its name', () => {
     expect(validatePetForm(values('  Biscuit ', '2', 'pending'))).toEqual({
       success: true,
-      data: { name: 'Biscuit', categoryId: 2, status: 'pending' },
-      input: { name: 'Biscuit', categoryId: 2, status: 'pending' },
+      data: { name: 'Biscuit', categoryId: 2, status: 'pending', ...UNKNOWN_PROFILE },
+      input: { name: 'Biscuit', categoryId: 2, status: 'pending', ...UNKNOWN_PROFILE },
     });
   });
 
@@ -43,16 +61,93 @@ describe('validatePetForm (the contract ZNewPet)', () => {
   });
 
   it('leaves out an unchosen status, so the API default applies', () => {
-    expect(toNewPetInput(values('Rex', '1', ''))).toEqual({ name: 'Rex', categoryId: 1 });
+    expect(toNewPetInput(values('Rex', '1', ''))).toEqual({
+      name: 'Rex',
+      categoryId: 1,
+      ...UNKNOWN_PROFILE,
+    });
+  });
+});
+
+describe('the profile fields', () => {
+  const profile = {
+    ...values('Biscuit', '1'),
+    sex: 'male',
+    age: 'young',
+    size: 'medium',
+    breed: '  Beagle mix ',
+    arrivedAt: '2026-03-03',
+    description: 'Loves walks.\n\nGood with cats.',
+  };
+
+  it('sends what is filled in (texts trimmed by the contract) and null for what is blank', () => {
+    expect(validatePetForm(profile)).toMatchObject({
+      success: true,
+      data: {
+        sex: 'male',
+        age: 'young',
+        size: 'medium',
+        breed: 'Beagle mix',
+        arrivedAt: '2026-03-03',
+        description: 'Loves walks.\n\nGood with cats.',
+      },
+    });
+    expect(toNewPetInput({ ...profile, breed: '   ', description: '' })).toMatchObject({
+      breed: null,
+      description: null,
+    });
+    // A browser sends a textarea's line breaks as CRLF.
+    expect(toNewPetInput({ ...profile, description: 'One.\r\nTwo.\r\n\r\nThree.' })).toMatchObject({
+      description: 'One.\nTwo.\n\nThree.',
+    });
+  });
+
+  it('names the field with a problem, in words', () => {
+    expect(validatePetForm({ ...profile, arrivedAt: '2026-02-30' })).toEqual({
+      success: false,
+      fieldErrors: { arrivedAt: 'Arrival date must be a real date written YYYY-MM-DD.' },
+    });
+    expect(validatePetForm({ ...profile, arrivedAt: '2999-01-01' })).toEqual({
+      success: false,
+      fieldErrors: { arrivedAt: 'Arrival date must not be in the future.' },
+    });
+    expect(validatePetForm({ ...profile, breed: 'x'.repeat(101) })).toEqual({
+      success: false,
+      fieldErrors: { breed: 'Breed must be at most 100 characters.' },
+    });
+    expect(validatePetForm({ ...profile, description: 'x'.repeat(2001) })).toEqual({
+      success: false,
+      fieldErrors: { description: 'Story must be at most 2000 characters.' },
+    });
+    expect(validatePetForm({ ...profile, size: 'huge', sex: 'both' })).toEqual({
+      success: false,
+      fieldErrors: { size: 'Choose one of the options.', sex: 'Choose one of the options.' },
+    });
+  });
+
+  it("shows a stored animal's profile, unknowns blank", () => {
+    expect(
+      petFormValues({
+        name: 'Rex',
+        categoryId: 3,
+        status: 'sold',
+        ...UNKNOWN_PROFILE,
+        age: 'senior',
+      }),
+    ).toEqual({ ...values('Rex', '3', 'sold'), age: 'senior' });
   });
 });
 
 describe('readPetFormValues', () => {
-  it('reads the three fields as text', () => {
+  it('reads every field as text, a missing one as blank', () => {
     const data = new FormData();
     data.set('name', 'Rex');
     data.set('categoryId', '4');
-    expect(readPetFormValues(data)).toEqual({ name: 'Rex', categoryId: '4', status: '' });
+    data.set('breed', 'Terrier');
+    expect(readPetFormValues(data)).toEqual({
+      ...values('Rex', '4', ''),
+      breed: 'Terrier',
+    });
   });
 });
 

@@ -1,13 +1,33 @@
-import { type TError, type TNewPet, type TNewPetInput, ZNewPet } from '@pets/contract/schemas';
+import {
+  type TError,
+  type TNewPet,
+  type TNewPetInput,
+  type TPet,
+  ZNewPet,
+} from '@pets/contract/schemas';
 
 /**
- * The "Add an animal" form, shared by the browser (validation before sending) and the server
- * action (validation again, then the API, which validates a third time). Validation is the
+ * The "Add an animal" and "Edit" forms, shared by the browser (validation before sending) and the
+ * server action (validation again, then the API, which validates a third time). Validation is the
  * contract's own ZNewPet; this module only turns form fields into its input and its issues (or the
  * API's `400` details) into messages under the right field.
+ *
+ * The profile fields (sex, age, size, breed, arrival date, description) may stay empty: an empty
+ * one is sent as `null`, "not known", which on an edit clears what was there.
  */
 
-export const PET_FORM_FIELDS = ['name', 'categoryId', 'status'] as const;
+export const PET_PROFILE_FIELDS = [
+  'sex',
+  'age',
+  'size',
+  'breed',
+  'arrivedAt',
+  'description',
+] as const;
+export type TPetProfileField = (typeof PET_PROFILE_FIELDS)[number];
+
+/** In the form's order, so the first field with a problem gets the focus. */
+export const PET_FORM_FIELDS = ['name', 'categoryId', 'status', ...PET_PROFILE_FIELDS] as const;
 export type TPetFormField = (typeof PET_FORM_FIELDS)[number];
 export type TPetFormErrors = Partial<Record<TPetFormField, string>>;
 
@@ -21,8 +41,17 @@ export type TPetFormState = {
   formError?: string;
 };
 
+const EMPTY_PROFILE: Record<TPetProfileField, string> = {
+  sex: '',
+  age: '',
+  size: '',
+  breed: '',
+  arrivedAt: '',
+  description: '',
+};
+
 export const EMPTY_PET_FORM: TPetFormState = {
-  values: { name: '', categoryId: '', status: 'available' },
+  values: { name: '', categoryId: '', status: 'available', ...EMPTY_PROFILE },
   fieldErrors: {},
 };
 
@@ -30,6 +59,12 @@ const LABELS: Record<TPetFormField, string> = {
   name: 'Name',
   categoryId: 'Category',
   status: 'Status',
+  sex: 'Sex',
+  age: 'Age',
+  size: 'Size',
+  breed: 'Breed',
+  arrivedAt: 'Arrival date',
+  description: 'Story',
 };
 
 export const readPetFormValues = (data: FormData): TPetFormValues => {
@@ -37,8 +72,26 @@ export const readPetFormValues = (data: FormData): TPetFormValues => {
     const value = data.get(name);
     return typeof value === 'string' ? value : '';
   };
-  return { name: text('name'), categoryId: text('categoryId'), status: text('status') };
+  return Object.fromEntries(PET_FORM_FIELDS.map((field) => [field, text(field)])) as Record<
+    TPetFormField,
+    string
+  >;
 };
+
+/** An animal's stored values as the form shows them (unknown profile fields empty). */
+export const petFormValues = (
+  pet: Pick<TPet, 'name' | 'categoryId' | 'status' | TPetProfileField>,
+): TPetFormValues => ({
+  name: pet.name,
+  categoryId: String(pet.categoryId),
+  status: pet.status,
+  sex: pet.sex ?? '',
+  age: pet.age ?? '',
+  size: pet.size ?? '',
+  breed: pet.breed ?? '',
+  arrivedAt: pet.arrivedAt ?? '',
+  description: pet.description ?? '',
+});
 
 /** The input ZNewPet is given: an unchosen category or status is left out, not sent as "". */
 export const toNewPetInput = (values: TPetFormValues): Record<string, unknown> => {
@@ -51,6 +104,12 @@ export const toNewPetInput = (values: TPetFormValues): Record<string, unknown> =
   if (values.status !== '') {
     input.status = values.status;
   }
+  for (const field of PET_PROFILE_FIELDS) {
+    // Blank means "not known": `null`, which an edit uses to clear the field. A browser sends a
+    // textarea's line breaks as CRLF (the HTML form rules); the story keeps plain `\n`.
+    const value = values[field].replace(/\r\n?/g, '\n');
+    input[field] = value.trim() === '' ? null : value;
+  }
   return input;
 };
 
@@ -60,6 +119,12 @@ const sentence = (field: TPetFormField, message: string): string => {
   }
   if (field === 'status' && /required|invalid|expected/i.test(message)) {
     return 'Choose a status.';
+  }
+  if (
+    (field === 'sex' || field === 'age' || field === 'size') &&
+    /invalid|expected/i.test(message)
+  ) {
+    return 'Choose one of the options.';
   }
   const text = /^(is|must)\b/.test(message) ? `${LABELS[field]} ${message}` : message;
   const capitalised = text.charAt(0).toUpperCase() + text.slice(1);

@@ -8,6 +8,7 @@ import {
   type TOrder,
   type TOrderAction,
   type TPet,
+  type TPetPhoto,
   type TPetUpdate,
   ZError,
 } from '@pets/contract';
@@ -24,13 +25,19 @@ import type { TPetsPage } from './pets-page';
  */
 
 const REQUEST_TIMEOUT_MS = 8_000;
+/** An upload sends up to the photo limit and waits while the API makes its sizes. */
+const UPLOAD_TIMEOUT_MS = 60_000;
 
-/** Besides the site's failures: the key was refused (401), lacks the right (403), or a 409. */
+/**
+ * Besides the site's failures: the key was refused (401), lacks the right (403), a 409, or the
+ * body was refused for its size (413) or its type (415), with the error's code.
+ */
 export type TStaffFailure =
   | TApiFailure
   | { kind: 'signed-out' }
   | { kind: 'forbidden' }
-  | { kind: 'conflict'; code: string };
+  | { kind: 'conflict'; code: string }
+  | { kind: 'refused'; status: 413 | 415; code: string };
 export type TStaffResult<T> = { ok: true; data: T } | { ok: false; failure: TStaffFailure };
 
 type TRawResponse = { status: number; body: unknown; headers: Headers };
@@ -43,9 +50,9 @@ const clientFor = (apiKey: string) =>
     throwOnUnknownStatus: true,
   });
 
-const fetchOptions = () => ({
+const fetchOptions = (timeoutMs = REQUEST_TIMEOUT_MS) => ({
   cache: 'no-store' as const,
-  signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  signal: AbortSignal.timeout(timeoutMs),
 });
 
 const failureOf = (operation: string, response: TRawResponse): TStaffFailure => {
@@ -59,6 +66,13 @@ const failureOf = (operation: string, response: TRawResponse): TStaffFailure => 
       return { kind: 'not-found' };
     case 409:
       return { kind: 'conflict', code: error.success ? error.data.code : 'conflict' };
+    case 413:
+    case 415:
+      return {
+        kind: 'refused',
+        status: response.status,
+        code: error.success ? error.data.code : 'refused',
+      };
     case 429:
       return {
         kind: 'rate-limited',
@@ -207,12 +221,71 @@ export const listPetsAsStaff = (
         : undefined,
   );
 
+/**
+ * Adds a photo: the file the staff member chose goes to the API as a `multipart/form-data` form
+ * from here, the site's server, with their key; the browser never sees the key. The token of the
+ * page that showed the form is the `Idempotency-Key`, so a form sent twice adds one photo.
+ */
+export const addPetPhotoAsStaff = (
+  apiKey: string,
+  petId: number,
+  photo: Blob,
+  idempotencyKey: string,
+): Promise<TStaffResult<TPetPhoto>> =>
+  call(
+    'addPetPhoto',
+    () =>
+      clientFor(apiKey).pets.addPetPhoto({
+        params: { petId },
+        // ts-rest's client sends only a `File` as a file part (a bare `Blob` would go as JSON).
+        body: {
+          photo: photo instanceof File ? photo : new File([photo], 'photo', { type: photo.type }),
+        },
+        headers: { 'idempotency-key': idempotencyKey },
+        fetchOptions: fetchOptions(UPLOAD_TIMEOUT_MS),
+      }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
+export const deletePetPhotoAsStaff = (
+  apiKey: string,
+  petId: number,
+  photoId: number,
+): Promise<TStaffResult<true>> =>
+  call(
+    'deletePetPhoto',
+    () =>
+      clientFor(apiKey).pets.deletePetPhoto({
+        params: { petId, photoId },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 204 ? true : undefined),
+  );
+
+/** Every photo of the animal, in the new order: a stale order is a 409 the caller explains. */
+export const reorderPetPhotosAsStaff = (
+  apiKey: string,
+  petId: number,
+  photoIds: number[],
+): Promise<TStaffResult<TPetPhoto[]>> =>
+  call(
+    'reorderPetPhotos',
+    () =>
+      clientFor(apiKey).pets.reorderPetPhotos({
+        params: { petId },
+        body: { photoIds },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
 /** A staff failure as a page shows it (the public ApiFailure panel). */
 export const asPageFailure = (staffFailure: TStaffFailure): TApiFailure => {
   switch (staffFailure.kind) {
     case 'signed-out':
     case 'forbidden':
     case 'conflict':
+    case 'refused':
     case 'invalid':
       return { kind: 'failed' };
     default:

@@ -4,11 +4,13 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
-import { CategoryVisual } from '@/components/category-visual';
+import { PetGallery } from '@/components/pet-gallery';
+import { PetVisual } from '@/components/pet-visual';
 import { StatusBadge } from '@/components/status-badge';
 import { StoreVisit } from '@/components/store-visit';
 import { findPet, listCategories } from '@/lib/api';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
+import { profileLine, storyParagraphs } from '@/lib/pet-profile';
 
 type TProps = {
   params: Promise<{ id: string }>;
@@ -54,18 +56,52 @@ const PetPage = async ({ params, searchParams }: TProps) => {
   const categoryName = categories.ok
     ? categories.data.find((category) => category.id === pet.data.categoryId)?.name
     : undefined;
+  const [mainPhoto, ...morePhotos] = pet.data.photos;
+  const profile = profileLine(pet.data);
+  const story = storyParagraphs(pet.data.description);
   return (
     <>
       {backLink}
       <article className="pet">
-        <CategoryVisual categoryName={categoryName} size="hero" />
+        <div className="pet__media">
+          <PetVisual
+            photo={mainPhoto}
+            categoryName={categoryName}
+            size="hero"
+            alt={pet.data.name}
+            isPriority
+          />
+          <PetGallery
+            photos={morePhotos}
+            name={pet.data.name}
+            firstNumber={2}
+            total={pet.data.photos.length}
+          />
+        </div>
         <div className="pet__details">
-          <h1 className="page-title">{pet.data.name}</h1>
+          <div>
+            <h1 className="page-title">{pet.data.name}</h1>
+            {profile ? <p className="pet__profile">{profile}</p> : null}
+          </div>
+          {story.length > 0 ? (
+            <section className="pet__story" aria-label={`About ${pet.data.name}`}>
+              {story.map((paragraph, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs of one text, in order, never reordered.
+                <p key={index}>{paragraph}</p>
+              ))}
+            </section>
+          ) : null}
           <dl className="facts">
             <div className="facts__row">
               <dt>Category</dt>
               <dd>{categoryName ?? 'Other'}</dd>
             </div>
+            {pet.data.breed ? (
+              <div className="facts__row">
+                <dt>Breed</dt>
+                <dd>{pet.data.breed}</dd>
+              </div>
+            ) : null}
             <div className="facts__row">
               <dt>Status</dt>
               <dd>

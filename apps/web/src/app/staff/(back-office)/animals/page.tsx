@@ -42,7 +42,7 @@ const AnimalsPage = async ({ searchParams }: TProps) => {
         <h1 className="page-title">Animals</h1>
         <p className="lead">
           Newest first. <Link href="/staff/animals/new">Add an animal</Link> or open one to change
-          its name, category or status.
+          its details, its story and its photos.
         </p>
       </div>
       {!page.ok ? (

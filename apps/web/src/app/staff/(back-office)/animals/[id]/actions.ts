@@ -12,8 +12,9 @@ import { SESSION_EXPIRED_PATH, SIGN_IN_PATH, staffKey } from '@/lib/session';
 import { updatePet } from '@/lib/staff-api';
 
 /**
- * Saves an animal's name, category and status (updatePet, staff only), checked first with the
- * contract's schema as the add form is. A 409 (an open application keeps it pending) is told in
+ * Saves an animal's name, category, status and profile (updatePet, staff only; a profile field
+ * left blank is sent as `null` and cleared), checked first with the contract's schema as the add
+ * form is. A 409 (an open application keeps it pending) is told in
  * plain words, with what was typed kept. Without a session it does nothing and goes to sign in.
  */
 export const editPet = async (
@@ -30,8 +31,7 @@ export const editPet = async (
   if (!validation.success) {
     return { values, fieldErrors: validation.fieldErrors };
   }
-  const { name, categoryId, status } = validation.data;
-  const result = await updatePet(apiKey, petId, { name, categoryId, status });
+  const result = await updatePet(apiKey, petId, validation.data);
   if (result.ok) {
     redirect(`/staff/animals/${petId}?saved=1`);
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
@@ -6,10 +7,13 @@ import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { PetForm } from '@/components/pet-form';
 import { listCategories } from '@/lib/api';
+import { petFormValues } from '@/lib/pet-form';
 import { parsePetId, petHref } from '@/lib/pet-links';
+import { parsePhotoNotice, parsePhotoProblem } from '@/lib/photo-upload';
 import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
 import { asPageFailure, findPetAsStaff } from '@/lib/staff-api';
 import { editPet } from './actions';
+import { PhotoManager } from './photo-manager';
 
 export const metadata: Metadata = { title: 'Edit an animal' };
 
@@ -18,7 +22,10 @@ type TProps = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-/** An animal's staff page: change its name, category and status. */
+/**
+ * An animal's staff page: change its name, category, status and profile, and its photos. Each
+ * rendering carries a new token for the upload form (its Idempotency-Key).
+ */
 const EditPetPage = async ({ params, searchParams }: TProps) => {
   await connection();
   const { apiKey } = await requireStaffKey();
@@ -64,20 +71,21 @@ const EditPetPage = async ({ params, searchParams }: TProps) => {
         <PetForm
           categories={categories.data}
           action={editPet.bind(null, pet.data.id)}
-          initialState={{
-            values: {
-              name: pet.data.name,
-              categoryId: String(pet.data.categoryId),
-              status: pet.data.status,
-            },
-            fieldErrors: {},
-          }}
+          initialState={{ values: petFormValues(pet.data), fieldErrors: {} }}
           submitLabel="Save changes"
           pendingLabel="Saving…"
         />
       ) : (
         <ApiFailure failure={categories.failure} retryHref={here} />
       )}
+      <PhotoManager
+        petId={pet.data.id}
+        name={pet.data.name}
+        photos={pet.data.photos}
+        uploadToken={randomUUID()}
+        notice={parsePhotoNotice(query.photo)}
+        problem={parsePhotoProblem(query.problem)}
+      />
     </div>
   );
 };

@@ -17,7 +17,10 @@ const NewPetPage = async () => {
     <div className="narrow">
       <div className="page-intro">
         <h1 className="page-title">Add an animal</h1>
-        <p className="lead">A new arrival? Add them here and they appear first in the list.</p>
+        <p className="lead">
+          A new arrival? Add them here and they appear first in the list. Photos come next, on the
+          animal&rsquo;s page, once it is saved.
+        </p>
       </div>
       {categories.ok ? (
         <PetForm categories={categories.data} action={addPet} />

@@ -11,7 +11,7 @@ import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
-import { CategoryVisual } from '@/components/category-visual';
+import { PetVisual } from '@/components/pet-visual';
 import { StatusBadge } from '@/components/status-badge';
 import { listCategories } from '@/lib/api';
 import { rateLimitedMessage } from '@/lib/messages';
@@ -171,7 +171,12 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           </h2>
           {pet.ok ? (
             <div className="application__animal">
-              <CategoryVisual categoryName={category?.name} size="card" />
+              <PetVisual
+                photo={pet.data.photos[0]}
+                categoryName={category?.name}
+                size="card"
+                alt=""
+              />
               <div>
                 <p className="card__name">
                   <Link href={petHref(pet.data.id)}>{pet.data.name}</Link>
