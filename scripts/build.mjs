@@ -19,7 +19,17 @@ export const TURBO_ENV = {
 
 const turboBin = (root) => join(root, 'node_modules', 'turbo', 'bin', 'turbo');
 
-/** Runs turbo; resolves with its exit code and stdout (stderr goes to ours when `echo` is set). */
+/** The turbo processes running now, for stopBuild(). */
+const running = new Set();
+
+/** Stops a build under way (a Ctrl-C reaches it anyway; a SIGTERM to our process alone does not). */
+export const stopBuild = () => {
+  for (const child of running) {
+    child.kill('SIGTERM');
+  }
+};
+
+/** Runs turbo; resolves with its exit code and stdout (its stderr is ours unless `quiet`). */
 const turbo = (root, args, { onLine, quiet = false } = {}) =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [turboBin(root), ...args], {
@@ -27,6 +37,8 @@ const turbo = (root, args, { onLine, quiet = false } = {}) =>
       env: { ...process.env, ...TURBO_ENV, FORCE_COLOR: '0' },
       stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'],
     });
+    running.add(child);
+    child.on('close', () => running.delete(child));
     let stdout = '';
     let pending = '';
     child.stdout.setEncoding('utf8');
