@@ -3,14 +3,15 @@ import { MAX_ID, PAGE_SIZE, type TPetStatus, ZPetStatus } from '@pets/contract/s
 /**
  * The state of the Browse page, kept in its URL so a filtered page can be shared and reloaded:
  *
- *   /?status=pending&category=2&limit=24&cursor=<api cursor>&back=&back=<api cursor>
+ *   /?status=pending&category=2&limit=24&cursor=<api cursor>&back=<api cursor>
  *
  * - `status`: a PetStatus or `all`; omitted means `available` (people come to adopt).
  * - `category`: a category id; omitted means every category.
  * - `limit`: the page size, one of PAGE_SIZES; omitted means the first of them.
  * - `cursor`: where this page starts, an opaque cursor of the API; omitted means the first page.
  * - `back`: the positions of the pages before this one, oldest first, so "Previous" works without
- *   the API having to page backwards.
+ *   the API having to page backwards. The first page is never listed (no empty `back=`): it is
+ *   where "Previous" leads once `back` is empty.
  *
  * Parsing is lenient: a value that makes no sense falls back to its default rather than failing,
  * since these addresses are typed, shared and bookmarked by people.
@@ -98,7 +99,8 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
   const cursor = parseCursor(first(params, 'cursor'));
   const back = all(params, 'back')
     .map(decodePosition)
-    .filter((position): position is TPosition => position !== undefined)
+    // The first page (an empty `back=` of older links) is implied: see previousPageQuery.
+    .filter((position): position is TPosition => position?.cursor !== undefined)
     .slice(-MAX_BACK_PAGES);
   return {
     status: STATUS_FILTERS.find((filter) => filter === status) ?? DEFAULT_STATUS,
@@ -144,7 +146,7 @@ export const withFilters = (
 export const nextPageQuery = (query: TBrowseQuery, next: TPosition): TBrowseQuery => ({
   ...query,
   position: next,
-  back: [...query.back, query.position].slice(-MAX_BACK_PAGES),
+  back: isFirstPage(query) ? [] : [...query.back, query.position].slice(-MAX_BACK_PAGES),
 });
 
 /** The page before this one, or undefined on the first page. */
