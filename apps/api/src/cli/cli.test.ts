@@ -258,12 +258,12 @@ describe('pnpm keys', () => {
   });
 
   it('list marks the keys pnpm start made (demo, site, demo staff), secrets never shown', async () => {
-    const made = [];
+    const made: string[] = [];
     for (const [name, role] of [
       ['demo', 'partner'],
       ['web-site', 'partner'],
       ['demo staff', 'staff'],
-    ]) {
+    ] as const) {
       const result = await cli('keys', 'create', '--plan', 'free', '--name', name, '--role', role);
       expect(result.code, result.stderr).toBe(0);
       made.push(lines(result.stdout).at(-1) ?? '');
