@@ -63,8 +63,7 @@ export class DocsController {
 
   /**
    * Browsers ask every site for /favicon.ico, the /docs page included. The API has no icon of its
-   * own: 204, cacheable for a day, without a key, so that request is neither a 401 in the logs
-   * nor an authentication failure counted against the address (AUTH_FAILURE_LIMIT).
+   * own: 204, cacheable for a day, without a key, rather than a 404 error logged at every visit.
    */
   @Access('public')
   @Get('favicon.ico')

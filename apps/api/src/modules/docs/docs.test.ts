@@ -21,12 +21,13 @@ const installedBundle = () => {
 };
 
 describe('GET /favicon.ico', () => {
-  it('answers 204 without a key, cacheable, and counts no authentication failure', async () => {
+  it('answers 204 without a key, cacheable, with no rate limit', async () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const response = await api.fetch('/favicon.ico', { key: null });
       expect(response.status).toBe(204);
       expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
       expect(await response.text()).toBe('');
+      expect(response.headers.has('x-ratelimit-limit')).toBe(false);
     }
   });
 });
