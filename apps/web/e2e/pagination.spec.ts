@@ -33,7 +33,10 @@ test.describe('Pages', () => {
     }
     await expect(page).toHaveURL(`${stack.siteUrl}/?status=all`);
     await expect(page.getByRole('link', { name: 'Previous' })).toHaveCount(0);
-    expect(lastUrl).toContain('back=');
+    // The trail of the pages in between, without an empty `back=` for the first page.
+    const back = new URL(lastUrl).searchParams.getAll('back');
+    expect(back).toHaveLength(Math.max(0, expected.length - 2));
+    expect(back.filter((value) => value === '')).toEqual([]);
   });
 
   test('pages through one category with the API categoryId filter', async ({

@@ -8,6 +8,12 @@ import { createApiKey } from './api-key-repository';
 const DEMO_KEY_LOCK_KEY = 72_707_371;
 
 /**
+ * The demo key's name: `pnpm keys list` marks the key so named as the demo key (never showing
+ * the secret), so it can be found, and revoked, after its one showing.
+ */
+export const DEMO_KEY_NAME = 'demo';
+
+/**
  * On a database that has no API key at all (a fresh install), creates a `free` key named "demo"
  * and returns it: the only moment the key exists in plain text. Otherwise returns null. Safe when
  * several processes start at once: exactly one of them creates the key.
@@ -21,6 +27,6 @@ export const ensureDemoKey = (
     if ((await tx.apiKey.count()) > 0) {
       return null;
     }
-    const { key } = await createApiKey(tx, { name: 'demo', plan: 'free', environment });
+    const { key } = await createApiKey(tx, { name: DEMO_KEY_NAME, plan: 'free', environment });
     return key;
   });

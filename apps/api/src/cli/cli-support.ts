@@ -73,6 +73,9 @@ export const withDatabase = async <T>(
   work: (context: { database: TDatabase; prisma: TPrismaClient }) => Promise<T>,
 ): Promise<T> => {
   const database = await openDatabase(config, { role: 'tool', onInfo: io.err });
+  // Every time, so a forgotten DATA_DIR or DATABASE_URL shows at once (standard error: the
+  // output stays the command's answer).
+  io.err(`Database: ${database.label}.`);
   try {
     const prisma = createPrismaClient(database.url, 2);
     try {

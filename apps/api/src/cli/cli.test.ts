@@ -23,12 +23,16 @@ const sql = async <T extends object>(text: string, params: unknown[] = []): Prom
 
 const lines = (text: string) => text.split('\n').filter((line) => line.length > 0);
 
-/** A command that failed the way people should see it: one line, no stack trace. */
+/**
+ * A command that failed the way people should see it: one line, no stack trace (after the line
+ * naming the database it used, when it got that far).
+ */
 const expectOneLineFailure = (result: TCliResult, code: number, message: RegExp) => {
   expect(result.code).toBe(code);
   expect(result.stdout).toBe('');
-  expect(lines(result.stderr)).toHaveLength(1);
-  expect(result.stderr).toMatch(/^error: /);
+  const errorLines = lines(result.stderr).filter((line) => !line.startsWith('Database: '));
+  expect(errorLines).toHaveLength(1);
+  expect(errorLines[0]).toMatch(/^error: /);
   expect(result.stderr).toMatch(message);
   expect(result.stderr).not.toMatch(/\n\s+at /);
 };
@@ -66,6 +70,17 @@ describe('pnpm db:migrate and db:seed', () => {
 
 describe('pnpm keys', () => {
   let proKey: string;
+
+  it('answers --help on every subcommand, touching no database', async () => {
+    for (const subcommand of ['create', 'list', 'revoke']) {
+      const result = await runCliProcess(['keys', subcommand, '--help'], {
+        DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^ {2}pnpm keys create --plan/m);
+      expect(result.stderr).toBe('');
+    }
+  });
 
   it('create prints the new key alone on the last line of standard output', async () => {
     const result = await cli('keys', 'create', '--plan', 'pro', '--name', 'Shelter app');
@@ -113,9 +128,11 @@ describe('pnpm keys', () => {
   it('list shows every key with its limits, never a key or a hash', async () => {
     const result = await cli('keys', 'list');
     expect(result.code).toBe(0);
+    // Which database it used, every time (standard error), its password never.
+    expect(result.stderr).toMatch(/^Database: postgres(ql)?:\/\/.*\.$/m);
     const [header, ...rows] = lines(result.stdout);
     expect(header).toMatch(
-      /^ID\s+NAME\s+PLAN\s+ROLE\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS$/,
+      /^ID\s+NAME\s+PLAN\s+ROLE\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS\s+USED BY$/,
     );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(
@@ -238,6 +255,37 @@ describe('pnpm keys', () => {
     );
     // Nothing was created by the refused commands.
     expect(await sql('SELECT id FROM api_keys')).toHaveLength(5);
+  });
+
+  it('list marks the keys pnpm start made (demo, site, demo staff), secrets never shown', async () => {
+    const made: string[] = [];
+    for (const [name, role] of [
+      ['demo', 'partner'],
+      ['web-site', 'partner'],
+      ['demo staff', 'staff'],
+    ] as const) {
+      const result = await cli('keys', 'create', '--plan', 'free', '--name', name, '--role', role);
+      expect(result.code, result.stderr).toBe(0);
+      made.push(lines(result.stdout).at(-1) ?? '');
+    }
+    const listed = (await cli('keys', 'list')).stdout;
+    expect(listed).toMatch(
+      /^\d+\s+demo\s+free\s+partner\s.*active\s+demo key \(printed at first start\)$/m,
+    );
+    expect(listed).toMatch(/^\d+\s+web-site\s.*active\s+the site \(pnpm start\)$/m);
+    expect(listed).toMatch(/^\d+\s+demo staff\s+free\s+staff\s.*active\s+demo staff key$/m);
+    expect(listed).toMatch(/^\d+\s+Kiosk\s.*active$/m);
+    for (const key of made) {
+      expect(listed).not.toContain(key.slice(14));
+    }
+    const json = JSON.parse((await cli('keys', 'list', '--json')).stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(json.find((key) => key.name === 'demo')?.usedBy).toBe(
+      'demo key (printed at first start)',
+    );
+    expect(json.find((key) => key.name === 'Kiosk')?.usedBy).toBeNull();
   });
 
   it('says in one line when the database cannot be reached', async () => {

@@ -6,6 +6,7 @@ import {
   revokeApiKey,
   ZNewApiKeyInput,
 } from '../api-keys/api-key-repository';
+import { DEMO_KEY_NAME } from '../api-keys/demo-key';
 import {
   loadCliConfig,
   parseCommandArgs,
@@ -25,6 +26,9 @@ export const KEYS_USAGE = `Manage API keys.
       partner: the animals and its own adoption orders. staff: the store (every order,
       approve and complete, change animals).
   pnpm keys list [--json]
+      Every key without its secret. USED BY marks the keys \`pnpm start\` made: the demo key the
+      API printed at its first start ("demo"), the site's own key ("web-site", kept in DATA_DIR)
+      and the demo staff key ("demo staff").
   pnpm keys revoke <key id | display start such as pets_live_3xK9>
 
 Uses DATABASE_URL, or the embedded database in DATA_DIR (whether or not the API is running).`;
@@ -50,9 +54,14 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
       env: { type: 'string' },
       role: { type: 'string' },
       'read-only': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
   });
+  if (values.help) {
+    io.out(KEYS_USAGE);
+    return 0;
+  }
   if (!values.plan) {
     throw new UsageError('--plan is required (free, pro, business or enterprise)');
   }
@@ -95,6 +104,18 @@ const limitsOf = (key: TApiKeySummary): string => {
   return limits ? `${limits.perMinute}/min ${limits.perDay}/day` : 'not set';
 };
 
+/**
+ * The names `pnpm start` (scripts/run-stack.mjs) and the API give the keys they make, and what
+ * each is for: how `pnpm keys list` tells them apart, since no secret is ever shown again.
+ */
+const USED_BY: Record<string, string> = {
+  [DEMO_KEY_NAME]: 'demo key (printed at first start)',
+  'web-site': 'the site (pnpm start)',
+  'demo staff': 'demo staff key',
+};
+
+const usedBy = (key: TApiKeySummary): string => USED_BY[key.name] ?? '';
+
 const table = (rows: string[][]): string[] => {
   const widths = rows[0]?.map((_, column) =>
     Math.max(...rows.map((row) => row[column]?.length ?? 0)),
@@ -110,15 +131,24 @@ const table = (rows: string[][]): string[] => {
 const list = async (args: string[], io: TCliIo): Promise<number> => {
   const { values } = parseCommandArgs({
     args,
-    options: { json: { type: 'boolean' } },
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     allowPositionals: false,
   });
+  if (values.help) {
+    io.out(KEYS_USAGE);
+    return 0;
+  }
   const config = loadCliConfig(io.env);
   const keys = await withDatabase(config, io, ({ prisma }) => listApiKeys(prisma));
   if (values.json) {
     io.out(
       JSON.stringify(
-        keys.map((key) => ({ ...key, id: key.id.toString(), limits: limitsOf(key) })),
+        keys.map((key) => ({
+          ...key,
+          id: key.id.toString(),
+          limits: limitsOf(key),
+          usedBy: usedBy(key) || null,
+        })),
         null,
         2,
       ),
@@ -141,9 +171,10 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
     key.revokedAt
       ? `revoked ${key.revokedAt.toISOString().slice(0, 19).replace('T', ' ')}`
       : 'active',
+    usedBy(key),
   ]);
   for (const line of table([
-    ['ID', 'NAME', 'PLAN', 'ROLE', 'ENV', 'START', 'LIMITS', 'CREATED (UTC)', 'STATUS'],
+    ['ID', 'NAME', 'PLAN', 'ROLE', 'ENV', 'START', 'LIMITS', 'CREATED (UTC)', 'STATUS', 'USED BY'],
     ...rows,
   ])) {
     io.out(line);
@@ -152,7 +183,15 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
 };
 
 const revoke = async (args: string[], io: TCliIo): Promise<number> => {
-  const { positionals } = parseCommandArgs({ args, options: {}, allowPositionals: true });
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.out(KEYS_USAGE);
+    return 0;
+  }
   if (positionals.length !== 1 || !positionals[0]) {
     throw new UsageError('revoke takes one argument: a key id or a display start');
   }

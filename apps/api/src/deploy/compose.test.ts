@@ -162,7 +162,7 @@ describe('Dockerfiles', () => {
       expect(text).toMatch(new RegExp(`pnpm --filter=@pets/${app} deploy --prod`));
       expect(text).toContain('pnpm install --frozen-lockfile');
       expect(text).toContain('pnpm@10.34.9');
-      expect(text).toMatch(/node:20-/);
+      expect(text).toMatch(/node:24-/);
       const runtime = finalStage(text);
       expect(runtime).toMatch(/^USER node$/m);
       expect(runtime).not.toMatch(/pnpm install|turbo/);

@@ -123,7 +123,7 @@ describe('/v1 itself and unknown /v1 routes: authentication first', () => {
   });
 
   it('outside /v1 nothing changes: 404 without a key or rate limit', async () => {
-    const response = await api.fetch('/favicon.ico', { key: null });
+    const response = await api.fetch('/robots.txt', { key: null });
     await expectError(response, 404, 'not_found');
     expect(response.headers.has('x-ratelimit-limit')).toBe(false);
   });

@@ -47,7 +47,7 @@ describe('security headers on every response', () => {
     ['400 invalid body', '/v1/pets', json({ name: 'Pip', categoryId: 999_999 }), 400],
     ['401 without a key', '/v1/categories', { key: null }, 401],
     ['404 unknown route', '/v1/nowhere', {}, 404],
-    ['404 outside /v1', '/favicon.ico', { key: null }, 404],
+    ['404 outside /v1', '/robots.txt', { key: null }, 404],
     ['405 wrong method', '/v1/categories', { method: 'DELETE' }, 405],
     ['200 readiness', '/readyz', { key: null }, 200],
     ['200 OpenAPI document', '/v1/openapi.json', { key: null }, 200],

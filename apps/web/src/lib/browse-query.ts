@@ -16,7 +16,7 @@ import {
  * The state of the Browse page, kept in its URL so a filtered page can be shared and reloaded:
  *
  *   /?status=pending&category=2&sex=female&age=young&size=small&name=bis&limit=24
- *     &cursor=<api cursor>&back=&back=<api cursor>
+ *     &cursor=<api cursor>&back=<api cursor>
  *
  * - `status`: a PetStatus or `all`; omitted means `available` (people come to adopt).
  * - `category`: a category id; omitted means every category.
@@ -26,7 +26,8 @@ import {
  * - `limit`: the page size, one of PAGE_SIZES; omitted means the first of them.
  * - `cursor`: where this page starts, an opaque cursor of the API; omitted means the first page.
  * - `back`: the positions of the pages before this one, oldest first, so "Previous" works without
- *   the API having to page backwards.
+ *   the API having to page backwards. The first page is never listed (no empty `back=`): it is
+ *   where "Previous" leads once `back` is empty.
  *
  * Parsing is lenient: a value that makes no sense falls back to its default rather than failing,
  * since these addresses are typed, shared and bookmarked by people.
@@ -136,7 +137,8 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
   const cursor = parseCursor(first(params, 'cursor'));
   const back = all(params, 'back')
     .map(decodePosition)
-    .filter((position): position is TPosition => position !== undefined)
+    // The first page (an empty `back=` of older links) is implied: see previousPageQuery.
+    .filter((position): position is TPosition => position?.cursor !== undefined)
     .slice(-MAX_BACK_PAGES);
   return {
     status: STATUS_FILTERS.find((filter) => filter === status) ?? DEFAULT_STATUS,
@@ -220,7 +222,7 @@ export const activeFilterCount = (query: TBrowseQuery): number =>
 export const nextPageQuery = (query: TBrowseQuery, next: TPosition): TBrowseQuery => ({
   ...query,
   position: next,
-  back: [...query.back, query.position].slice(-MAX_BACK_PAGES),
+  back: isFirstPage(query) ? [] : [...query.back, query.position].slice(-MAX_BACK_PAGES),
 });
 
 /** The page before this one, or undefined on the first page. */

@@ -21,6 +21,18 @@ const installedBundle = () => {
   return readFileSync(join(dirname(entry), 'browser', 'standalone.js'));
 };
 
+describe('GET /favicon.ico', () => {
+  it('answers 204 without a key, cacheable, with no rate limit', async () => {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await api.fetch('/favicon.ico', { key: null });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
+      expect(await response.text()).toBe('');
+      expect(response.headers.has('x-ratelimit-limit')).toBe(false);
+    }
+  });
+});
+
 describe('GET /v1/openapi.json', () => {
   it('serves the contract with this deployment’s addresses, without a key', async () => {
     const response = await api.fetch('/v1/openapi.json', { key: null });

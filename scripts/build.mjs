@@ -1,0 +1,142 @@
+// Builds what a root command needs, with turbo, and only when something changed.
+//
+// `turbo run build` replays its cache on every run, rewriting each package's dist/ even when nothing
+// changed; under `pnpm dev` that rewrite is a change for the API's file watcher, which restarted
+// the API each time a CLI command (`pnpm keys ...`) ran. So turbo is asked first, with --dry, which
+// tasks would run: when every one is a cache hit whose outputs are on disk, nothing is run and
+// nothing is written. Otherwise the build runs, and says which step it is at and how far it got.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Turbo without its telemetry notice and update check, whoever calls it. */
+export const TURBO_ENV = {
+  TURBO_TELEMETRY_DISABLED: '1',
+  TURBO_NO_UPDATE_NOTIFIER: '1',
+  DO_NOT_TRACK: '1',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+const turboBin = (root) => join(root, 'node_modules', 'turbo', 'bin', 'turbo');
+
+/** The turbo processes running now, for stopBuild(). */
+const running = new Set();
+
+/** Stops a build under way (a Ctrl-C reaches it anyway; a SIGTERM to our process alone does not). */
+export const stopBuild = () => {
+  for (const child of running) {
+    child.kill('SIGTERM');
+  }
+};
+
+/** Runs turbo; resolves with its exit code and stdout (its stderr is ours unless `quiet`). */
+const turbo = (root, args, { onLine, quiet = false } = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [turboBin(root), ...args], {
+      cwd: root,
+      env: { ...process.env, ...TURBO_ENV, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'],
+    });
+    running.add(child);
+    child.on('close', () => running.delete(child));
+    let stdout = '';
+    let pending = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        onLine?.(line);
+      }
+    });
+    child.on('error', () => resolve({ code: 1, stdout }));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), stdout }));
+  });
+
+/** The top folders a task's output globs name: "dist/**" -> "dist". */
+const outputFolders = (outputs) =>
+  outputs.filter((glob) => !glob.startsWith('!')).map((glob) => glob.split('/')[0]);
+
+/** The tasks `turbo run build <filters>` would run (those with a command), and their cache state. */
+export const plannedTasks = async (root, filters) => {
+  const { code, stdout } = await turbo(root, ['run', 'build', ...filters, '--dry=json'], {
+    quiet: true,
+  });
+  if (code !== 0) {
+    return null;
+  }
+  try {
+    return JSON.parse(stdout)
+      .tasks.filter((task) => task.command && task.command !== '<NONEXISTENT>')
+      .map((task) => ({
+        id: task.taskId,
+        isCached: task.cache?.status === 'HIT',
+        hasOutputs: outputFolders(task.outputs ?? []).some((folder) =>
+          existsSync(join(root, task.directory, folder)),
+        ),
+      }));
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Builds `filters` (turbo --filter arguments) unless everything is already built. `log` gets the
+ * progress lines; resolves true when the build is there, false when it failed.
+ */
+export const ensureBuilt = async ({ root, filters, log, quietWhenUpToDate = false }) => {
+  const tasks = await plannedTasks(root, filters);
+  if (tasks?.every((task) => task.isCached && task.hasOutputs)) {
+    if (!quietWhenUpToDate) {
+      log(`build: up to date (${tasks.length} steps).`);
+    }
+    return true;
+  }
+  const total = tasks?.length ?? 0;
+  const toDo = tasks?.filter((task) => !(task.isCached && task.hasOutputs)).length ?? total;
+  log(
+    `build: ${toDo} of ${total} steps to run (the first build takes about a minute; later ones reuse it).`,
+  );
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  let done = 0;
+  let current = '';
+  // The builds' own output, shown only when one fails (turbo --output-logs=new-only).
+  const output = [];
+  const heartbeat = setInterval(() => {
+    if (current) {
+      log(`build: still at ${current} (${seconds()} s so far).`);
+    }
+  }, 15_000);
+  heartbeat.unref();
+  const { code } = await turbo(
+    root,
+    ['run', 'build', ...filters, '--output-logs=new-only', '--log-order=stream'],
+    {
+      onLine: (line) => {
+        output.push(line);
+        if (output.length > 80) {
+          output.shift();
+        }
+        // "@pets/api:build: cache miss, executing 0ef9..." or "...: cache hit, replaying logs ..."
+        const step = /^(\S+?:\w+): cache (hit|miss|bypass)/.exec(line.trim());
+        if (step?.[1]) {
+          done += 1;
+          current = step[1];
+          const how = step[2] === 'hit' ? 'from the cache' : 'building';
+          log(`build ${done}/${total || '?'}: ${current} (${how}, ${seconds()} s so far)`);
+        }
+      },
+    },
+  );
+  clearInterval(heartbeat);
+  if (code !== 0) {
+    process.stderr.write(`${output.join('\n')}\n`);
+    log(`build failed (turbo exit code ${code}); the end of its output is above.`);
+    return false;
+  }
+  log(`build: done in ${seconds()} s.`);
+  return true;
+};

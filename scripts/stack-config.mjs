@@ -1,0 +1,37 @@
+// The variables scripts/run-stack.mjs itself reads, checked before anything is built or started:
+// a bad value stops it with one line naming the variable, like the API's and the site's own checks
+// (apps/api/src/config.ts, apps/web/src/config.ts), which still check the rest of their variables.
+import { isAbsolute, join } from 'node:path';
+
+export class StackConfigError extends Error {}
+
+/** A port the stack can tell the site and the browser about: 1 to 65535 (0 would be any port). */
+const port = (env, name, fallback) => {
+  const text = env[name] === undefined || env[name] === '' ? String(fallback) : env[name].trim();
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > 65_535) {
+    throw new StackConfigError(
+      `Invalid configuration: ${name} must be a whole number from 1 to 65535 (not "${env[name]}")`,
+    );
+  }
+  return value;
+};
+
+/**
+ * PORT (the API, default 4000), WEB_PORT (the site, default 3000) and DATA_DIR (default .data,
+ * relative to the repository); throws a StackConfigError with one line.
+ */
+export const parseStackConfig = (env, root) => {
+  const apiPort = port(env, 'PORT', 4000);
+  const webPort = port(env, 'WEB_PORT', 3000);
+  if (apiPort === webPort) {
+    throw new StackConfigError(
+      `Invalid configuration: WEB_PORT must differ from PORT (both are ${apiPort})`,
+    );
+  }
+  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === '' ? '.data' : env.DATA_DIR;
+  if (dataDir.trim() === '' || dataDir.includes('\0')) {
+    throw new StackConfigError('Invalid configuration: DATA_DIR must be a folder path');
+  }
+  return { apiPort, webPort, dataDir: isAbsolute(dataDir) ? dataDir : join(root, dataDir) };
+};
