@@ -107,7 +107,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   stack,
   api,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000); // about 23 pages and states at two widths: 2 min alone, over 4 at a load average of 36
   const [pets] = await apiPages(api, stack.apiUrl, { limit: 1 }, 1);
   // The back office: one signed-in session, reused by each staff page's fresh context, and an
   // application to show.
