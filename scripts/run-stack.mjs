@@ -24,6 +24,7 @@
 // in its own process group, stopped with SIGTERM then SIGKILL, none left behind if this exits.
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
@@ -321,7 +322,11 @@ const main = async () => {
       log('the API or the site is not built: run `pnpm build`.');
       process.exit(1);
     }
-    start('api', process.execPath, [apiMain]);
+    // Production's Node flags (apps/api/src/runtime-flags.ts), as in the Docker image.
+    const { PRODUCTION_NODE_FLAGS } = createRequire(import.meta.url)(
+      join(ROOT, 'apps', 'api', 'dist', 'runtime-flags.js'),
+    );
+    start('api', process.execPath, [...PRODUCTION_NODE_FLAGS, apiMain]);
   } else {
     // The contract compiles on change; both apps see a changed type at once (the API's compiler
     // and the site's type-checker below).

@@ -4,6 +4,7 @@ import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { countPetsStatement, listPetsStatement } from '@pets/api/pets-repository';
+import { PRODUCTION_NODE_FLAGS } from '@pets/api/runtime-flags';
 import { decodeCursor } from '@pets/contract/rules';
 import Redis from 'ioredis';
 import {
@@ -14,6 +15,8 @@ import {
   explainAnalyze,
   fillPets,
   firstCategoryId,
+  firstPetId,
+  insertAvailablePets,
   type TBenchDatabase,
   type TPlan,
 } from './data';
@@ -21,6 +24,7 @@ import type { TLoadOutput, TLoadSpec } from './load';
 import {
   cpuTimeMs,
   freePort,
+  rssBytes,
   runNodeJson,
   startRssSampler,
   startServer,
@@ -62,9 +66,18 @@ export type TBenchOptions = {
 type TScenario = {
   id: TScenarioId;
   request: string;
-  spec: Pick<TLoadSpec, 'method' | 'body'> & { path: string };
+  spec: Pick<TLoadSpec, 'method' | 'body' | 'uniqueHeader'> & { path: string };
   /** The statement the API sends for it (from its pets repository), to EXPLAIN. */
   plan: { sql: string; values: unknown[] } | null;
+  /** Sent with a staff key instead of the partner key (updatePet is staff-only). */
+  asStaff?: boolean;
+  /** Once, before the check: the data the requests need (orders to list). */
+  setup?: () => Promise<void>;
+  /**
+   * Before each load of `seconds` (0: the check), the numbers its requests take in turn (see
+   * TLoadSpec's sequence): new animals to order, or animals to rename.
+   */
+  sequenceFor?: (seconds: number) => Promise<NonNullable<TLoadSpec['sequence']>>;
 };
 
 const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
@@ -143,19 +156,101 @@ const planCasesFor = (
     );
 };
 
+/**
+ * The other operations (issue 17), measured the same way against a floor that sends the API's own
+ * statements (floor.ts): updatePet (a staff key renaming one of 10,000 animals in turn, so that
+ * requests do not queue on one row's lock), listOrders (the first page of the key's orders),
+ * placeOrder (each request a new available animal, inserted before each load) and createPet with
+ * a new Idempotency-Key on each request (claim, create and store the response).
+ */
+const writeScenariosFor = (
+  url: string,
+  categoryId: string,
+  apiBaseUrl: string,
+  headers: Record<string, string>,
+): TScenario[] => [
+  {
+    id: 'update',
+    request: 'PATCH /v1/pets/{id}',
+    spec: { method: 'PATCH', path: '/v1/pets/__ID__', body: JSON.stringify({ name: 'Renamed' }) },
+    plan: null,
+    asStaff: true,
+    sequenceFor: async () => {
+      const first = await firstPetId(url);
+      return { placeholder: '__ID__', from: first, to: first + 9_999, cycle: true };
+    },
+  },
+  {
+    id: 'orders',
+    request: 'GET /v1/store/orders?limit=20',
+    spec: { method: 'GET', path: '/v1/store/orders?limit=20' },
+    plan: null,
+    setup: async () => {
+      const { from } = await insertAvailablePets(url, 25);
+      for (let index = 0; index < 25; index += 1) {
+        const response = await fetch(`${apiBaseUrl}/v1/store/orders`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ petId: from + index, adopter: BENCH_ADOPTER }),
+        });
+        if (response.status !== 201) {
+          throw new Error(
+            `placing the orders to list: ${response.status} ${await response.text()}`,
+          );
+        }
+      }
+    },
+  },
+  {
+    id: 'place',
+    request: 'POST /v1/store/orders',
+    spec: {
+      method: 'POST',
+      path: '/v1/store/orders',
+      body: `{"petId":__PET__,"adopter":${JSON.stringify(BENCH_ADOPTER)}}`,
+    },
+    plan: null,
+    // Never more than 6,000 orders a second here: animals enough for both servers' turns.
+    sequenceFor: async (seconds) => ({
+      placeholder: '__PET__',
+      ...(await insertAvailablePets(url, Math.max(4, Math.ceil(seconds * 2 * 6_000)))),
+    }),
+  },
+  {
+    id: 'idempotent',
+    request: 'POST /v1/pets with Idempotency-Key',
+    spec: {
+      method: 'POST',
+      path: '/v1/pets',
+      body: JSON.stringify({ name: 'Benchmark', categoryId: Number(categoryId) }),
+      uniqueHeader: 'idempotency-key',
+    },
+    plan: null,
+  },
+];
+
+const BENCH_ADOPTER = { name: 'Bench Adopter', email: 'bench@example.com' };
+
 /** One request to both servers before any load: both must succeed and, for lists, agree. */
 const checkScenario = async (
   scenario: TScenario,
   servers: TServer[],
   headers: Record<string, string>,
 ) => {
+  const sequence = await scenario.sequenceFor?.(0);
   const answers = await Promise.all(
-    servers.map(async (server) => {
-      const response = await fetch(`${server.baseUrl}${scenario.spec.path}`, {
-        method: scenario.spec.method,
-        headers,
-        body: scenario.spec.body ?? null,
-      });
+    servers.map(async (server, index) => {
+      const value = String((sequence?.from ?? 0) + index);
+      const response = await fetch(
+        `${server.baseUrl}${scenario.spec.path.replace(sequence?.placeholder ?? '\0', value)}`,
+        {
+          method: scenario.spec.method,
+          headers: scenario.spec.uniqueHeader
+            ? { ...headers, [scenario.spec.uniqueHeader]: randomBytes(16).toString('hex') }
+            : headers,
+          body: scenario.spec.body?.replace(sequence?.placeholder ?? '\0', value) ?? null,
+        },
+      );
       const body = await response.text();
       const expected = scenario.spec.method === 'POST' ? 201 : 200;
       if (response.status !== expected) {
@@ -239,8 +334,10 @@ const measure = async (
   label: string,
 ): Promise<{ ours: TMeasured; floor: TMeasured }> => {
   const { ours, floor } = servers;
-  const load = (seconds: number) =>
-    runNodeJson<TLoadOutput>(LOAD_SCRIPT, {
+  const load = async (seconds: number) => {
+    const sequence = await scenario.sequenceFor?.(seconds);
+    // A path that takes the sequence (updatePet's id) is sent as the body is: see load.ts.
+    return runNodeJson<TLoadOutput>(LOAD_SCRIPT, {
       targets: [ours, floor].map((server) => ({
         name: server.name,
         url: `${server.baseUrl}${scenario.spec.path}`,
@@ -248,10 +345,13 @@ const measure = async (
       method: scenario.spec.method,
       headers,
       body: scenario.spec.body,
+      ...(sequence ? { sequence } : {}),
+      ...(scenario.spec.uniqueHeader ? { uniqueHeader: scenario.spec.uniqueHeader } : {}),
       connections: options.connections,
       ...slicing(seconds),
       warmupSlices: 0,
     } satisfies TLoadSpec);
+  };
   const samplers = [startRssSampler(ours.pid), startRssSampler(floor.pid)];
   let output: TLoadOutput;
   let cpuMs: (number | null)[] = [];
@@ -395,19 +495,26 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   const results: TRunResult[] = [];
   const plans: TPlanRow[] = [];
   const peakRssMb: TReport['peakRssMb'] = [];
+  let apiRssAtRestMb = 0;
   try {
     const apiPort = await freePort();
     const api = await startServer({
       name: 'API',
-      nodeArgs: [...profileArgs, options.apiEntry],
+      // As production starts it (apps/api/src/runtime-flags.ts: the Dockerfile, `pnpm start`).
+      nodeArgs: [...PRODUCTION_NODE_FLAGS, ...profileArgs, options.apiEntry],
       env: { ...apiEnvironment(database, apiPort, options, redisKeyPrefix), ...profileEnv },
       port: apiPort,
       logFile: join(options.workDir, 'api.log'),
     });
     servers.push(api);
-    log(`API (production build, ${options.apiEntry}) serving at ${api.baseUrl}, pid ${api.pid}`);
+    log(
+      `API (production build, node ${[...PRODUCTION_NODE_FLAGS, options.apiEntry].join(' ')}) serving at ${api.baseUrl}, pid ${api.pid}`,
+    );
 
     const url = await database.resolveUrl();
+    // Idle since it started (the embedded database opened in it): its memory at rest.
+    apiRssAtRestMb = toMb(rssBytes(api.pid) ?? 0);
+    log(`API RSS at rest: ${apiRssAtRestMb} MB`);
     const key = await createBenchKey(url);
     const floorPort = await freePort();
     const floor = await startServer({
@@ -427,6 +534,10 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     log(`Floor (Fastify + pg) serving at ${floor.baseUrl}, pid ${floor.pid}`);
 
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const wantsStaff = options.scenarios.includes('update');
+    const staffHeaders = wantsStaff
+      ? { ...headers, authorization: `Bearer ${await createBenchKey(url, 'staff')}` }
+      : headers;
     for (const size of options.sizes) {
       const filledAt = Date.now();
       const count = await fillPets(url, size);
@@ -435,12 +546,15 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
       );
       const cursor = await deepCursor(url);
       const categoryId = await firstCategoryId(url);
-      const scenarios = scenariosFor(cursor, categoryId).filter((each) =>
-        options.scenarios.includes(each.id),
-      );
+      const scenarios = [
+        ...scenariosFor(cursor, categoryId),
+        ...writeScenariosFor(url, categoryId, api.baseUrl, headers),
+      ].filter((each) => options.scenarios.includes(each.id));
       const sizePeak = { size, ours: 0, floor: 0 };
       for (const scenario of scenarios) {
-        await checkScenario(scenario, [api, floor], headers);
+        const scenarioHeaders = scenario.asStaff ? staffHeaders : headers;
+        await scenario.setup?.();
+        await checkScenario(scenario, [api, floor], scenarioHeaders);
         const plan: TPlan | null = scenario.plan
           ? await explain(url, scenario.plan.sql, scenario.plan.values)
           : null;
@@ -450,7 +564,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         const { ours, floor: floorResult } = await measure(
           { ours: api, floor },
           scenario,
-          headers,
+          scenarioHeaders,
           options,
           warmupSec,
           `${size}-${scenario.id}`,
@@ -510,6 +624,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     results,
     plans,
     peakRssMb,
-    targets: evaluateTargets(results, peakRssMb, options.sizes),
+    apiRssAtRestMb,
+    targets: evaluateTargets(results, peakRssMb, options.sizes, database.mode, apiRssAtRestMb),
   };
 };

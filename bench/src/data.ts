@@ -159,18 +159,56 @@ const MAX_LIMIT = '2147483647';
  * An enterprise key whose limits the run can never reach (the limiter does its full work), made by
  * the API's own key command: the new key is the last line of its standard output.
  */
-export const createBenchKey = async (url: string): Promise<string> => {
+export const createBenchKey = async (
+  url: string,
+  role: 'partner' | 'staff' = 'partner',
+): Promise<string> => {
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
       API_CLI,
-      ...['keys', 'create', '--plan', 'enterprise', '--name', 'benchmark', '--env', 'production'],
+      ...['keys', 'create', '--plan', 'enterprise', '--name', `benchmark ${role}`],
+      ...['--env', 'production', '--role', role],
       ...['--rpm', MAX_LIMIT, '--rpd', MAX_LIMIT],
     ],
     { env: { ...process.env, DATABASE_URL: url } },
   );
   return stdout.trim().split('\n').at(-1) ?? '';
 };
+
+/** The oldest animal's id: updatePet renames the 10,000 from it in turn. */
+export const firstPetId = (url: string): Promise<number> =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{ id: string }>('SELECT min(id) AS id FROM pets');
+    return Number(rows[0]?.id ?? 1);
+  });
+
+/**
+ * `count` new available animals, for placeOrder to order each once: their ids, consecutive (one
+ * statement, nothing else inserting meanwhile; checked).
+ */
+export const insertAvailablePets = (
+  url: string,
+  count: number,
+): Promise<{ from: number; to: number }> =>
+  withClient(url, async (client) => {
+    const { rows } = await client.query<{ from: string; to: string; count: string }>(
+      `WITH c AS (SELECT min(id) AS id FROM categories),
+       inserted AS (
+         INSERT INTO pets (name, category_id, status)
+         SELECT 'Orderable ' || g, c.id, 'available' FROM c, generate_series(1, $1::int) AS g
+         RETURNING id
+       )
+       SELECT min(id) AS from, max(id) AS to, count(*) AS count FROM inserted`,
+      [count],
+    );
+    const from = Number(rows[0]?.from);
+    const to = Number(rows[0]?.to);
+    if (to - from + 1 !== count || Number(rows[0]?.count) !== count) {
+      throw new Error(`the ${count} animals to order did not get consecutive ids`);
+    }
+    return { from, to };
+  });
 
 export const firstCategoryId = (url: string): Promise<string> =>
   withClient(url, async (client) => {

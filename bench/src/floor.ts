@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { IdempotencyRepository } from '@pets/api/idempotency-repository';
+import { OrdersRepository } from '@pets/api/orders-repository';
 import { PetsRepository, UnknownCategoryError } from '@pets/api/pets-repository';
+import { requestHash } from '@pets/api/request-hash';
 import { nextPageLink } from '@pets/contract/rules';
 import { MAX_ID, PETS_CURSOR, type TPetStatus } from '@pets/contract/schemas';
 import Fastify from 'fastify';
@@ -129,6 +132,128 @@ app.post<{ Body: { name?: unknown; categoryId?: unknown; status?: unknown } }>(
     }
   },
 );
+
+// The benchmark's other operations (issue 17), each with the API's own statements: updatePet,
+// listOrders, placeOrder, and createPet with an Idempotency-Key.
+
+const orders = new OrdersRepository(pool);
+const idempotency = new IdempotencyRepository(pool);
+/** The API's defaults (idempotency.types.ts, config.ts): a 60 s lease, kept 24 hours. */
+const IDEMPOTENCY_LEASE_MS = 60_000;
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/** A key's row id and its display start, as the API's caller has them. */
+const keyStart = (authorization: string | undefined): string => (authorization ?? '').slice(7, 21);
+
+app.patch<{ Params: { petId: string }; Body: { name?: unknown } }>(
+  '/v1/pets/:petId',
+  async (request, reply) => {
+    if (!(await authenticate(request.headers.authorization))) {
+      return reply.code(401).send(error(401, 'unauthorized', 'Invalid API key.'));
+    }
+    const id = idFromText(request.params.petId);
+    const { name } = request.body ?? {};
+    if (id === null || typeof name !== 'string' || name.trim() === '') {
+      return reply.code(400).send(error(400, 'invalid_request', 'invalid update'));
+    }
+    const pet = await pets.update(id, { name: name.trim() });
+    return pet ?? reply.code(404).send(error(404, 'not_found', 'no such animal'));
+  },
+);
+
+app.get<{ Querystring: Record<string, string | undefined> }>(
+  '/v1/store/orders',
+  async (request, reply) => {
+    const key = await authenticate(request.headers.authorization);
+    if (!key) {
+      return reply.code(401).send(error(401, 'unauthorized', 'Invalid API key.'));
+    }
+    const limit = Number(request.query.limit ?? '20');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || request.query.cursor) {
+      return reply.code(400).send(error(400, 'invalid_request', 'limit must be 1 to 100'));
+    }
+    const page = await orders.list({ apiKeyId: BigInt(key.id) }, { limit });
+    if (page.nextCursor) {
+      reply.header('link', nextPageLink('/v1/store/orders', { limit }, page.nextCursor));
+    }
+    return page.items;
+  },
+);
+
+type TOrderBody = { petId?: unknown; adopter?: { name?: unknown; email?: unknown } };
+
+app.post<{ Body: TOrderBody }>('/v1/store/orders', async (request, reply) => {
+  const key = await authenticate(request.headers.authorization);
+  if (!key) {
+    return reply.code(401).send(error(401, 'unauthorized', 'Invalid API key.'));
+  }
+  const { petId, adopter } = request.body ?? {};
+  if (
+    typeof petId !== 'number' ||
+    !Number.isSafeInteger(petId) ||
+    petId < 1 ||
+    typeof adopter?.name !== 'string' ||
+    typeof adopter.email !== 'string'
+  ) {
+    return reply.code(400).send(error(400, 'invalid_request', 'invalid order'));
+  }
+  const placed = await orders.place({
+    petId,
+    apiKeyId: BigInt(key.id),
+    by: keyStart(request.headers.authorization),
+    adopter: { name: adopter.name.trim(), email: adopter.email.trim() },
+  });
+  if ('refused' in placed) {
+    return reply.code(409).send(error(409, 'pet_not_available', 'not available'));
+  }
+  reply.header('location', `/v1/store/orders/${placed.id}`);
+  return reply.code(201).send(placed);
+});
+
+/**
+ * POST /v1/pets with an Idempotency-Key, as the API's interceptor does it: claim the key (one
+ * INSERT ... ON CONFLICT), create, store the response; the plain route above when there is none.
+ */
+app.addHook('preHandler', async (request, reply) => {
+  const header = request.headers['idempotency-key'];
+  if (request.method !== 'POST' || request.url !== '/v1/pets' || typeof header !== 'string') {
+    return;
+  }
+  const key = await authenticate(request.headers.authorization);
+  if (!key) {
+    return reply.code(401).send(error(401, 'unauthorized', 'Invalid API key.'));
+  }
+  const scope = { apiKeyId: BigInt(key.id), operation: 'createPet', key: header };
+  const hash = requestHash({ method: 'POST', route: '/pets', params: {}, body: request.body });
+  const now = Date.now();
+  const claimed = await idempotency.claim(
+    scope,
+    hash,
+    new Date(now),
+    new Date(now + IDEMPOTENCY_LEASE_MS),
+  );
+  if (claimed === null) {
+    return reply.code(409).send(error(409, 'idempotency_key_in_use', 'in use'));
+  }
+  const { name, categoryId } = (request.body ?? {}) as { name?: unknown; categoryId?: unknown };
+  if (typeof name !== 'string' || typeof categoryId !== 'number') {
+    return reply.code(400).send(error(400, 'invalid_request', 'invalid pet'));
+  }
+  const pet = await pets.create({ name: name.trim(), categoryId, status: 'available' });
+  const location = `/v1/pets/${pet.id}`;
+  const body = JSON.stringify(pet);
+  await idempotency.complete(
+    claimed,
+    {
+      status: 201,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', Location: location },
+      body,
+    },
+    new Date(Date.now() + IDEMPOTENCY_TTL_MS),
+  );
+  reply.header('location', location);
+  return reply.code(201).type('application/json; charset=utf-8').send(body);
+});
 
 const stop = async () => {
   await app.close();

@@ -17,9 +17,17 @@ export type TLoadTarget = { name: string; url: string };
 
 export type TLoadSpec = {
   targets: TLoadTarget[];
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Each request's path and body with `placeholder` replaced by the next number of [from, to],
+   * across slices and targets: each used once (a new animal for each order placed), or in a
+   * cycle (`cycle`: the animals renamed in turn).
+   */
+  sequence?: { placeholder: string; from: number; to: number; cycle?: boolean };
+  /** A header given a value never sent before on each request (an Idempotency-Key). */
+  uniqueHeader?: string;
   connections: number;
   sliceSec: number;
   /** Counted slices per target. */
@@ -57,6 +65,53 @@ const percentile = (sorted: Float64Array, p: number): number =>
 
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
 
+/** Where the sequence and the unique header values stand, for the whole of this process. */
+let sequenceNext: number | undefined;
+let uniqueCount = 0;
+const uniquePrefix = `${process.pid}-${Date.now().toString(36)}`;
+
+/** autocannon's per-request hook when a request must differ from the last (see TLoadSpec). */
+const perRequest = (spec: TLoadSpec, url: string) => {
+  const { sequence, uniqueHeader, body } = spec;
+  const pathTemplate = decodeURI(new URL(url).pathname) + new URL(url).search;
+  if (!sequence && !uniqueHeader) {
+    return {};
+  }
+  return {
+    requests: [
+      {
+        setupRequest: (request: {
+          path?: string;
+          body?: string;
+          headers?: Record<string, string>;
+        }) => {
+          if (sequence) {
+            sequenceNext ??= sequence.from;
+            if (sequenceNext > sequence.to) {
+              if (!sequence.cycle) {
+                throw new Error('the sequence of this load is used up');
+              }
+              sequenceNext = sequence.from;
+            }
+            const value = String(sequenceNext);
+            request.path = (pathTemplate ?? request.path)?.replace(sequence.placeholder, value);
+            request.body = body?.replace(sequence.placeholder, value);
+            sequenceNext += 1;
+          }
+          if (uniqueHeader) {
+            uniqueCount += 1;
+            request.headers = {
+              ...request.headers,
+              [uniqueHeader]: `${uniquePrefix}-${uniqueCount}`,
+            };
+          }
+          return request;
+        },
+      },
+    ],
+  };
+};
+
 const slice = (spec: TLoadSpec, url: string) =>
   new Promise<{ result: autocannon.Result; latencies: number[] }>((resolve, reject) => {
     const latencies: number[] = [];
@@ -66,9 +121,10 @@ const slice = (spec: TLoadSpec, url: string) =>
         method: spec.method,
         headers: spec.headers,
         ...(spec.body === undefined ? {} : { body: spec.body }),
+        ...perRequest(spec, url),
         connections: spec.connections,
         duration: spec.sliceSec,
-      },
+      } as autocannon.Options,
       (error, result) => (error ? reject(error) : resolve({ result, latencies })),
     );
     instance.on('response', (_client, _statusCode, _bytes, responseTime) => {

@@ -1,7 +1,15 @@
 import type { TAnalyzedPlan, TPlan } from './data';
 import type { TLoadResult } from './load';
 
-export type TScenarioId = 'list' | 'status' | 'deep' | 'create';
+export type TScenarioId =
+  | 'list'
+  | 'status'
+  | 'deep'
+  | 'create'
+  | 'update'
+  | 'orders'
+  | 'place'
+  | 'idempotent';
 
 /** Where a server's CPU went during a measured run (pnpm bench --profile), per request. */
 export type TProfileAttribution = {
@@ -63,6 +71,8 @@ export type TReport = {
   plans: TPlanRow[];
   /** Largest RSS of each process over all runs at a size. */
   peakRssMb: { size: number; ours: number; floor: number }[];
+  /** The API's RSS once started and idle, before any data or load (the embedded database in it). */
+  apiRssAtRestMb: number;
   targets: TTarget[];
 };
 
@@ -74,33 +84,47 @@ const count = (value: number) => value.toLocaleString('en-US');
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : round(a / b, 3));
 
 /** The issue's targets, checked against the measurements. */
+/**
+ * The targets of issue 17 (2-core machines; issue 7's were 60% / 1.5× / 50% / 300 MB). The
+ * memory goal depends on the database: the embedded one (PGlite) lives in the API's process.
+ */
 export const evaluateTargets = (
   results: TRunResult[],
   peakRss: TReport['peakRssMb'],
   sizes: number[],
+  database: 'postgresql' | 'embedded' = 'postgresql',
+  rssAtRestMb = 0,
 ): TTarget[] => {
   const targets: TTarget[] = [];
   const of = (scenario: TScenarioId) => results.filter((each) => each.scenario === scenario);
   for (const each of of('list')) {
     targets.push({
       name: `GET /v1/pets?limit=20 throughput, ${count(each.size)} pets`,
-      target: '≥ 60% of the floor',
+      target: '≥ 80% of the floor',
       measured: percent(each.throughputRatio),
-      isMet: each.throughputRatio >= 0.6,
+      isMet: each.throughputRatio >= 0.8,
     });
     targets.push({
       name: `GET /v1/pets?limit=20 p99 latency, ${count(each.size)} pets`,
-      target: '≤ 1.5× the floor',
+      target: '≤ 1.3× the floor',
       measured: `${times(each.p99Ratio)} (${each.ours.latencyMs.p99} vs ${each.floor.latencyMs.p99} ms)`,
-      isMet: each.p99Ratio <= 1.5,
+      isMet: each.p99Ratio <= 1.3,
+    });
+  }
+  for (const each of of('status')) {
+    targets.push({
+      name: `GET /v1/pets?status=sold&limit=100 throughput, ${count(each.size)} pets`,
+      target: '≥ 70% of the floor',
+      measured: percent(each.throughputRatio),
+      isMet: each.throughputRatio >= 0.7,
     });
   }
   for (const each of of('create')) {
     targets.push({
       name: `POST /v1/pets throughput, ${count(each.size)} pets`,
-      target: '≥ 50% of the floor',
+      target: '≥ 70% of the floor',
       measured: percent(each.throughputRatio),
-      isMet: each.throughputRatio >= 0.5,
+      isMet: each.throughputRatio >= 0.7,
     });
   }
   const smallest = Math.min(...sizes);
@@ -123,12 +147,21 @@ export const evaluateTargets = (
     }
   }
   const worstRss = Math.max(...peakRss.map((each) => each.ours));
+  const rssGoal = database === 'embedded' ? 300 : 200;
   targets.push({
-    name: 'API peak memory (RSS) under load',
-    target: '< 300 MB',
+    name: `API peak memory (RSS) under load, ${database === 'embedded' ? 'embedded database (in the API process)' : 'PostgreSQL'}`,
+    target: `< ${rssGoal} MB`,
     measured: `${worstRss} MB`,
-    isMet: worstRss < 300,
+    isMet: worstRss < rssGoal,
   });
+  if (database === 'embedded') {
+    targets.push({
+      name: 'API memory (RSS) at rest, embedded database',
+      target: '< 300 MB',
+      measured: `${rssAtRestMb} MB`,
+      isMet: rssAtRestMb < 300,
+    });
+  }
   const plans = results.filter((each) => each.plan !== null);
   if (plans.length > 0) {
     const bad = plans.filter((each) => !each.plan?.isIndexOnly);
@@ -194,7 +227,7 @@ export const toMarkdown = (report: TReport): string => {
     '',
     `Peak RSS under load (sampled every 100 ms): ${report.peakRssMb
       .map((each) => `${count(each.size)} pets: API ${each.ours} MB, floor ${each.floor} MB`)
-      .join('; ')}.`,
+      .join('; ')}. API at rest (started, before any load): ${report.apiRssAtRestMb} MB.`,
     '',
     '| Target | Goal | Measured | Met |',
     '|---|---|---|:---:|',

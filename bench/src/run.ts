@@ -19,7 +19,7 @@ loads both from a second process and writes the comparison to bench/results/.
 
   --smoke              a few seconds on small data: proves the harness works, measures nothing
   --sizes 10000,1000000
-  --only list,status,deep,create
+  --only list,status,deep,create,update,orders,place,idempotent
   --duration 10        seconds measured per server and request (in turns of 2 s)
   --warmup 4           seconds of discarded load per server before each measurement
   --connections 32
@@ -31,7 +31,16 @@ loads both from a second process and writes the comparison to bench/results/.
                        to see what the access log costs
 `;
 
-const SCENARIOS: TScenarioId[] = ['list', 'status', 'deep', 'create'];
+const SCENARIOS: TScenarioId[] = [
+  'list',
+  'status',
+  'deep',
+  'create',
+  'update',
+  'orders',
+  'place',
+  'idempotent',
+];
 const FULL = { sizes: [10_000, 1_000_000], durationSec: 10, warmupSec: 4, connections: 32 };
 const SMOKE = { sizes: [500, 2_000], durationSec: 0.5, warmupSec: 0, connections: 32 };
 

@@ -165,7 +165,9 @@ const registerHooks = (
   // the fields below, none of which a redaction path names, so it skips pino's redaction: with a
   // wildcard path that clones and walks every object logged, which was the largest single
   // allocation of a request (bench/README.md). Every other line is still redacted.
-  const accessLog = dependencies.logger.child({}, { redact: [] });
+  // In production (main.ts) it has an asynchronous buffered destination of its own: one write per
+  // few kilobytes of lines instead of one per request.
+  const accessLog = (dependencies.accessLogger ?? dependencies.logger).child({}, { redact: [] });
   fastify.addHook('onResponse', (request: FastifyRequest, reply, done) => {
     accessLog.info(
       {

@@ -6,7 +6,7 @@ import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, poolTimeouts, type TConfig } from './config';
 import { connectionBoundWarning, drainOf } from './http/connections';
-import { createLogger } from './logging/logger';
+import { createAccessLogDestination, createLogger, flushed } from './logging/logger';
 
 const readConfig = (): TConfig => {
   try {
@@ -51,6 +51,8 @@ const printDemoKey = (key: string, baseUrl: string) => {
 const main = async () => {
   const config = readConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  const accessLogDestination = createAccessLogDestination();
+  const accessLogger = createLogger(config.LOG_LEVEL, accessLogDestination);
   const database = await openDatabase(config, {
     role: 'server',
     onInfo: (message) => logger.info(message),
@@ -80,6 +82,7 @@ const main = async () => {
     prisma,
     pool,
     logger,
+    accessLogger,
     apiKeyLookup: (hash) => findKeyByHash(prisma, hash),
   });
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -125,6 +128,8 @@ const main = async () => {
       });
       logger.info('connections closed');
       await app.close();
+      // Every request has been answered: its access line goes out before the last lines.
+      await flushed(accessLogDestination);
       await prisma.$disconnect();
       await pool.end();
       // The embedded database: stops serving it and flushes PGlite to disk.

@@ -134,6 +134,22 @@ export class ApiKeysService {
       ? known.then((loaded) => verdict(loaded, hash))
       : verdict(known, hash);
   }
+
+  /**
+   * The identity of a valid key that the cache holds fresh, or null: known without a lookup or any
+   * background refresh, so nothing is spent on the caller before its address's budget is checked.
+   */
+  verifyCached(hash: string): TIdentity | null {
+    if (this.unknown.has(hash)) {
+      return null;
+    }
+    const known = this.cache.peekFresh(hash);
+    if (!known) {
+      return null;
+    }
+    const identity = verdict(known, hash);
+    return identity.caller ? identity : null;
+  }
 }
 
 const INVALID_KEY = unauthorized('Invalid API key.');

@@ -20,7 +20,10 @@ export class AuthService {
    * failed-authentication budget comes first, before any lookup: over it, this throws the 429,
    * whatever the key (docs/errors.md); else a failure (anything but a valid key) is counted. Costs:
    * one read of the address's counter (a Redis round trip when shared), a key lookup only on a
-   * miss of both key caches, one counter write per failure.
+   * miss of both key caches, one counter write per failure. When the key cache already knows the
+   * key valid (the steady state), no lookup is at stake: the budget is then checked by the rate
+   * limiter's own script (`request.authBudget`), in the same round trip, before it counts anything,
+   * and answers the same 429.
    */
   async identify(request: FastifyRequest): Promise<TIdentity> {
     const { authorization } = request.headers;
@@ -30,6 +33,12 @@ export class AuthService {
       return examined;
     }
     const tracker = this.failures.trackerOf(request);
+    const cached = typeof examined === 'string' ? this.apiKeys.verifyCached(examined) : null;
+    if (cached) {
+      request.identity = cached;
+      request.authBudget = this.failures.preconditionOf(tracker);
+      return cached;
+    }
     await this.failures.assertMayTry(tracker);
     const verified = typeof examined === 'string' ? this.apiKeys.verify(examined) : examined;
     const identity = verified instanceof Promise ? await verified : verified;

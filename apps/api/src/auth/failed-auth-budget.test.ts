@@ -29,6 +29,60 @@ const behaves = async (store: TRateLimitStore, tracker: string) => {
   expect((await store.peekWindow(tracker, { ...WINDOW, name: 'minute' })).used).toBe(0);
 };
 
+// consume with the budget as its precondition: a full budget precludes the request, counting
+// nothing in the key's windows; room in it changes nothing.
+const MINUTE = { name: 'minute', limit: 100, ttlMs: 60_000 };
+const gated = async (store: TRateLimitStore, address: string) => {
+  const precondition = { tracker: address, window: WINDOW };
+  const key = `key:${address}`;
+  expect(await store.consume(key, [MINUTE], null, precondition)).toMatchObject({
+    outcome: 'allowed',
+    windows: [{ used: 1 }],
+  });
+  for (let i = 0; i < WINDOW.limit; i += 1) {
+    await store.countInWindow(address, WINDOW);
+  }
+  const precluded = await store.consume(key, [MINUTE], null, precondition);
+  expect(precluded).toMatchObject({ outcome: 'precluded', state: { used: 3, limit: 3 } });
+  expect(precluded.outcome === 'precluded' && precluded.state.resetInMs).toBeGreaterThan(50_000);
+  // Nothing was counted: the key's next request elsewhere is its second.
+  expect(await store.consume(key, [MINUTE], null)).toMatchObject({ windows: [{ used: 2 }] });
+  expect((await store.peekWindow(address, WINDOW)).used).toBe(3);
+};
+
+describe('consume with the failed-authentication budget as precondition', () => {
+  it('in memory', async () => {
+    const store = new MemoryRateLimitStore();
+    try {
+      await gated(store, 'authfail:192.0.2.4');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('in Redis', async () => {
+    const prefix = `pets:test:${randomBytes(6).toString('hex')}:`;
+    const store = new RedisRateLimitStore(REDIS_URL, prefix, silent);
+    try {
+      expect(await store.connect()).toBe(true);
+      await gated(store, 'authfail:192.0.2.5');
+      expect(store.describe()).toEqual({ backend: 'redis', degraded: false });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('Redis unreachable: answered from memory', async () => {
+    const store = new RedisRateLimitStore('redis://127.0.0.1:1', 'pets:test:', silent);
+    try {
+      expect(await store.connect(300)).toBe(false);
+      await gated(store, 'authfail:192.0.2.6');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('peekWindow and countInWindow', () => {
   it('in memory, and the window ends ttlMs after its first event', async () => {
     let now = 1_000_000;

@@ -9,6 +9,7 @@ import { rateLimitHeaders, retryAfterSeconds } from '../rate-limit/rate-limit.he
 import {
   RATE_LIMIT_STORE,
   type TDecision,
+  type TPrecondition,
   type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
@@ -72,6 +73,15 @@ export class FailedAuthBudget {
     }
   }
 
+  /**
+   * The same check as `assertMayTry`, for the rate limiter to make in its own round trip (a key
+   * already known valid from the cache needs no lookup to protect): the store answers `precluded`
+   * with the window's state, which `refusal` turns into the same 429.
+   */
+  preconditionOf(tracker: string): TPrecondition {
+    return { tracker, window: this.window };
+  }
+
   /** Counts a failed authentication; logs (once per window) the one that exhausts the budget. */
   async fail(request: FastifyRequest, tracker: string): Promise<void> {
     const state = await this.store.countInWindow(tracker, this.window);
@@ -93,7 +103,7 @@ export class FailedAuthBudget {
  * The 429: its headers describe the failed-authentication budget (the one that refused), so
  * X-RateLimit-Reset and Retry-After name the moment the address may try again.
  */
-const refusal = (state: TWindowState): AppError => {
+export const refusal = (state: TWindowState): AppError => {
   const decision: TDecision = { outcome: 'limited', windows: [state] };
   return new AppError(
     'rate_limited',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TCaller } from '../api-keys/caller';
 import type { AppError } from '../http/app-error';
+import type { TPrecondition } from '../rate-limit/rate-limit.types';
 
 /**
  * What `identify` found out about a request: the caller of a valid key, or the 401 to answer when
@@ -19,6 +20,12 @@ declare module 'fastify' {
      * @Access('keyless')).
      */
     identity: TIdentity | null;
+    /**
+     * The client address's failed-authentication budget when `identify` left its check to the
+     * rate limiter (a valid key from the cache: the check rides on the limiter's round trip);
+     * RateLimitGuard.limit makes it before counting anything. `null` otherwise.
+     */
+    authBudget: TPrecondition | null;
   }
 }
 
@@ -28,6 +35,7 @@ declare module 'fastify' {
  */
 export const registerRequestIdentity = (fastify: FastifyInstance): void => {
   fastify.decorateRequest('identity', null);
+  fastify.decorateRequest('authBudget', null);
 };
 
 /** The caller of a request with a valid key, or null. */

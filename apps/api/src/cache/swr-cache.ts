@@ -51,6 +51,14 @@ export class SwrCache<K, V> {
     return this.fetch(key);
   }
 
+  /** The value for `key` only while it is fresh; never loads nor refreshes anything. */
+  peekFresh(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && this.settings.now() - entry.loadedAt < this.settings.freshMs
+      ? entry.value
+      : undefined;
+  }
+
   private refreshInBackground(key: K, entry: TEntry<V>): void {
     if (entry.isRefreshing) {
       return;

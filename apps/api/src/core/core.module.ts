@@ -10,6 +10,11 @@ import { LOGGER } from '../logging/logger';
 export type TCoreDependencies = {
   config: TConfig;
   logger: Logger;
+  /**
+   * Where the access log goes when not to `logger`'s destination: main.ts gives it an
+   * asynchronous buffered one (logging/logger.ts). Same level and fields as `logger`.
+   */
+  accessLogger?: Logger;
   prisma: PrismaClient;
   /** The pool Prisma runs on (createPrismaClient(pool)): hot paths query it directly. */
   pool: Pool;

@@ -1,6 +1,8 @@
 import {
   type TBanPolicy,
   type TDecision,
+  type TPrecluded,
+  type TPrecondition,
   type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
@@ -35,7 +37,14 @@ export class MemoryRateLimitStore implements TRateLimitStore {
     tracker: string,
     windows: readonly TWindowSpec[],
     ban: TBanPolicy | null,
-  ): Promise<TDecision> {
+    precondition: TPrecondition | null = null,
+  ): Promise<TDecision | TPrecluded> {
+    if (precondition) {
+      const state = this.windowNow(precondition.tracker, precondition.window);
+      if (state.used >= state.limit) {
+        return { outcome: 'precluded', state };
+      }
+    }
     return this.consumeNow(tracker, windows, ban);
   }
 
@@ -116,6 +125,10 @@ export class MemoryRateLimitStore implements TRateLimitStore {
   // The failed-authentication budget's two operations (see TRateLimitStore).
 
   async peekWindow(tracker: string, window: TWindowSpec): Promise<TWindowState> {
+    return this.windowNow(tracker, window);
+  }
+
+  private windowNow(tracker: string, window: TWindowSpec): TWindowState {
     const now = this.now();
     const counter = this.counters.get(`${tracker}:${window.name}`);
     return counter && counter.expiresAt > now

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { PLAN_LIMITS, type TRateLimits } from '../api-keys/api-key-plans';
 import type { TCaller } from '../api-keys/caller';
 import { accessOf } from '../auth/access.decorator';
+import { refusal as failedAuthRefusal } from '../auth/failed-auth-budget';
 import { callerOf } from '../auth/identity';
 import { AppError } from '../http/app-error';
 import { LOGGER } from '../logging/logger';
@@ -111,7 +112,17 @@ export class RateLimitGuard extends ThrottlerGuard {
     const caller = callerOf(request);
     const windows = this.windowsOf(caller);
     const tracker = caller ? `key:${caller.apiKeyId}` : `ip:${await this.getTracker(request)}`;
-    const decision = await this.store.consume(tracker, windows, caller ? this.settings.ban : null);
+    const decision = await this.store.consume(
+      tracker,
+      windows,
+      caller ? this.settings.ban : null,
+      request.authBudget,
+    );
+    if (decision.outcome === 'precluded') {
+      // The address's failed-authentication budget, checked here for a key known valid from the
+      // cache (AuthService.identify): its 429, as if identify had refused it, nothing counted.
+      throw failedAuthRefusal(decision.state);
+    }
     reply.headers(rateLimitHeaders(decision));
 
     if (decision.outcome === 'allowed') {

@@ -23,16 +23,28 @@ export type TDecision =
   | { outcome: 'banned'; windows: TWindowState[]; banEndsInMs: number; bannedNow: boolean };
 
 /**
+ * A window of another tracker that must have room before anything is counted: the failed-
+ * authentication budget of the caller's address (auth/failed-auth-budget.ts), checked in the same
+ * step (one Redis round trip) as the key's own windows. Nothing is counted in it.
+ */
+export type TPrecondition = { tracker: string; window: TWindowSpec };
+
+/** `consume`'s answer when the precondition's window has no room: nothing was counted. */
+export type TPrecluded = { outcome: 'precluded'; state: TWindowState };
+
+/**
  * Counts a request against every window of a tracker at once: admitted only if all windows have
  * room, and then counted once in each; a refused request is not counted. Implementations are
- * atomic, so concurrent requests are admitted exactly up to the limit.
+ * atomic, so concurrent requests are admitted exactly up to the limit. With a precondition whose
+ * window is full (`used >= limit`), the answer is `precluded` and nothing is counted anywhere.
  */
 export type TRateLimitStore = {
   consume(
     tracker: string,
     windows: readonly TWindowSpec[],
     ban: TBanPolicy | null,
-  ): Promise<TDecision>;
+    precondition?: TPrecondition | null,
+  ): Promise<TDecision | TPrecluded>;
   /** `memory`, `redis`, or `memory (redis unavailable)` when falling back. */
   describe(): { backend: string; degraded: boolean };
   close(): Promise<void>;

@@ -4,6 +4,8 @@ import { DEFAULT_MAX_TRACKERS, MemoryRateLimitStore } from './memory-rate-limit.
 import {
   type TBanPolicy,
   type TDecision,
+  type TPrecluded,
+  type TPrecondition,
   type TRateLimitStore,
   type TWindowSpec,
   type TWindowState,
@@ -13,11 +15,14 @@ import {
  * Every window of a tracker checked and counted in one round trip, atomically (Redis runs a script
  * alone), so any number of API instances share one exact budget per key.
  *
- * KEYS: the n window counters, then the refusals (a hash: count, since) and the ban flag.
+ * KEYS: the n window counters, then the refusals (a hash: count, since) and the ban flag, and
+ * optionally the precondition's counter (the failed-authentication budget of the caller's address).
  * ARGV: n, the n limits, the n window lengths (ms), ban threshold (0: no ban), strike window, ban
- * length, sustained (ms).
+ * length, sustained (ms), and with the precondition its limit and window length (ms).
  * Returns: outcome (1 allowed, 0 limited, 2 banned), ban ms left (or -1), banned-now flag, then
- * used and ms-to-reset for each window.
+ * used and ms-to-reset for each window; or, when the precondition's window is full, { 3, its used,
+ * its ms-to-reset } having counted nothing (the precondition is read as PEEK_WINDOW_SCRIPT reads
+ * it).
  *
  * Every key it writes is created with its expiry (a window's length, the strike window, the ban's
  * length), and a key found without one (PTTL -1) is started afresh with one: nothing outlives its
@@ -31,6 +36,16 @@ local banMs = tonumber(ARGV[4 + 2 * n])
 local sustained = tonumber(ARGV[5 + 2 * n])
 local strikesKey = KEYS[n + 1]
 local banKey = KEYS[n + 2]
+local gateLimit = ARGV[6 + 2 * n]
+if gateLimit then
+  local gateTtl = redis.call('PTTL', KEYS[n + 3])
+  if gateTtl > 0 then
+    local gateUsed = tonumber(redis.call('GET', KEYS[n + 3]) or '0')
+    if gateUsed >= tonumber(gateLimit) then
+      return { 3, gateUsed, gateTtl }
+    end
+  end
+end
 local used = {}
 local ttls = {}
 local fresh = {}
@@ -207,7 +222,8 @@ export class RedisRateLimitStore implements TRateLimitStore {
     tracker: string,
     windows: readonly TWindowSpec[],
     ban: TBanPolicy | null,
-  ): Promise<TDecision> {
+    precondition: TPrecondition | null = null,
+  ): Promise<TDecision | TPrecluded> {
     const base = `${this.keyPrefix}{${tracker}}`;
     const keys = [
       ...windows.map((window) => `${base}:${window.name}`),
@@ -225,13 +241,26 @@ export class RedisRateLimitStore implements TRateLimitStore {
       ban?.banMs ?? 0,
       ban?.sustainedMs ?? 0,
     ];
+    if (precondition) {
+      // The same key as peekWindow/countInWindow's for that tracker and window. This store talks
+      // to one Redis (not a Cluster), so a script's keys need not share a hash slot.
+      keys.push(this.windowKey(precondition.tracker, precondition.window));
+      args.push(precondition.window.limit, precondition.window.ttlMs);
+    }
     const reply = await this.viaRedis(() =>
       this.redis.consumeRateLimit(keys.length, ...keys, ...args),
     );
     if (reply === UNAVAILABLE) {
-      return this.fallback.consume(tracker, windows, ban);
+      return this.fallback.consume(tracker, windows, ban, precondition);
     }
     const [outcome, banLeft, bannedNow] = reply;
+    if (outcome === 3 && precondition) {
+      const { window } = precondition;
+      return {
+        outcome: 'precluded',
+        state: { ...window, used: reply[1] ?? 0, resetInMs: reply[2] ?? window.ttlMs },
+      };
+    }
     const states: TWindowState[] = windows.map((window, index) => ({
       ...window,
       used: reply[3 + 2 * index] ?? 0,
@@ -349,6 +378,10 @@ export class RedisRateLimitStore implements TRateLimitStore {
     }
   }
 
+  private windowKey(tracker: string, window: TWindowSpec): string {
+    return `${this.keyPrefix}{${tracker}}:${window.name}`;
+  }
+
   // The failed-authentication budget's two operations (see TRateLimitStore): one counter per
   // window, in the tracker's hash slot like consume's, through the same breaker and fallback.
 
@@ -365,7 +398,7 @@ export class RedisRateLimitStore implements TRateLimitStore {
     tracker: string,
     window: TWindowSpec,
   ): Promise<TWindowState> {
-    const key = `${this.keyPrefix}{${tracker}}:${window.name}`;
+    const key = this.windowKey(tracker, window);
     const reply = await this.viaRedis(() => this.redis[command](key, window.ttlMs));
     if (reply === UNAVAILABLE) {
       return this.fallback[command](tracker, window);
