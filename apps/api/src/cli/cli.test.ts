@@ -257,6 +257,7 @@ describe('pnpm keys', () => {
     expect(await sql('SELECT id FROM api_keys')).toHaveLength(5);
   });
 
+  // Five CLI processes, each starting Node and tsx: slow on a loaded machine, hence 120 s.
   it('list marks the keys pnpm start made (demo, site, demo staff), secrets never shown', async () => {
     const made: string[] = [];
     for (const [name, role] of [
@@ -286,7 +287,7 @@ describe('pnpm keys', () => {
       'demo key (printed at first start)',
     );
     expect(json.find((key) => key.name === 'Kiosk')?.usedBy).toBeNull();
-  });
+  }, 120_000);
 
   it('says in one line when the database cannot be reached', async () => {
     const result = await runCliProcess(['keys', 'list'], {
