@@ -380,6 +380,13 @@ describe('on the embedded database', () => {
         name: 'Last Before Shutdown',
         categoryId: categories[0]?.id,
         status: 'available',
+        description: null,
+        sex: null,
+        age: null,
+        size: null,
+        breed: null,
+        arrivedAt: null,
+        photos: [],
       },
     ]);
     second.child.kill('SIGTERM');
