@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List animals
-         * @description Animals, newest first, at most `limit` of them. Filter with `status`, `categoryId` and `id` (one id or a comma-separated list: how to fetch animals by id); filters combine. When more animals match, the `Link` header carries a `rel="next"` address with an opaque `cursor`.
+         * @description Animals, newest first, at most `limit` of them, each with its profile and photos. Filter with `status`, `categoryId`, `id` (one id or a comma-separated list: how to fetch animals by id), `sex`, `age`, `size` and the `name` search; filters combine. When more animals match, the `Link` header carries a `rel="next"` address with an opaque `cursor`. With `include=total_count`, the `X-Total-Count` header tells how many animals match in all.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
-         * @description Publishes a new animal. `status` defaults to `available`. The body must be `application/json`, at most 16 KiB. Safe to retry with an `Idempotency-Key`.
+         * @description Publishes a new animal. `status` defaults to `available`; the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`) is optional, each field `null` when left out, and the animal starts without photos (add them with `addPetPhoto`). The body must be `application/json`, at most 16 KiB. Safe to retry with an `Idempotency-Key`.
          */
         post: operations["createPet"];
         delete?: never;
@@ -48,11 +48,71 @@ export interface paths {
         head?: never;
         /**
          * Change an animal (staff)
-         * @description Changes any of `name`, `categoryId` and `status`; fields left out keep their value. Staff keys only. While the animal has an open adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (cancel or complete the order instead). The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal has an open adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (cancel or complete the order instead). The body must be `application/json`, at most 16 KiB.
          *
          *     Needs a `staff` key.
          */
         patch: operations["updatePet"];
+        trace?: never;
+    };
+    "/pets/{petId}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo of an animal
+         * @description Adds a photo after the animal's others (at most 20). Send the image itself as the body (`Content-Type: image/jpeg`, `image/png` or `image/webp`), or a `multipart/form-data` form whose one file field is `photo`. The image must be JPEG, PNG or WebP, told from its bytes (the declared type is not trusted), at most 10 MiB and 40 megapixels. The service turns it upright, removes every metadata (camera, GPS position), and makes WebP files 160, 480, 1200 pixels wide (never wider than the image) and a ThumbHash placeholder, once. Answers the photo, as it appears in the Pet. Staff keys and partner keys that may write. Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["addPetPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a photo of an animal
+         * @description Removes the photo from the animal and deletes its files; the animal's other photos keep their order. Staff keys and partner keys that may write.
+         */
+        delete: operations["deletePetPhoto"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}/photos/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the photos of an animal
+         * @description Sets the order of the photos: `photoIds` names every photo of the animal once, the first becoming its main photo. Answers the photos in their new order. Sending the same order again changes nothing. Staff keys and partner keys that may write. The body must be `application/json`, at most 16 KiB.
+         */
+        put: operations["reorderPetPhotos"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/store/orders": {
@@ -208,12 +268,91 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * PetPhotoSize
+         * @example {
+         *       "width": 480,
+         *       "height": 360,
+         *       "url": "https://media.pet-adoption.dev/pets/42/3f9a1c0e7b2d4a6f-480.webp"
+         *     }
+         */
+        PetPhotoSize: {
+            /**
+             * Format: int32
+             * @description Width of this file, in pixels.
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Height of this file, in pixels.
+             */
+            height: number;
+            /**
+             * Format: uri
+             * @description Absolute address of the file (WebP, no metadata). Its name holds a hash of its content, so it never changes: cache it as long as you like.
+             */
+            url: string;
+        };
+        /**
+         * PetPhoto
+         * @example {
+         *       "id": 7,
+         *       "width": 1200,
+         *       "height": 900,
+         *       "placeholder": "1QcSHQRnh493V4dIh4eXh1h4kJUI",
+         *       "sizes": [
+         *         {
+         *           "width": 160,
+         *           "height": 120,
+         *           "url": "https://media.pet-adoption.dev/pets/42/3f9a1c0e7b2d4a6f-160.webp"
+         *         },
+         *         {
+         *           "width": 480,
+         *           "height": 360,
+         *           "url": "https://media.pet-adoption.dev/pets/42/3f9a1c0e7b2d4a6f-480.webp"
+         *         },
+         *         {
+         *           "width": 1200,
+         *           "height": 900,
+         *           "url": "https://media.pet-adoption.dev/pets/42/3f9a1c0e7b2d4a6f-1200.webp"
+         *         }
+         *       ]
+         *     }
+         */
+        PetPhoto: {
+            /**
+             * Format: int64
+             * @description Unique identifier of the photo, assigned by the service on upload.
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @description Width of the largest size, in pixels.
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Height of the largest size, in pixels.
+             */
+            height: number;
+            /** @description A ThumbHash (https://evanw.github.io/thumbhash/) of the photo, base64-encoded: decode it into a tiny blurred image to show, at the size of the photo, while the photo loads. */
+            placeholder: string;
+            /** @description The files of the photo, ascending by width (160, 480, 1200 pixels wide, never wider than the uploaded image, which may leave only one), each with the aspect ratio of the original: suits `srcset`. */
+            sizes: components["schemas"]["PetPhotoSize"][];
+        };
+        /**
          * Pet
          * @example {
          *       "id": 42,
          *       "name": "Biscuit",
          *       "categoryId": 1,
-         *       "status": "available"
+         *       "status": "available",
+         *       "description": "Biscuit is a gentle, curious beagle mix who loves long walks and naps in the sun. He gets on well with children and other dogs.",
+         *       "sex": "male",
+         *       "age": "young",
+         *       "size": "medium",
+         *       "breed": "Beagle mix",
+         *       "arrivedAt": "2026-03-03",
+         *       "photos": []
          *     }
          */
         Pet: {
@@ -234,6 +373,32 @@ export interface components {
              * @enum {string}
              */
             status: "available" | "pending" | "sold";
+            /** @description The animal's story in plain text (line breaks kept); `null` when none. */
+            description: string | null;
+            /**
+             * @description The animal's sex: `male`, `female`, or `unknown` when the store cannot tell (a young bird, a fish). `null` on a Pet means nobody has said.
+             * @enum {string|null}
+             */
+            sex: "male" | "female" | "unknown" | null;
+            /**
+             * @description Life stage, as adoption sites group animals: `baby` (a puppy, a kitten), `young`, `adult`, `senior`. A stage rather than a number, since the age of a rescued animal is an estimate.
+             * @enum {string|null}
+             */
+            age: "baby" | "young" | "adult" | "senior" | null;
+            /**
+             * @description Size when grown, relative to its kind: `small`, `medium`, `large`, `xlarge` (extra large).
+             * @enum {string|null}
+             */
+            size: "small" | "medium" | "large" | "xlarge" | null;
+            /** @description Breed or kind, free text; `null` when unknown. */
+            breed: string | null;
+            /**
+             * Format: date
+             * @description The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, no time zone: the store's own calendar). `null` when unknown.
+             */
+            arrivedAt: string | null;
+            /** @description The photos of the animal in their order, the first its main photo; `[]` when it has none (show an illustration of its category). At most 20. */
+            photos: components["schemas"]["PetPhoto"][];
         };
         /** Pets */
         Pets: components["schemas"]["Pet"][];
@@ -256,7 +421,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -276,7 +441,13 @@ export interface components {
          * @example {
          *       "name": "Biscuit",
          *       "categoryId": 1,
-         *       "status": "available"
+         *       "status": "available",
+         *       "description": "Biscuit is a gentle, curious beagle mix who loves long walks and naps in the sun. He gets on well with children and other dogs.",
+         *       "sex": "male",
+         *       "age": "young",
+         *       "size": "medium",
+         *       "breed": "Beagle mix",
+         *       "arrivedAt": "2026-03-03"
          *     }
          */
         NewPet: {
@@ -292,12 +463,38 @@ export interface components {
              * @enum {string}
              */
             status?: "available" | "pending" | "sold";
+            /** @description The animal's story, in plain text (no HTML or Markdown; line breaks are kept), at most 2000 characters, without leading or trailing spaces. */
+            description?: string | null;
+            /**
+             * @description The animal's sex: `male`, `female`, or `unknown` when the store cannot tell (a young bird, a fish). `null` on a Pet means nobody has said.
+             * @enum {string|null}
+             */
+            sex?: "male" | "female" | "unknown" | null;
+            /**
+             * @description Life stage, as adoption sites group animals: `baby` (a puppy, a kitten), `young`, `adult`, `senior`. A stage rather than a number, since the age of a rescued animal is an estimate.
+             * @enum {string|null}
+             */
+            age?: "baby" | "young" | "adult" | "senior" | null;
+            /**
+             * @description Size when grown, relative to its kind: `small`, `medium`, `large`, `xlarge` (extra large).
+             * @enum {string|null}
+             */
+            size?: "small" | "medium" | "large" | "xlarge" | null;
+            /** @description Breed or kind, free text (`Labrador mix`, `Dwarf lop`), at most 100 characters. */
+            breed?: string | null;
+            /**
+             * Format: date
+             * @description The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, no time zone: the store's own calendar). From 1900-01-01 to today; a date that is in the future in every time zone is refused.
+             * @example 2026-03-03
+             */
+            arrivedAt?: string | null;
         };
         /**
          * PetUpdate
          * @example {
-         *       "name": "Biscuit",
-         *       "status": "available"
+         *       "status": "available",
+         *       "age": "adult",
+         *       "breed": null
          *     }
          */
         PetUpdate: {
@@ -313,7 +510,51 @@ export interface components {
              * @enum {string}
              */
             status?: "available" | "pending" | "sold";
+            /** @description The animal's story, in plain text (no HTML or Markdown; line breaks are kept), at most 2000 characters, without leading or trailing spaces. */
+            description?: string | null;
+            /**
+             * @description The animal's sex: `male`, `female`, or `unknown` when the store cannot tell (a young bird, a fish). `null` on a Pet means nobody has said.
+             * @enum {string|null}
+             */
+            sex?: "male" | "female" | "unknown" | null;
+            /**
+             * @description Life stage, as adoption sites group animals: `baby` (a puppy, a kitten), `young`, `adult`, `senior`. A stage rather than a number, since the age of a rescued animal is an estimate.
+             * @enum {string|null}
+             */
+            age?: "baby" | "young" | "adult" | "senior" | null;
+            /**
+             * @description Size when grown, relative to its kind: `small`, `medium`, `large`, `xlarge` (extra large).
+             * @enum {string|null}
+             */
+            size?: "small" | "medium" | "large" | "xlarge" | null;
+            /** @description Breed or kind, free text (`Labrador mix`, `Dwarf lop`), at most 100 characters. */
+            breed?: string | null;
+            /**
+             * Format: date
+             * @description The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, no time zone: the store's own calendar). From 1900-01-01 to today; a date that is in the future in every time zone is refused.
+             * @example 2026-03-03
+             */
+            arrivedAt?: string | null;
         };
+        /**
+         * PetPhotoOrder
+         * @example {
+         *       "photoIds": [
+         *         9,
+         *         7,
+         *         8
+         *       ]
+         *     }
+         */
+        PetPhotoOrder: {
+            /** @description The ids of every photo of the animal, each once, in the new order (the first becomes the main photo). */
+            photoIds: number[];
+        };
+        /**
+         * PetPhotos
+         * @description The photos of an animal in their order, the first its main photo; at most 20.
+         */
+        PetPhotos: components["schemas"]["PetPhoto"][];
         /**
          * Adopter
          * @example {
@@ -512,6 +753,16 @@ export interface operations {
                 categoryId?: number;
                 /** @description Only the animals with these ids: one id, or up to 100 ids separated by commas (`42` or `42,7,19`). Ids that name no animal are left out, so an unknown id gives an empty list, not an error. Combines with the other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals. */
                 id?: string;
+                /** @description Only animals of this sex (`unknown`: those the store cannot tell; animals nobody has described are left out of every `sex` filter). An addition to the spec; omit for all. */
+                sex?: "male" | "female" | "unknown";
+                /** @description Only animals of this life stage. An addition to the spec; omit for all. */
+                age?: "baby" | "young" | "adult" | "senior";
+                /** @description Only animals of this size. An addition to the spec; omit for all. */
+                size?: "small" | "medium" | "large" | "xlarge";
+                /** @description Only animals whose name has words starting with each word of this text, in any order and case (`bis` finds Biscuit, `whi mr` finds Mr. Whiskers, `luc` finds Jean-Luc). Words are runs of letters and digits; other characters separate them and are ignored. Accents count (`zoe` does not find Zoé). At most 100 characters. An addition to the spec; omit for every name. */
+                name?: string;
+                /** @description `total_count`: also count every animal that matches the filters, sent in the `X-Total-Count` header (on every page that asks). Costs a count of the matching animals; ask on the first page, where a total is shown, not on every page. An addition to the spec. */
+                include?: "total_count";
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
@@ -561,9 +812,14 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link?: string;
+                    /**
+                     * @description How many animals match the filters of the list (all its pages), sent when the request asks for it with `include=total_count`. Counted when the page is read: a list that changes between pages may not add up to it.
+                     * @example 137
+                     */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1503,7 +1759,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     [name: string]: unknown;
@@ -1562,7 +1818,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     [name: string]: unknown;
@@ -1621,7 +1877,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     /**
@@ -1685,7 +1941,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     [name: string]: unknown;
@@ -1744,7 +2000,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     [name: string]: unknown;
@@ -1803,7 +2059,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     /**
@@ -1867,7 +2123,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     [name: string]: unknown;
@@ -1926,7 +2182,7 @@ export interface operations {
                     Sunset: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link: string;
                     /**
@@ -2504,6 +2760,1644 @@ export interface operations {
             };
         };
     };
+    addPetPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description ID of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The image (JPEG, PNG or WebP, at most 10 MiB), as the body itself or as the file field `photo` of a form. */
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description A JPEG, PNG or WebP image, at most 10 MiB and 40 megapixels.
+                     */
+                    photo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Address of the created resource.
+                     * @example /v1/pets/42
+                     */
+                    Location: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PetPhoto"];
+                };
+            };
+            /** @description The image is damaged or cannot be read (`invalid_image`), or the request is not as described: a bad `petId`, a form without exactly one `photo` file (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The animal already has 20 photos (`photo_limit_reached`): delete one first. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 10 MiB (`payload_too_large`), or the image has more than 40 megapixels (`image_too_large`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is neither a JPEG, PNG or WebP image nor a `multipart/form-data` form, or its bytes are not JPEG, PNG or WebP whatever its declared type (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+            422: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePetPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the animal. */
+                petId: number;
+                /** @description ID of the photo. */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id, or it has no photo with this id (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reorderPetPhotos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ID of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetPhotoOrder"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PetPhotos"];
+                };
+            };
+            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            400: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+            401: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+                     * @example Bearer realm="pets"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key is read-only (`forbidden`). */
+            403: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No animal has this id (`not_found`). */
+            404: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+            408: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `photoIds` is not exactly the animal's photos: one is missing, or one is not the animal's (`photo_order_conflict`; read the animal again and resend). */
+            409: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 16 KiB (`payload_too_large`). */
+            413: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset": number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+            500: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+            503: {
+                headers: {
+                    /**
+                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in that window after this one.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix timestamp (seconds) at which that window resets.
+                     * @example 1795392060
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+                     * @example "minute";r=59;t=60
+                     */
+                    RateLimit?: string;
+                    /**
+                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
+                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+                     * @example https://shelter.example
+                     */
+                    "Access-Control-Allow-Origin"?: string;
+                    /**
+                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+                     * @example 30
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -2562,7 +4456,7 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /**
                      * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo>; rel="next"
+                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
                      */
                     Link?: string;
                     [name: string]: unknown;
