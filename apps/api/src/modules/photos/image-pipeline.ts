@@ -1,6 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
+
+/**
+ * sharp (libvips) is loaded with the first upload, not at start: loaded at start it added ~35 MB
+ * to the resident memory of every API process, most of which never receives a photo (issue 17).
+ */
+let sharpLoaded: Promise<typeof Sharp> | undefined;
+const loadSharp = (): Promise<typeof Sharp> => {
+  sharpLoaded ??= import('sharp').then((module) => module.default);
+  return sharpLoaded;
+};
 
 /** The image types an upload may be, as told by its first bytes. */
 export type TImageFormat = 'jpeg' | 'png' | 'webp';
@@ -83,7 +93,7 @@ export const targetWidths = (widths: readonly number[], width: number): number[]
   return below.includes(widest) ? below : [...below, widest];
 };
 
-const decoderOptions = (maxPixels: number): sharp.SharpOptions => ({
+const decoderOptions = (maxPixels: number): Sharp.SharpOptions => ({
   // libvips checks this before decoding a single pixel: a small file that claims to be
   // 100000×100000 is refused from its header (a pixel bomb), not after allocating 40 GB. (The
   // pipeline checks the header itself first, to answer 413 rather than 400.)
@@ -113,7 +123,8 @@ export const processImage = async (
   if (format === undefined) {
     throw new ImageRejected({ reason: 'unsupported_type' });
   }
-  let metadata: sharp.Metadata;
+  const sharp = await loadSharp();
+  let metadata: Sharp.Metadata;
   try {
     // Header only: no pixels are decoded yet.
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();

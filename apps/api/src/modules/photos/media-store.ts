@@ -2,12 +2,6 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectsCommand,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
 import type { TConfig } from '../../config';
 
 /**
@@ -94,72 +88,15 @@ export const createLocalMediaStore = (root: string): TMediaStore => {
   };
 };
 
-export type TS3Settings = {
-  bucket: string;
-  region: string;
-  endpoint?: string;
-  forcePathStyle: boolean;
-  /** Both or neither; neither: the SDK's default chain (AWS_* variables, an instance role). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-};
-
-/**
- * An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, ...). Files are public through
- * MEDIA_BASE_URL (the bucket's public address or a CDN in front of it); each is written with its
- * type and the immutable Cache-Control, which S3 serves back as headers.
- */
-export const createS3MediaStore = (settings: TS3Settings): TMediaStore & { close: () => void } => {
-  const options: S3ClientConfig = {
-    region: settings.region,
-    forcePathStyle: settings.forcePathStyle,
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-    ...(settings.credentials ? { credentials: settings.credentials } : {}),
-    // Checksums only where S3 requires them: the SDK's default (a CRC on every request) is not
-    // understood by every S3-compatible service, and each upload's bytes are ours, in memory.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  };
-  const client = new S3Client(options);
-  return {
-    kind: 's3',
-    put: async (key, bytes, contentType) => {
-      await client.send(
-        new PutObjectCommand({
-          Bucket: settings.bucket,
-          Key: key,
-          Body: bytes,
-          ContentType: contentType,
-          CacheControl: MEDIA_CACHE_CONTROL,
-        }),
-      );
-    },
-    delete: async (keys) => {
-      if (keys.length === 0) {
-        return;
-      }
-      const answer = await client.send(
-        new DeleteObjectsCommand({
-          Bucket: settings.bucket,
-          Delete: { Objects: keys.map((key) => ({ Key: key })), Quiet: true },
-        }),
-      );
-      const failed = answer.Errors ?? [];
-      if (failed.length > 0) {
-        throw new Error(`S3 did not delete ${failed.length} of ${keys.length} files`);
-      }
-    },
-    close: () => client.destroy(),
-  };
-};
-
 /** Nest's token for the store of this process (PhotosModule). */
 export const MEDIA_STORE = Symbol('MEDIA_STORE');
 
 /**
  * The store the configuration asks for: the bucket when S3_BUCKET is set, else DATA_DIR/media.
- * `close` releases the S3 client's connections.
+ * `close` releases the S3 client's connections. The AWS SDK is loaded only for a bucket: loaded
+ * at start it added ~35 MB to the resident memory of every API process, bucket or not (issue 17).
  */
-export const createMediaStore = (
+export const createMediaStore = async (
   config: Pick<
     TConfig,
     | 'dataDir'
@@ -170,10 +107,11 @@ export const createMediaStore = (
     | 'S3_SECRET_ACCESS_KEY'
     | 'S3_FORCE_PATH_STYLE'
   >,
-): TMediaStore & { close: () => void } => {
+): Promise<TMediaStore & { close: () => void }> => {
   if (config.S3_BUCKET === undefined) {
     return { ...createLocalMediaStore(join(config.dataDir, 'media')), close: () => undefined };
   }
+  const { createS3MediaStore } = await import('./s3-media-store.js');
   return createS3MediaStore({
     bucket: config.S3_BUCKET,
     region: config.S3_REGION,
