@@ -51,9 +51,18 @@ describe('pnpm bench --smoke', () => {
     expect(report.rateLimits).toMatch(/^Redis at /);
     expect(report.results.map((each) => `${each.size} ${each.scenario}`)).toEqual([
       ...[500, 2000].flatMap((size) =>
-        ['list', 'status', 'deep', 'create', 'update', 'orders', 'place', 'idempotent'].map(
-          (scenario) => `${size} ${scenario}`,
-        ),
+        [
+          'list',
+          'status',
+          'deep',
+          'profile',
+          'search',
+          'create',
+          'update',
+          'orders',
+          'place',
+          'idempotent',
+        ].map((scenario) => `${size} ${scenario}`),
       ),
     ]);
     for (const each of report.results) {
@@ -64,7 +73,7 @@ describe('pnpm bench --smoke', () => {
         expect(side.peakRssMb).toBeGreaterThan(10);
       }
       expect(each.throughputRatio).toBeGreaterThan(0);
-      if (['list', 'status', 'deep'].includes(each.scenario)) {
+      if (['list', 'status', 'deep', 'profile'].includes(each.scenario)) {
         expect(each.plan?.summary).toMatch(/Index Scan/);
       } else {
         expect(each.plan).toBeNull();

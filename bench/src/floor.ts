@@ -4,7 +4,18 @@ import { OrdersRepository } from '@pets/api/orders-repository';
 import { PetsRepository, UnknownCategoryError } from '@pets/api/pets-repository';
 import { requestHash } from '@pets/api/request-hash';
 import { nextPageLink } from '@pets/contract/rules';
-import { MAX_ID, PETS_CURSOR, type TPetStatus } from '@pets/contract/schemas';
+import {
+  MAX_ID,
+  nameSearchWords,
+  PETS_CURSOR,
+  type TPetAge,
+  type TPetSex,
+  type TPetSize,
+  type TPetStatus,
+  ZPetAge,
+  ZPetSex,
+  ZPetSize,
+} from '@pets/contract/schemas';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -22,6 +33,10 @@ import pg from 'pg';
  */
 
 const STATUSES = new Set(['available', 'pending', 'sold']);
+/** The profile filters' values (the contract's enums, as data: no validation library here). */
+const SEXES = new Set<string>(ZPetSex.options);
+const AGES = new Set<string>(ZPetAge.options);
+const SIZES = new Set<string>(ZPetSize.options);
 
 type TKey = { id: string; revoked: boolean };
 
@@ -69,18 +84,37 @@ app.get<{ Querystring: Record<string, string | undefined> }>('/v1/pets', async (
     return reply.code(401).send(error(401, 'unauthorized', 'Invalid API key.'));
   }
   const { limit: limitText = '20', status, categoryId: categoryText, cursor } = request.query;
+  const { sex, age, size, name: nameText } = request.query;
   const limit = Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     return reply.code(400).send(error(400, 'invalid_request', 'limit must be 1 to 100'));
   }
-  if (status !== undefined && !STATUSES.has(status)) {
-    return reply.code(400).send(error(400, 'invalid_request', 'unknown status'));
+  if (
+    (status !== undefined && !STATUSES.has(status)) ||
+    (sex !== undefined && !SEXES.has(sex)) ||
+    (age !== undefined && !AGES.has(age)) ||
+    (size !== undefined && !SIZES.has(size))
+  ) {
+    return reply.code(400).send(error(400, 'invalid_request', 'unknown filter value'));
   }
   const categoryId = categoryText === undefined ? undefined : idFromText(categoryText);
   if (categoryId === null) {
     return reply.code(400).send(error(400, 'invalid_request', 'bad categoryId'));
   }
-  const filters = { status: status as TPetStatus | undefined, categoryId };
+  // The name search as the API reads it: its words joined by single spaces.
+  const name = nameText === undefined ? undefined : nameSearchWords(nameText).join(' ');
+  if (name === '') {
+    return reply.code(400).send(error(400, 'invalid_request', 'bad name'));
+  }
+  // In the order of the API's query schema, so that the Link headers are identical.
+  const filters = {
+    status: status as TPetStatus | undefined,
+    categoryId,
+    sex: sex as TPetSex | undefined,
+    age: age as TPetAge | undefined,
+    size: size as TPetSize | undefined,
+    name,
+  };
   // The cursor carries its list's filters, as the API reads it (the contract's PETS_CURSOR).
   const reading = cursor === undefined ? undefined : PETS_CURSOR.read(cursor, filters);
   if (reading === null || (reading && 'mismatch' in reading)) {
@@ -92,8 +126,7 @@ app.get<{ Querystring: Record<string, string | undefined> }>('/v1/pets', async (
     before: reading?.before,
   });
   if (page.nextCursor) {
-    // The query's keys in the order the API's schema gives them, so the links are identical.
-    reply.header('link', nextPageLink('/v1/pets', { limit, status, categoryId }, page.nextCursor));
+    reply.header('link', nextPageLink('/v1/pets', { limit, ...filters }, page.nextCursor));
   }
   return page.items;
 });

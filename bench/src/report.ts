@@ -5,6 +5,8 @@ export type TScenarioId =
   | 'list'
   | 'status'
   | 'deep'
+  | 'profile'
+  | 'search'
   | 'create'
   | 'update'
   | 'orders'

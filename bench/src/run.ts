@@ -19,7 +19,7 @@ loads both from a second process and writes the comparison to bench/results/.
 
   --smoke              a few seconds on small data: proves the harness works, measures nothing
   --sizes 10000,1000000
-  --only list,status,deep,create,update,orders,place,idempotent
+  --only list,status,deep,profile,search,create,update,orders,place,idempotent
   --duration 10        seconds measured per server and request (in turns of 2 s)
   --warmup 4           seconds of discarded load per server before each measurement
   --connections 32
@@ -35,6 +35,8 @@ const SCENARIOS: TScenarioId[] = [
   'list',
   'status',
   'deep',
+  'profile',
+  'search',
   'create',
   'update',
   'orders',
