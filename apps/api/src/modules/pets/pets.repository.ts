@@ -70,15 +70,24 @@ type TPetRow = {
   photos: TPhotoRow[];
 };
 
-/** A stored photo as the API shows it: each file's key turned into its public address. */
+/** Whether a photo's sizes are already narrowest first, as the upload stores them. */
+const isNarrowestFirst = (sizes: TPhotoRow['sizes']): boolean =>
+  sizes.every((size, index) => index === 0 || (sizes[index - 1]?.width ?? 0) <= size.width);
+
+/**
+ * A stored photo as the API shows it: each file's key turned into its public address, narrowest
+ * first (sorted only when they are not already: the upload stores them so, and every list maps
+ * every photo of its page).
+ */
 export const toPhoto = (row: TPhotoRow, mediaBaseUrl: string): TPetPhoto => ({
   id: Number(row.id),
   width: row.width,
   height: row.height,
   placeholder: row.placeholder,
-  sizes: [...row.sizes]
-    .sort((a, b) => a.width - b.width)
-    .map(({ width, height, key }) => ({ width, height, url: mediaUrl(mediaBaseUrl, key) })),
+  sizes: (isNarrowestFirst(row.sizes)
+    ? row.sizes
+    : [...row.sizes].sort((a, b) => a.width - b.width)
+  ).map(({ width, height, key }) => ({ width, height, url: mediaUrl(mediaBaseUrl, key) })),
 });
 
 const toPet = (row: TPetRow, mediaBaseUrl: string): TPet => ({
