@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ import {
   startServer,
   type TServer,
 } from './processes';
-import { summarise } from './profile';
+import { readProfile, summarise } from './profile';
 import {
   evaluateTargets,
   ratio,
@@ -52,6 +52,8 @@ export type TBenchOptions = {
   warmupSec: number;
   /** Write V8 CPU profiles of the API and the floor (node --cpu-prof) into this directory. */
   profileDir: string | null;
+  /** What the profiles hold: CPU time (--profile) or allocations (--alloc). */
+  profileKind: 'cpuprofile' | 'heapprofile';
   /** Where the servers' logs go. */
   workDir: string;
   databaseUrl: string | undefined;
@@ -294,11 +296,11 @@ const checkScenario = async (
 };
 
 const LOAD_SCRIPT = join(__dirname, 'load.js');
-const PROFILER_PRELOAD = join(__dirname, 'cpu-profiler.js');
+const PROFILER_PRELOAD = join(__dirname, 'profiler-preload.js');
 const FLOOR_SCRIPT = join(__dirname, 'floor.js');
 
-/** Starts and stops the CPU profiler preloaded into a server (cpu-profiler.ts). */
-const profiler = (server: TServer, directory: string) => {
+/** Starts and stops the profiler preloaded into a server (profiler-preload.ts). */
+const profiler = (server: TServer, directory: string, kind: TBenchOptions['profileKind']) => {
   const count = (profileCounts.get(server.pid) ?? 0) + 1;
   profileCounts.set(server.pid, count);
   return {
@@ -306,10 +308,10 @@ const profiler = (server: TServer, directory: string) => {
     /** Stops, waits for the file and names it; returns its path. */
     stop: async (name: string): Promise<string> => {
       process.kill(server.pid, 'SIGUSR2');
-      const written = join(directory, `${server.pid}-${count}.cpuprofile`);
+      const written = join(directory, `${server.pid}-${count}.${kind}`);
       for (let waited = 0; !existsSync(written); waited += 100) {
         if (waited > 30_000) {
-          throw new Error(`${server.name} wrote no CPU profile`);
+          throw new Error(`${server.name} wrote no ${kind}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -321,16 +323,24 @@ const profiler = (server: TServer, directory: string) => {
 };
 const profileCounts = new Map<number, number>();
 
-/** A profile's busy time per request, by what the request was doing. */
+/**
+ * A profile's busy time (µs) or allocated bytes (KB, one decimal) per request, by what the request
+ * was doing. A heap profile's summary counts bytes where a CPU profile's counts milliseconds.
+ */
 const profilePerRequest = (file: string, requests: number): TProfileAttribution => {
-  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')));
-  const perRequest = (ms: number) => Math.round((ms * 1000) / requests);
+  const summary = summarise(readProfile(file));
+  const isHeap = file.endsWith('.heapprofile');
+  const perRequest = (amount: number) =>
+    isHeap
+      ? Math.round((amount / 1024 / requests) * 10) / 10
+      : Math.round((amount * 1000) / requests);
   return {
     file,
-    busyUsPerRequest: perRequest(summary.busyMs),
+    unit: isHeap ? 'KB' : 'µs',
+    totalPerRequest: perRequest(summary.busyMs),
     buckets: summary.byBucket.map((each) => ({
       name: each.name,
-      usPerRequest: perRequest(each.selfMs),
+      perRequest: perRequest(each.selfMs),
     })),
   };
 };
@@ -379,7 +389,9 @@ const measure = async (
       await load(warmupSec);
     }
     const { profileDir } = options;
-    const profiled = profileDir ? [ours, floor].map((server) => profiler(server, profileDir)) : [];
+    const profiled = profileDir
+      ? [ours, floor].map((server) => profiler(server, profileDir, options.profileKind))
+      : [];
     for (const each of profiled) {
       each.start();
     }
@@ -388,7 +400,7 @@ const measure = async (
     const after = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
     profiles = await Promise.all(
       profiled.map((each, index) =>
-        each.stop(`${index === 0 ? 'api' : 'floor'}-${label}.cpuprofile`),
+        each.stop(`${index === 0 ? 'api' : 'floor'}-${label}.${options.profileKind}`),
       ),
     );
     cpuMs = before.map((start, index) => {
@@ -483,7 +495,7 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   }
   const profileArgs = options.profileDir ? ['-r', PROFILER_PRELOAD] : [];
   const profileEnv: Record<string, string> = options.profileDir
-    ? { BENCH_PROFILE_DIR: options.profileDir }
+    ? { BENCH_PROFILE_DIR: options.profileDir, BENCH_PROFILE_KIND: options.profileKind }
     : {};
 
   const database = await createBenchDatabase(options.databaseUrl);

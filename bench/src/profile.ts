@@ -4,14 +4,48 @@ import { parseArgs } from 'node:util';
 /**
  * Summarises a V8 CPU profile (node --cpu-prof, as written by `pnpm bench --profile`): where the
  * busy time goes, by package and by function, self and inclusive. Idle time is left out of the
- * shares, so the numbers say what a request costs, not how loaded the machine was.
+ * shares, so the numbers say what a request costs, not how loaded the machine was. A heap profile
+ * (`pnpm bench --alloc`, `.heapprofile`) is read the same way, bytes allocated in place of time.
  *
- *   node bench/dist/profile.js <file.cpuprofile> [--top 25] [--match <regex>]
+ *   node bench/dist/profile.js <file.cpuprofile|file.heapprofile> [--top 25] [--match <regex>]
  */
 
 type TCallFrame = { functionName: string; url: string; lineNumber: number };
 type TNode = { id: number; callFrame: TCallFrame; children?: number[] };
 type TProfile = { nodes: TNode[]; samples: number[]; timeDeltas: number[] };
+type THeapNode = { id: number; callFrame: TCallFrame; selfSize: number; children: THeapNode[] };
+
+/**
+ * A sampling heap profile in the CPU profile's shape, so that one summary serves both: each node
+ * that allocated is one sample whose "time" is its bytes (summarise's milliseconds are then bytes).
+ */
+export const fromHeapProfile = (heap: { head: THeapNode }): TProfile => {
+  const nodes: TNode[] = [];
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  const visit = (node: THeapNode) => {
+    nodes.push({
+      id: node.id,
+      callFrame: node.callFrame,
+      children: node.children.map((child) => child.id),
+    });
+    if (node.selfSize > 0) {
+      samples.push(node.id);
+      timeDeltas.push(node.selfSize * 1000);
+    }
+    for (const child of node.children) {
+      visit(child);
+    }
+  };
+  visit(heap.head);
+  return { nodes, samples, timeDeltas };
+};
+
+/** A profile file of either kind, as summarise reads it. */
+export const readProfile = (file: string): TProfile => {
+  const parsed = JSON.parse(readFileSync(file, 'utf8'));
+  return file.endsWith('.heapprofile') ? fromHeapProfile(parsed) : (parsed as TProfile);
+};
 
 /** The package a script belongs to: the last node_modules segment, node:internals, or ours. */
 export const packageOf = ({ url, functionName }: TCallFrame): string => {
@@ -132,7 +166,7 @@ export const summarise = (profile: TProfile, match?: RegExp): TProfileSummary =>
       }
     }
     // The profiler writing its own profile (pnpm bench --profile) is not the server's work.
-    if (stack.some((frame) => frame.url.endsWith('/cpu-profiler.js'))) {
+    if (stack.some((frame) => frame.url.endsWith('/profiler-preload.js'))) {
       return;
     }
     busyMs += ms;
@@ -189,32 +223,33 @@ const main = () => {
   const file = positionals[0];
   if (!file) {
     process.stderr.write(
-      'usage: node bench/dist/profile.js <file.cpuprofile> [--top N] [--match regex]\n',
+      'usage: node bench/dist/profile.js <file.cpuprofile|file.heapprofile> [--top N] [--match regex]\n',
     );
     process.exit(2);
   }
   const top = Number(values.top);
-  const summary = summarise(
-    JSON.parse(readFileSync(file, 'utf8')) as TProfile,
-    values.match ? new RegExp(values.match) : undefined,
-  );
+  const isHeap = file.endsWith('.heapprofile');
+  const summary = summarise(readProfile(file), values.match ? new RegExp(values.match) : undefined);
+  const what = isHeap ? 'Bytes allocated' : 'Self time';
   const out: string[] = [
-    `${file}: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (shares are of busy time)`,
+    isHeap
+      ? `${file}: ${(summary.busyMs / 1048576).toFixed(1)} MB allocated (sampled), freed or not`
+      : `${file}: busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (shares are of busy time)`,
     '',
-    'Self time by what the request was doing (Node and native code charged to their caller):',
+    `${what} by what the request was doing (Node and native code charged to their caller):`,
     ...summary.byBucket.map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
     '',
-    'Self time by package:',
+    `${what} by package:`,
     ...summary.byPackage
       .slice(0, top)
       .map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
     '',
-    'Self time by function:',
+    `${what} by function:`,
     ...summary.bySelf
       .slice(0, top)
       .map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),
     '',
-    `Inclusive time by function${values.match ? ` matching /${values.match}/` : ''}:`,
+    `Inclusive ${isHeap ? 'bytes' : 'time'} by function${values.match ? ` matching /${values.match}/` : ''}:`,
     ...summary.byInclusive
       .slice(0, top)
       .map((each) => `  ${String(each.share).padStart(5)}%  ${each.name}`),

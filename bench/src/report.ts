@@ -13,11 +13,15 @@ export type TScenarioId =
   | 'place'
   | 'idempotent';
 
-/** Where a server's CPU went during a measured run (pnpm bench --profile), per request. */
+/**
+ * Where a server's CPU time (pnpm bench --profile, µs) or its allocations (--alloc, KB) went during
+ * a measured run, per request.
+ */
 export type TProfileAttribution = {
   file: string;
-  busyUsPerRequest: number;
-  buckets: { name: string; usPerRequest: number }[];
+  unit: 'µs' | 'KB';
+  totalPerRequest: number;
+  buckets: { name: string; perRequest: number }[];
 };
 
 export type TMeasured = TLoadResult & {
@@ -183,14 +187,20 @@ export const evaluateTargets = (
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 export const toMb = mb;
 
-/** With --profile: the main thread's CPU per request of each run, by what it was doing. */
+/**
+ * With --profile: the main thread's CPU per request of each run, by what it was doing; with
+ * --alloc: the bytes it allocated.
+ */
 const profileSection = (results: TRunResult[]): string[] => {
   const profiled = results.filter((each) => each.ours.profile && each.floor.profile);
-  if (profiled.length === 0) {
+  const unit = profiled[0]?.ours.profile?.unit;
+  if (unit === undefined) {
     return [];
   }
   const lines: string[] = [
-    'CPU profiles of the measured runs (V8 sampling, main thread), in µs per request; Node and native code are charged to the package that called them:',
+    unit === 'µs'
+      ? 'CPU profiles of the measured runs (V8 sampling, main thread), in µs per request; Node and native code are charged to the package that called them:'
+      : 'Allocation profiles of the measured runs (V8 sampling heap profiler, objects already freed included), in KB allocated per request; Node and native code are charged to the package that called them:',
     '',
   ];
   for (const each of profiled) {
@@ -198,14 +208,14 @@ const profileSection = (results: TRunResult[]): string[] => {
     const floor = each.floor.profile as TProfileAttribution;
     const names = [...new Set([...ours.buckets, ...floor.buckets].map((bucket) => bucket.name))];
     const of = (profile: TProfileAttribution, name: string) =>
-      profile.buckets.find((bucket) => bucket.name === name)?.usPerRequest ?? 0;
+      profile.buckets.find((bucket) => bucket.name === name)?.perRequest ?? 0;
     lines.push(
-      `| ${count(each.size)} pets, \`${each.request}\` | API µs | Floor µs |`,
+      `| ${count(each.size)} pets, \`${each.request}\` | API ${unit} | Floor ${unit} |`,
       '|---|---:|---:|',
       ...names
-        .filter((name) => of(ours, name) + of(floor, name) >= 1)
+        .filter((name) => of(ours, name) + of(floor, name) >= (unit === 'µs' ? 1 : 0.1))
         .map((name) => `| ${name} | ${of(ours, name)} | ${of(floor, name)} |`),
-      `| **busy per request** | **${ours.busyUsPerRequest}** | **${floor.busyUsPerRequest}** |`,
+      `| **${unit === 'µs' ? 'busy' : 'allocated'} per request** | **${ours.totalPerRequest}** | **${floor.totalPerRequest}** |`,
       '',
     );
   }

@@ -25,6 +25,9 @@ loads both from a second process and writes the comparison to bench/results/.
   --connections 32
   --profile            CPU profiles of the API and the floor during each measured run, summarised
                        per request in the table (files in the output folder)
+  --alloc              allocation profiles instead: KB allocated per request by what the request
+                       was doing (freed objects included: the collector's work). Bytes, unlike
+                       time, do not depend on the machine's load: use it to compare builds
   --out <dir>          default bench/results
   --api <main.js>      another build of the API (e.g. a copy of apps/api/dist), to compare builds
   --api-env NAME=value an extra environment variable for the API (repeatable), e.g. LOG_LEVEL=warn
@@ -68,6 +71,7 @@ const main = async () => {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      alloc: { type: 'boolean', default: false },
       out: { type: 'string' },
       api: { type: 'string' },
       'api-env': { type: 'string', multiple: true },
@@ -77,6 +81,9 @@ const main = async () => {
   if (values.help) {
     process.stdout.write(USAGE);
     return;
+  }
+  if (values.profile && values.alloc) {
+    throw new Error('--profile and --alloc each need their own run');
   }
   const base = values.smoke ? SMOKE : FULL;
   const scenarios = values.only ? (values.only.split(',') as TScenarioId[]) : SCENARIOS;
@@ -91,6 +98,7 @@ const main = async () => {
   const isFull =
     !values.smoke &&
     !values.profile &&
+    !values.alloc &&
     !values.api &&
     !values['api-env'] &&
     scenarios.length === SCENARIOS.length &&
@@ -111,7 +119,8 @@ const main = async () => {
     connections,
     durationSec,
     warmupSec,
-    profileDir: values.profile ? join(runDir, 'profiles') : null,
+    profileDir: values.profile || values.alloc ? join(runDir, 'profiles') : null,
+    profileKind: values.alloc ? 'heapprofile' : 'cpuprofile',
     workDir: runDir,
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
@@ -146,7 +155,7 @@ const main = async () => {
   process.stdout.write(`\n${markdown}\nWritten to ${runDir}\n`);
   if (options.profileDir) {
     process.stdout.write(
-      `CPU profiles in ${options.profileDir}; details of one: node bench/dist/profile.js <file>\n`,
+      `${options.profileKind === 'heapprofile' ? 'Allocation' : 'CPU'} profiles in ${options.profileDir}; details of one: node bench/dist/profile.js <file>\n`,
     );
   }
 };
