@@ -4,7 +4,7 @@ import { AccessGuard } from './auth/access.guard';
 import { AuthModule, type TAuthDependencies } from './auth/auth.module';
 import { IdentifyGuard } from './auth/identify.guard';
 import { CoreModule, type TCoreDependencies } from './core/core.module';
-import { BodyInterceptor } from './http/body.interceptor';
+import { BodyGuard } from './http/body.guard';
 import { AllExceptionsFilter } from './http/exception.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -34,9 +34,9 @@ export type TAppDependencies = TCoreDependencies &
 
 /**
  * The application: its rooms, and what runs around every handler. Guards run in this order on
- * every request: identify the caller, rate limit by key or client address, then enforce the
- * handler's @Access rule (401 without a valid key), all before any validation of the input.
- * Then the interceptors: the body's usability, then Idempotency-Key (a replay is still a counted,
+ * every request: identify the caller, rate limit by key or client address, enforce the handler's
+ * @Access rule (401 without a valid key), then the body's usability (413/415/400), all before any
+ * validation of the input. Then the interceptor of Idempotency-Key (a replay is still a counted,
  * authenticated request).
  */
 @Module({})
@@ -66,8 +66,8 @@ export class AppModule {
         { provide: APP_GUARD, useExisting: IdentifyGuard },
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useExisting: AccessGuard },
-        { provide: APP_INTERCEPTOR, useClass: BodyInterceptor },
-        // After BodyInterceptor: only a usable body is hashed and stored.
+        { provide: APP_GUARD, useClass: BodyGuard },
+        // After BodyGuard: only a usable body is hashed and stored.
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -21,7 +21,7 @@ export const BODY_DRAIN_LIMIT_BYTES = 1024 * 1024;
  * A body that could not be used. Parsing happens before guards run, so instead of failing there
  * (which would answer 400, 413 or 415 to a caller without a valid key, or to one already rate
  * limited) the parser leaves this marker and the request fails after authentication and rate
- * limiting (BodyInterceptor), with the right code. `unread`: the rest of the body was left on the
+ * limiting (BodyGuard), with the right code. `unread`: the rest of the body was left on the
  * connection, which must then be closed after the answer, whatever it is (app.ts, onSend).
  */
 export class UnusableBody {
@@ -153,7 +153,7 @@ const readBody = (
 };
 
 /**
- * For an upload route (a photo), the body left unread as a marker that the BodyInterceptor reads
+ * For an upload route (a photo), the body left unread as a marker that the BodyGuard reads
  * after the guards, with the route's own limit (http/upload-body.ts); undefined elsewhere.
  */
 export type TDeferUpload = (request: FastifyRequest, payload: Readable) => object | undefined;

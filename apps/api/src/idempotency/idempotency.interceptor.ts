@@ -27,7 +27,7 @@ import { requestHash } from './request-hash';
  * `Idempotency-Key` on every operation that the contract marks idempotent (`idempotent(...)` in
  * its router, packages/contract/src/routers/idempotent.ts): nothing to add to a controller.
  *
- * A global interceptor, registered after BodyInterceptor, so it runs after the guards (the key is
+ * A global interceptor, so it runs after the guards, BodyGuard included (the key is
  * known, the request counted by the rate limiter: a replay is a request like any other) and
  * before ts-rest's validation and the handler:
  *
