@@ -1,17 +1,20 @@
 import type { TAnalyzedPlan, TPlan } from './data';
 import type { TLoadResult } from './load';
 
-export type TScenarioId =
-  | 'list'
-  | 'status'
-  | 'deep'
-  | 'profile'
-  | 'search'
-  | 'create'
-  | 'update'
-  | 'orders'
-  | 'place'
-  | 'idempotent';
+/** Every request the benchmark can load, in the order a run takes them (`--only` picks some). */
+export const SCENARIO_IDS = [
+  'list',
+  'status',
+  'deep',
+  'profile',
+  'search',
+  'create',
+  'update',
+  'orders',
+  'place',
+  'idempotent',
+] as const;
+export type TScenarioId = (typeof SCENARIO_IDS)[number];
 
 /**
  * Where a server's CPU time (pnpm bench --profile, µs) or its allocations (--alloc, KB) went during

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBench, type TBenchOptions } from './bench';
-import { type TReport, type TScenarioId, toMarkdown } from './report';
+import { SCENARIO_IDS, type TReport, type TScenarioId, toMarkdown } from './report';
 
 /** node apps/api/dist/main.js, @pets/api's main: what `pnpm start` runs in production. */
 const API_ENTRY = require.resolve('@pets/api');
@@ -34,18 +34,7 @@ loads both from a second process and writes the comparison to bench/results/.
                        to see what the access log costs
 `;
 
-const SCENARIOS: TScenarioId[] = [
-  'list',
-  'status',
-  'deep',
-  'profile',
-  'search',
-  'create',
-  'update',
-  'orders',
-  'place',
-  'idempotent',
-];
+const SCENARIOS: TScenarioId[] = [...SCENARIO_IDS];
 const FULL = { sizes: [10_000, 1_000_000], durationSec: 10, warmupSec: 4, connections: 32 };
 const SMOKE = { sizes: [500, 2_000], durationSec: 0.5, warmupSec: 0, connections: 32 };
 
