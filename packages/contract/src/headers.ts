@@ -25,6 +25,22 @@ export const Header = {
 export type THeaderName = (typeof Header)[keyof typeof Header];
 
 /**
+ * Request headers only a first-party client sends: the store's own site, whose key has the
+ * first-party capability (`pnpm keys create --first-party`). With them the API tells the site's
+ * visitors apart: the failed-authentication budget and the site key's rate limits count per
+ * visitor, not per site. Believed only when a first-party key vouches for them: the bearer key
+ * itself, or `Pets-First-Party-Key` beside another key (a staff member's, signed in through the
+ * site); from any other caller they are ignored. Not in the OpenAPI document: no partner uses them
+ * (docs/decisions.md, "The site as a first-party client").
+ */
+export const FirstPartyHeader = {
+  /** The visitor's address, as the site's edge decided it (TRUSTED_PROXIES). */
+  visitorIp: 'Pets-Visitor-IP',
+  /** The site's own key, vouching for `Pets-Visitor-IP` on a request made with another key. */
+  firstPartyKey: 'Pets-First-Party-Key',
+} as const;
+
+/**
  * CORS's own response header, set by the CORS hook: documented on every response, but not one of
  * ours (so not in `Header`, whose names a browser app is allowed to read).
  */

@@ -4,3 +4,4 @@ export * from './body-limit';
 export * from './cursor';
 export * from './link';
 export * from './photo-limit';
+export * from './trusted-proxies';
