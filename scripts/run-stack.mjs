@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm start` / `pnpm dev` at the repo root: the API and the adoption site together.
 //
-//   node scripts/run-stack.mjs start   built API (node apps/api/dist/main.js) + built site (next start)
+//   node scripts/run-stack.mjs start   built API (node apps/api/dist/main.js) + built site (its edge server in front of Next.js)
 //   node scripts/run-stack.mjs dev     contract, API and site in watch mode, the site type-checked live
 //
 // The API runs on PORT (default 4000) on the embedded database under DATA_DIR unless DATABASE_URL
@@ -318,7 +318,11 @@ const startApiInWatchMode = async () => {
 const main = async () => {
   if (mode === 'start') {
     const apiMain = join(ROOT, 'apps', 'api', 'dist', 'main.js');
-    if (!existsSync(apiMain) || !existsSync(join(ROOT, 'apps', 'web', '.next', 'BUILD_ID'))) {
+    if (
+      !existsSync(apiMain) ||
+      !existsSync(join(ROOT, 'apps', 'web', '.next', 'BUILD_ID')) ||
+      !existsSync(join(ROOT, 'apps', 'web', 'dist', 'edge', 'server.js'))
+    ) {
       log('the API or the site is not built: run `pnpm build`.');
       process.exit(1);
     }
@@ -348,15 +352,17 @@ const main = async () => {
     WEB_PORT: String(webPort),
     NEXT_TELEMETRY_DISABLED: '1',
   };
+  // The site's edge (apps/web/src/edge/server.ts) serves Next.js: visitor limits, CSP, origins.
   const webDir = join(ROOT, 'apps', 'web');
-  const next = join(webDir, 'node_modules', 'next', 'dist', 'bin', 'next');
+  const edge = join(webDir, 'dist', 'edge', 'server.js');
   if (mode === 'start') {
-    start('web', process.execPath, [next, 'start', '--port', String(webPort)], {
+    start('web', process.execPath, [edge, '--port', String(webPort)], {
       cwd: webDir,
       env: { ...webEnv, NODE_ENV: 'production' },
     });
   } else {
-    start('web', process.execPath, [next, 'dev', '--port', String(webPort)], {
+    await startCompiler('web-edge', join('apps', 'web'), ['-p', 'tsconfig.edge.json']);
+    start('web', process.execPath, [edge, '--dev', '--port', String(webPort)], {
       cwd: webDir,
       env: webEnv,
     });

@@ -17,8 +17,14 @@ const SERVER_ACTION_BODY_LIMIT_BYTES = PHOTO_MAX_BYTES + 1024 * 1024;
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  // The data cache of the public reads (lib/api.ts) lives in this process's memory, bounded, and
+  // never on disk: no visitor can grow it without end by searching for new words, and instances
+  // built from one folder never read each other's answers.
+  cacheMaxMemorySize: 32 * 1024 * 1024,
+  serverExternalPackages: ['ioredis', 'rate-limiter-flexible'],
   experimental: {
     serverActions: { bodySizeLimit: SERVER_ACTION_BODY_LIMIT_BYTES },
+    isrFlushToDisk: false,
   },
   async headers() {
     return [

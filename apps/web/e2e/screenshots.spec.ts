@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { fillApplication, newAvailablePet } from './adopt-helpers';
 import type { TApiClient } from './fixtures';
 import { expect, test } from './fixtures';
 import { ARTIFACTS_DIR, SCREENSHOTS_DIR } from './harness/paths';
@@ -117,6 +118,17 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   await signIn(await signedIn.newPage(), stack.siteUrl, stack.staffApiKey);
   const staffState = await signedIn.storageState();
   await signedIn.close();
+  // An adopter who has just applied: the confirmation shows only the application their own form
+  // placed (a cookie set by the form's redirect), for an animal made for it.
+  const applied = await browser.newContext();
+  const applicant = await applied.newPage();
+  const appliedFor = await newAvailablePet(api, 'Confirmed');
+  await applicant.goto(`${stack.siteUrl}/pets/${appliedFor.id}/apply`);
+  await fillApplication(applicant, { name: 'Dorothy Hodgkin', email: 'dorothy@example.org' });
+  await applicant.getByRole('button', { name: 'Send application' }).click();
+  await applicant.waitForURL(`${stack.siteUrl}/applications/sent`);
+  const applicantState = await applied.storageState();
+  await applied.close();
   // An animal still available once that order is placed, for the adopter's pages.
   const [[available] = []] = await apiPages(
     api,
@@ -124,7 +136,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     { status: 'available', limit: 1 },
     1,
   );
-  const pages: [string, string, boolean?][] = [
+  const pages: [string, string, (boolean | 'applicant')?][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['browse-filtered', `${stack.siteUrl}/?status=all&sex=female&age=young`],
@@ -132,9 +144,9 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
     ['animal-photos', `${stack.siteUrl}/pets/${photographed.id}`],
-    // Adopting. The confirmation shows only what its address carries, so it needs no order.
+    // Adopting.
     ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
-    ['application-sent', `${stack.siteUrl}/applications/sent?reference=A-1&pet=${available?.id}`],
+    ['application-sent', `${stack.siteUrl}/applications/sent`, 'applicant'],
     ['application-status', `${stack.siteUrl}/applications/status?reference=A-1`],
     ['not-found', `${stack.siteUrl}/pets/987654321`],
     ['rate-limited', stack.limitedSiteUrl],
@@ -156,11 +168,12 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   const measurements: TMeasurement[] = [];
 
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-    for (const [name, url, isStaff] of pages) {
+    for (const [name, url, who] of pages) {
       // A new context per page: a cold cache, as for a first-time visitor.
       const context = await browser.newContext({
         viewport,
-        ...(isStaff ? { storageState: staffState } : {}),
+        ...(who === true ? { storageState: staffState } : {}),
+        ...(who === 'applicant' ? { storageState: applicantState } : {}),
       });
       const page = await context.newPage();
       const sizes: Promise<{ type: string; bytes: number }>[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseWebConfig } from './config';
+import { DEFAULT_VISITOR_LIMITS } from './edge/visitor-limits';
 
 const KEY = 'pets_live_0123456789abcdefghijklmnopqrstuv';
 const SECRET = 'a-session-secret-of-at-least-32-characters';
@@ -11,7 +12,50 @@ describe('parseWebConfig', () => {
       apiBaseUrl: 'http://localhost:4000',
       apiKey: KEY,
       sessionSecret: SECRET,
+      siteOrigin: undefined,
+      isHttps: false,
+      trustedProxies: false,
+      redisUrl: undefined,
+      redisKeyPrefix: 'pets:web:',
+      limits: DEFAULT_VISITOR_LIMITS,
     });
+  });
+
+  it('takes SITE_URL as the origin that decides HTTPS, never a header', () => {
+    const config = parseWebConfig({
+      WEB_API_KEY: KEY,
+      SESSION_SECRET: SECRET,
+      SITE_URL: 'https://adopt.example.org/',
+    });
+    expect(config.siteOrigin).toBe('https://adopt.example.org');
+    expect(config.isHttps).toBe(true);
+    expect(() =>
+      parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: SECRET, SITE_URL: 'https://a.example/x' }),
+    ).toThrow('Invalid configuration: SITE_URL must be an origin');
+  });
+
+  it('reads TRUSTED_PROXIES with the rule the API uses, and refuses a bad one in one line', () => {
+    expect(
+      parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: SECRET, TRUSTED_PROXIES: '2' })
+        .trustedProxies,
+    ).toBe(2);
+    expect(() =>
+      parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: SECRET, TRUSTED_PROXIES: 'yes' }),
+    ).toThrow('Invalid configuration: TRUSTED_PROXIES must be none, a number of hops');
+  });
+
+  it('overrides visitor limits by name, and refuses an unknown one', () => {
+    const { limits } = parseWebConfig({
+      WEB_API_KEY: KEY,
+      SESSION_SECRET: SECRET,
+      VISITOR_LIMITS: 'page=600/60, sign-in=10/900',
+    });
+    expect(limits.page).toEqual({ points: 600, seconds: 60 });
+    expect(limits['sign-in']).toEqual({ points: 10, seconds: 900 });
+    expect(limits.lookup).toEqual(DEFAULT_VISITOR_LIMITS.lookup);
+    expect(() =>
+      parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: SECRET, VISITOR_LIMITS: 'pages=1/1' }),
+    ).toThrow('Invalid configuration: VISITOR_LIMITS must be name=points/seconds pairs');
   });
 
   it('accepts an API behind a path prefix, with or without a trailing slash', () => {

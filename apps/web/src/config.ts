@@ -1,5 +1,7 @@
 import { API_PATH_PREFIX } from '@pets/contract';
+import { parseTrustedProxies, type TTrustedProxies } from '@pets/contract/rules';
 import { z } from 'zod';
+import { parseVisitorLimits, type TVisitorLimits } from './edge/visitor-limits';
 
 /**
  * The site's configuration, validated once (see env.ts). Pure: it takes the environment as an
@@ -30,6 +32,33 @@ const ZWebEnvironment = z.object({
         'is required (at least 32 random characters that encrypt the staff session cookie)',
     })
     .min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)'),
+  /**
+   * The address people reach the site at, e.g. https://adopt.example.org. Its scheme decides the
+   * session cookie's `Secure` flag and HSTS, and its origin is the only one whose form posts are
+   * accepted; never a header a client sends. Unset (local use): plain HTTP, the request's own host.
+   */
+  SITE_URL: z
+    .string()
+    .url('must be the address of the site, such as https://adopt.example.org')
+    .refine((value) => /^https?:\/\/[^/]+\/?$/.test(value), {
+      message:
+        'must be an origin (scheme, host and port, no path), such as https://adopt.example.org',
+    })
+    .optional(),
+  /** Which proxies in front of the site may name the visitor's address (the API reads the same rule). */
+  TRUSTED_PROXIES: z.string().optional(),
+  /** Redis shared by every instance of the site: visitor limits and staff sessions. Unset: memory. */
+  REDIS_URL: z
+    .string()
+    .url('must be a URL such as redis://127.0.0.1:6379')
+    .refine((value) => /^rediss?:/.test(value), {
+      message: 'must start with redis:// or rediss://',
+    })
+    .optional(),
+  /** Prefix of the site's Redis keys, so deployments sharing one Redis keep apart. */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:web:'),
+  /** Overrides of the per-visitor limits, e.g. `page=600/60,sign-in=10/600` (see edge/visitor-limits.ts). */
+  VISITOR_LIMITS: z.string().optional(),
 });
 
 export type TWebConfig = {
@@ -43,6 +72,14 @@ export type TWebConfig = {
   apiKey: string;
   /** Encrypts the staff session cookie. Server-only, like the key. */
   sessionSecret: string;
+  /** SITE_URL's origin, or undefined (local use: the request's own host, plain HTTP). */
+  siteOrigin: string | undefined;
+  /** Whether the site is served over HTTPS: the cookie's `Secure` flag and HSTS. */
+  isHttps: boolean;
+  trustedProxies: TTrustedProxies;
+  redisUrl: string | undefined;
+  redisKeyPrefix: string;
+  limits: TVisitorLimits;
 };
 
 export class ConfigError extends Error {
@@ -54,16 +91,33 @@ export const parseWebConfig = (environment: Record<string, string | undefined>):
     Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
   );
   const result = ZWebEnvironment.safeParse(present);
+  const fail = (variable: string, message: string) =>
+    new ConfigError(`Invalid configuration: ${variable} ${message}`);
   if (!result.success) {
     const issue = result.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
     throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? 'is invalid'}`);
   }
   const apiUrl = result.data.API_URL.replace(/\/+$/, '');
+  const proxies = parseTrustedProxies(result.data.TRUSTED_PROXIES);
+  if (!proxies.ok) {
+    throw fail('TRUSTED_PROXIES', proxies.error);
+  }
+  const limits = parseVisitorLimits(result.data.VISITOR_LIMITS);
+  if (!limits.ok) {
+    throw fail('VISITOR_LIMITS', limits.error);
+  }
+  const siteOrigin = result.data.SITE_URL ? new URL(result.data.SITE_URL).origin : undefined;
   return {
     apiUrl,
     apiBaseUrl: apiUrl.slice(0, -API_PATH_PREFIX.length),
     apiKey: result.data.WEB_API_KEY,
     sessionSecret: result.data.SESSION_SECRET,
+    siteOrigin,
+    isHttps: siteOrigin?.startsWith('https:') ?? false,
+    trustedProxies: proxies.value,
+    redisUrl: result.data.REDIS_URL,
+    redisKeyPrefix: result.data.REDIS_KEY_PREFIX,
+    limits: limits.value,
   };
 };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '@pets/testing';
 import { createTestDatabase, type TTestDatabase } from './database';
-import { API_MAIN, NEXT_BIN, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
+import { API_MAIN, EDGE_SERVER, LOGS_DIR, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
 import { freePort, startProcess, stopProcess, type TProcess, waitForHttp } from './processes';
 import { inheritedEnv, testEnv } from './test-env';
 
@@ -17,6 +17,16 @@ export type TStack = {
   limitedSiteUrl: string;
   /** The same build pointed at an address where no API listens. */
   offlineSiteUrl: string;
+  /**
+   * The same build with the default per-visitor limits (the main site's are raised: the browser
+   * tests all come from one address), trusting 127.0.0.9 alone as a proxy: the attacks' target.
+   */
+  guardedSiteUrl: string;
+  /** The address the guarded site trusts as a proxy (its X-Forwarded-For is believed). */
+  trustedProxyAddress: string;
+  /** The API's output (one JSON access line per request) and the guarded site's. */
+  apiLogFile: string;
+  guardedSiteLogFile: string;
   /** The main site's key: the tests check it never reaches the browser. */
   webApiKey: string;
   limitedApiKey: string;
@@ -90,17 +100,27 @@ const createKey = async (databaseUrl: string, args: string[]): Promise<string> =
   }
 };
 
+/**
+ * The browser tests all come from 127.0.0.1: on the main sites, limits well above what a run
+ * spends, so no test depends on another's count. The guarded site keeps the defaults.
+ */
+const RAISED_LIMITS =
+  'page=100000/60,form=100000/60,sign-in=1000/600,sign-in-site=10000/600,lookup=1000/600,apply=1000/3600,apply-email=1000/86400';
+const TRUSTED_PROXY_ADDRESS = '127.0.0.9';
+
 const startSite = async (
   processes: TProcess[],
   name: string,
   port: number,
   apiUrl: string,
   apiKey: string,
+  extraEnv: Record<string, string> = { VISITOR_LIMITS: RAISED_LIMITS },
 ) => {
   const site = startProcess(
     name,
     process.execPath,
-    [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    // Bound to every loopback address, so tests can visit from 127.0.0.N as different visitors.
+    [EDGE_SERVER, '--port', String(port), '--hostname', '0.0.0.0'],
     {
       cwd: WEB_DIR,
       env: {
@@ -110,6 +130,8 @@ const startSite = async (
         API_URL: apiUrl,
         WEB_API_KEY: apiKey,
         SESSION_SECRET: E2E_SESSION_SECRET,
+        REDIS_URL: '',
+        ...extraEnv,
       },
     },
   );
@@ -170,7 +192,8 @@ export const startStack = async (): Promise<TRunningStack> => {
   const timings: string[] = [];
   try {
     database = await createTestDatabase(testEnv.databaseUrl);
-    const [apiPort, sitePort, limitedPort, offlinePort, deadPort] = await Promise.all([
+    const [apiPort, sitePort, limitedPort, offlinePort, deadPort, guardedPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -189,7 +212,8 @@ export const startStack = async (): Promise<TRunningStack> => {
         DATA_DIR: dataDir,
         MEDIA_BASE_URL: `http://127.0.0.1:${apiPort}/media`,
         REDIS_URL: '',
-        LOG_LEVEL: 'warn',
+        // Its access lines: how many calls the site's cached pages cost (edge-attacks.spec.ts).
+        LOG_LEVEL: 'info',
       },
     });
     processes.push(api);
@@ -241,10 +265,13 @@ export const startStack = async (): Promise<TRunningStack> => {
     const hasRateLimits = await probeRateLimits(apiUrl, limitedApiKey);
 
     const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
-    const [siteUrl, limitedSiteUrl, offlineSiteUrl] = await Promise.all([
+    const [siteUrl, limitedSiteUrl, offlineSiteUrl, guardedSiteUrl] = await Promise.all([
       startSite(processes, 'site', sitePort, apiUrl, webApiKey),
       startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
       startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
+      startSite(processes, 'site-guarded', guardedPort, apiUrl, webApiKey, {
+        TRUSTED_PROXIES: TRUSTED_PROXY_ADDRESS,
+      }),
     ]);
 
     timings.push(`sites up ${seconds()}`);
@@ -255,6 +282,10 @@ export const startStack = async (): Promise<TRunningStack> => {
         siteUrl,
         limitedSiteUrl,
         offlineSiteUrl,
+        guardedSiteUrl,
+        trustedProxyAddress: TRUSTED_PROXY_ADDRESS,
+        apiLogFile: api.logFile,
+        guardedSiteLogFile: join(LOGS_DIR, 'site-guarded.log'),
         webApiKey,
         limitedApiKey,
         staffApiKey,

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
 import { StoreFooterLine } from '@/components/store-visit';
+import { isSignedIn } from '@/lib/session';
 import { STORE_NAME } from '@/lib/site';
 import './globals.css';
 
@@ -16,6 +17,16 @@ export const viewport: Viewport = {
   initialScale: 1,
   themeColor: '#fbf8f4',
 };
+
+/** The footer's quiet door to the back office, hidden while a staff member is signed in. */
+const StaffDoor = async () =>
+  (await isSignedIn()) ? null : (
+    <p>
+      <Link href="/staff/sign-in" className="site-footer__staff">
+        Staff sign in
+      </Link>
+    </p>
+  );
 
 const RootLayout = ({ children }: { children: ReactNode }) => (
   <html lang="en">
@@ -31,11 +42,7 @@ const RootLayout = ({ children }: { children: ReactNode }) => (
         <p>
           {STORE_NAME} · Every animal here is waiting to meet you. <StoreFooterLine />
         </p>
-        <p>
-          <Link href="/staff/sign-in" className="site-footer__staff">
-            Staff sign in
-          </Link>
-        </p>
+        <StaffDoor />
       </footer>
     </body>
   </html>

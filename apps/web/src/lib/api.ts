@@ -8,17 +8,29 @@ import {
   ZError,
 } from '@pets/contract';
 import { initClient } from '@ts-rest/core';
+import { unstable_cache } from 'next/cache';
 import { cache } from 'react';
 import { webConfig } from '../env';
 import { failure, success, type TApiFailure, type TApiResult } from './api-result';
 import { Backoff } from './backoff';
 import { nextCursorOf, retryAfterSeconds, totalCountOf } from './http-headers';
 import type { TPetsPage } from './pets-page';
+import { currentVisitor, type TVisitor, visitorHeaders } from './visitor';
 
 /** How long one call to the API may take before the page shows the "unavailable" state. */
 const REQUEST_TIMEOUT_MS = 8_000;
-/** Categories change rarely: one process keeps them this long, to spare the site's rate limit. */
-const CATEGORIES_TTL_MS = 60_000;
+/**
+ * The public catalogue (home, browse, an animal) is read through the site's data cache: an answer
+ * serves every visitor for this long, then the next visit refreshes it in the background. Staff
+ * changes made through the site refresh it at once (PETS_TAG). So a thousand views of a page cost
+ * the API a handful of calls, whoever makes them.
+ */
+export const PUBLIC_READ_SECONDS = 30;
+/** Categories change rarely. */
+const CATEGORIES_READ_SECONDS = 300;
+/** The data-cache tag of every cached read of animals: updateTag(PETS_TAG) after a staff change. */
+export const PETS_TAG = 'pets';
+const CATEGORIES_TAG = 'categories';
 
 type TClient = ReturnType<typeof createClient>;
 type TRawResponse = { status: number; body: unknown; headers: Headers };
@@ -45,16 +57,37 @@ const fetchOptions = () => ({
   signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 });
 
-/** After a 429, no call goes out until Retry-After has passed (one key for every visitor). */
-const backoff = new Backoff();
+/**
+ * After a 429, no call goes out for that visitor until Retry-After has passed: the API counts the
+ * site's key per visitor (FirstPartyHeader), so one visitor's 429 says nothing about another's.
+ */
+const backoffs = new Map<string, Backoff>();
+const MAX_BACKOFFS = 10_000;
+const backoffOf = (visitor: TVisitor): Backoff => {
+  let backoff = backoffs.get(visitor.key);
+  if (!backoff) {
+    if (backoffs.size >= MAX_BACKOFFS) {
+      for (const [key, each] of backoffs) {
+        if (each.secondsLeft() === 0) {
+          backoffs.delete(key);
+        }
+      }
+    }
+    backoff = new Backoff();
+    backoffs.set(visitor.key, backoff);
+  }
+  return backoff;
+};
 
 /** Turns a non-success answer of the API into what the page should show. */
-const failureOf = (operation: string, response: TRawResponse): TApiFailure => {
+const failureOf = (operation: string, response: TRawResponse, visitor: TVisitor): TApiFailure => {
   switch (response.status) {
     case 429: {
       const seconds = retryAfterSeconds(response.headers.get('retry-after'));
-      backoff.holdFor(seconds);
-      console.warn(`[web] ${operation}: rate limited; no API calls for ${seconds} s.`);
+      backoffOf(visitor).holdFor(seconds);
+      console.warn(
+        `[web] ${operation}: rate limited; no API calls for this visitor for ${seconds} s.`,
+      );
       return { kind: 'rate-limited', retryAfterSeconds: seconds };
     }
     case 404:
@@ -77,16 +110,17 @@ const failureOf = (operation: string, response: TRawResponse): TApiFailure => {
 /** Runs one call; network errors, time-outs and contract violations become failures too. */
 const call = async <R extends TRawResponse, T>(
   operation: string,
-  request: () => Promise<R>,
+  visitor: TVisitor,
+  request: (headers: Record<string, string>) => Promise<R>,
   onSuccess: (response: R) => T | undefined,
 ): Promise<TApiResult<T>> => {
-  const wait = backoff.secondsLeft();
+  const wait = backoffOf(visitor).secondsLeft();
   if (wait > 0) {
     return failure({ kind: 'rate-limited', retryAfterSeconds: wait });
   }
   let response: R;
   try {
-    response = await request();
+    response = await request(visitorHeaders(visitor));
   } catch (error) {
     const name = error instanceof Error ? error.name : 'Error';
     if (name === 'TypeError' || name === 'TimeoutError' || name === 'AbortError') {
@@ -97,7 +131,46 @@ const call = async <R extends TRawResponse, T>(
     return failure({ kind: 'failed' });
   }
   const data = onSuccess(response);
-  return data === undefined ? failure(failureOf(operation, response)) : success(data);
+  return data === undefined ? failure(failureOf(operation, response, visitor)) : success(data);
+};
+
+/** A failed read: thrown out of the data cache so that it is never kept. */
+class Uncached extends Error {
+  constructor(readonly failure: TApiFailure) {
+    super('not cached');
+  }
+}
+
+/**
+ * `load` through the data cache under `keyParts` (shared by every visitor: the key never holds who
+ * asked); only successes are kept. A miss is made with the visitor who met it, so the API counts it
+ * against that visitor.
+ */
+const cachedRead = async <T>(
+  keyParts: string[],
+  options: { seconds: number; tags: string[] },
+  load: (visitor: TVisitor) => Promise<TApiResult<T>>,
+): Promise<TApiResult<T>> => {
+  const visitor = await currentVisitor();
+  const read = unstable_cache(
+    async () => {
+      const result = await load(visitor);
+      if (!result.ok) {
+        throw new Uncached(result.failure);
+      }
+      return result.data;
+    },
+    keyParts,
+    { revalidate: options.seconds, tags: options.tags },
+  );
+  try {
+    return success(await read());
+  } catch (error) {
+    if (error instanceof Uncached) {
+      return failure(error.failure);
+    }
+    throw error;
+  }
 };
 
 /**
@@ -105,9 +178,21 @@ const call = async <R extends TRawResponse, T>(
  * with `include: 'total_count'`, how many animals match (`X-Total-Count`).
  */
 export const listPets = (query: TListPetsQueryInput): Promise<TApiResult<TPetsPage>> =>
+  cachedRead(
+    ['listPets', JSON.stringify(query)],
+    { seconds: PUBLIC_READ_SECONDS, tags: [PETS_TAG] },
+    (visitor) => listPetsNow(query, visitor),
+  );
+
+const listPetsNow = (
+  query: TListPetsQueryInput,
+  visitor: TVisitor,
+): Promise<TApiResult<TPetsPage>> =>
   call(
     'listPets',
-    () => api().pets.listPets({ query, fetchOptions: fetchOptions() }),
+    visitor,
+    (headers) =>
+      api().pets.listPets({ query, extraHeaders: headers, fetchOptions: fetchOptions() }),
     (response) => {
       if (response.status !== 200) {
         return undefined;
@@ -120,23 +205,25 @@ export const listPets = (query: TListPetsQueryInput): Promise<TApiResult<TPetsPa
     },
   );
 
-let categoriesCache: { categories: TCategory[]; expiresAt: number } | undefined;
-
-/** Every category, kept for a minute in this process. */
-export const listCategories = cache(async (): Promise<TApiResult<TCategory[]>> => {
-  if (categoriesCache && categoriesCache.expiresAt > Date.now()) {
-    return success(categoriesCache.categories);
-  }
-  const result = await call(
-    'listCategories',
-    () => api().categories.listCategories({ fetchOptions: fetchOptions() }),
-    (response) => (response.status === 200 ? response.body : undefined),
-  );
-  if (result.ok) {
-    categoriesCache = { categories: result.data, expiresAt: Date.now() + CATEGORIES_TTL_MS };
-  }
-  return result;
-});
+/** Every category, through the data cache. */
+export const listCategories = cache(
+  (): Promise<TApiResult<TCategory[]>> =>
+    cachedRead(
+      ['listCategories'],
+      { seconds: CATEGORIES_READ_SECONDS, tags: [CATEGORIES_TAG] },
+      (visitor) =>
+        call(
+          'listCategories',
+          visitor,
+          (headers) =>
+            api().categories.listCategories({
+              extraHeaders: headers,
+              fetchOptions: fetchOptions(),
+            }),
+          (response) => (response.status === 200 ? response.body : undefined),
+        ),
+    ),
+);
 
 /**
  * One animal, through listPets with its `id` filter: the replacement of the deprecated getPet,
@@ -144,10 +231,21 @@ export const listCategories = cache(async (): Promise<TApiResult<TCategory[]>> =
  * Memoised per request, so the page and its metadata share one call.
  */
 export const findPet = cache(async (petId: number): Promise<TApiResult<TPet>> => {
-  const found = await call(
-    'listPets',
-    () => api().pets.listPets({ query: { id: String(petId) }, fetchOptions: fetchOptions() }),
-    (response) => (response.status === 200 ? response.body : undefined),
+  const found = await cachedRead(
+    ['findPet', String(petId)],
+    { seconds: PUBLIC_READ_SECONDS, tags: [PETS_TAG] },
+    (visitor) =>
+      call(
+        'listPets',
+        visitor,
+        (headers) =>
+          api().pets.listPets({
+            query: { id: String(petId) },
+            extraHeaders: headers,
+            fetchOptions: fetchOptions(),
+          }),
+        (response) => (response.status === 200 ? response.body : undefined),
+      ),
   );
   if (!found.ok) {
     return found;

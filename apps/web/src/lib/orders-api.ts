@@ -1,7 +1,9 @@
 import 'server-only';
 import { type TNewOrder, type TOrder, ZError } from '@pets/contract';
-import { callApi, fetchOptions, siteApi } from './api';
+import { updateTag } from 'next/cache';
+import { callApi, fetchOptions, PETS_TAG, siteApi } from './api';
 import { failure, success, type TApiResult } from './api-result';
+import { currentVisitor } from './visitor';
 
 /**
  * The adopter's side of the orders API, with the site's own (partner) key: placing an application
@@ -30,13 +32,16 @@ export const placeOrder = async (
   body: TNewOrder,
   idempotencyKey: string,
 ): Promise<TApiResult<TPlaced>> => {
+  const visitor = await currentVisitor();
   for (let attempt = 0; ; attempt += 1) {
     const result: TApiResult<TPlaceAttempt> = await callApi(
       'placeOrder',
-      () =>
+      visitor,
+      (headers) =>
         siteApi().orders.placeOrder({
           body,
           headers: { 'idempotency-key': idempotencyKey },
+          extraHeaders: headers,
           fetchOptions: fetchOptions(),
         }),
       (response): TPlaceAttempt | undefined => {
@@ -59,6 +64,10 @@ export const placeOrder = async (
       return result;
     }
     if (result.data.kind !== 'in-use') {
+      if (result.data.kind === 'placed') {
+        // The animal is now on hold: the public pages show it at once.
+        updateTag(PETS_TAG);
+      }
       return success(result.data);
     }
     if (attempt >= KEY_IN_USE_RETRIES) {
@@ -69,12 +78,14 @@ export const placeOrder = async (
 };
 
 /** One order placed with the site's key; `not-found` for any other. */
-export const getOrder = (orderId: number): Promise<TApiResult<TOrder>> =>
+export const getOrder = async (orderId: number): Promise<TApiResult<TOrder>> =>
   callApi(
     'getOrder',
-    () =>
+    await currentVisitor(),
+    (headers) =>
       siteApi().orders.getOrder({
         params: { orderId },
+        extraHeaders: headers,
         fetchOptions: fetchOptions(),
       }),
     (response) => (response.status === 200 ? response.body : undefined),

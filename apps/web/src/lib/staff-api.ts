@@ -12,11 +12,14 @@ import {
   type TPetUpdate,
   ZError,
 } from '@pets/contract';
-import { initClient } from '@ts-rest/core';
+import { initClient, tsRestFetchApi } from '@ts-rest/core';
+import { updateTag } from 'next/cache';
 import { webConfig } from '../env';
+import { PETS_TAG } from './api';
 import { failure, success, type TApiFailure } from './api-result';
 import { nextCursorOf, retryAfterSeconds } from './http-headers';
 import type { TPetsPage } from './pets-page';
+import { currentVisitor, vouchedVisitorHeaders } from './visitor';
 
 /**
  * The staff side's calls to the API, each with the signed-in staff member's own key (never the
@@ -42,12 +45,21 @@ export type TStaffResult<T> = { ok: true; data: T } | { ok: false; failure: TSta
 
 type TRawResponse = { status: number; body: unknown; headers: Headers };
 
+/**
+ * Each call also says who the visitor is, vouched for by the site's first-party key: a refused
+ * staff key then counts against the visitor who typed it, never against the site.
+ */
 const clientFor = (apiKey: string) =>
   initClient(contract, {
     baseUrl: webConfig().apiBaseUrl,
     baseHeaders: { authorization: `Bearer ${apiKey}` },
     validateResponse: true,
     throwOnUnknownStatus: true,
+    api: async (args) =>
+      tsRestFetchApi({
+        ...args,
+        headers: { ...args.headers, ...vouchedVisitorHeaders(await currentVisitor()) },
+      }),
   });
 
 const fetchOptions = (timeoutMs = REQUEST_TIMEOUT_MS) => ({
@@ -108,10 +120,27 @@ const call = async <R extends TRawResponse, T>(
     return failure({ kind: 'failed' });
   }
   const data = onSuccess(response);
-  return data === undefined
-    ? { ok: false, failure: failureOf(operation, response) }
-    : success(data);
+  if (data === undefined) {
+    return { ok: false, failure: failureOf(operation, response) };
+  }
+  if (CHANGES_THE_CATALOGUE.has(operation)) {
+    // The public pages read the catalogue through the data cache: the change shows at once.
+    updateTag(PETS_TAG);
+  }
+  return success(data);
 };
+
+/** Operations after which the public pages' cached animals are out of date. */
+const CHANGES_THE_CATALOGUE = new Set([
+  'createPet',
+  'updatePet',
+  'addPetPhoto',
+  'deletePetPhoto',
+  'reorderPetPhotos',
+  'approveOrder',
+  'completeOrder',
+  'cancelOrder',
+]);
 
 /** What the API says about a key: used once, at sign-in, to refuse anything but staff. */
 export const describeKey = (apiKey: string): Promise<TStaffResult<TCurrentKey>> =>

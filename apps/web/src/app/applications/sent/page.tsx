@@ -1,36 +1,28 @@
 import { CircleCheck } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
+import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
-import { findPet } from '@/lib/api';
-import { formatReference, parseReference } from '@/lib/application-reference';
-import { parsePetId } from '@/lib/pet-links';
+import { formatReference } from '@/lib/application-reference';
+import { sentApplication } from '@/lib/sent-application';
 
 export const metadata: Metadata = { title: 'Application sent' };
 
-type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
 /**
  * Where a sent application lands: its reference, what happens next and where to follow it. It
- * shows only what its address carries (the reference, the animal's public name), never the
- * application itself: that takes the email too, on the status page.
+ * shows only the application this visitor's form has just placed (lib/sent-application.ts),
+ * never what an address says; without one, the way to follow an application is the status page.
  */
-const SentPage = async ({ searchParams }: TProps) => {
-  await connection(); // rendered per request: it reads the API and the store's configuration
-  const search = await searchParams;
-  const orderId = parseReference(first(search.reference) ?? '');
-  if (orderId === undefined) {
-    notFound();
+const SentPage = async () => {
+  await connection(); // rendered per request: it reads the visitor's confirmation cookie
+  const sent = await sentApplication();
+  if (!sent) {
+    redirect('/applications/status');
   }
-  const reference = formatReference(orderId);
-  const petId = parsePetId(first(search.pet) ?? '');
-  const pet = petId === undefined ? undefined : await findPet(petId);
-  const animal = pet?.ok ? pet.data.name : undefined;
+  const reference = formatReference(sent.orderId);
+  const animal = sent.petName;
   const { replyDays } = storeConfig();
   return (
     <div className="narrow">
@@ -39,9 +31,7 @@ const SentPage = async ({ searchParams }: TProps) => {
           <CircleCheck aria-hidden="true" focusable="false" className="notice__icon" />
           Your application has been sent.
         </p>
-        <h1 className="page-title">
-          Thank you{animal ? ` for applying to adopt ${animal}` : ' for applying'}
-        </h1>
+        <h1 className="page-title">Thank you for applying to adopt {animal}</h1>
         <p className="lead">Your application&apos;s reference is</p>
         <p className="reference">{reference}</p>
       </div>
@@ -58,7 +48,7 @@ const SentPage = async ({ searchParams }: TProps) => {
           </li>
           <li className="steps__item">
             <span>
-              You come and meet {animal ?? 'the animal'}. Bring your reference, {reference}.
+              You come and meet {animal}. Bring your reference, {reference}.
             </span>
           </li>
           <li className="steps__item">

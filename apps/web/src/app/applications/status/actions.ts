@@ -6,8 +6,10 @@ import { NOT_FOUND_MESSAGE, type TApplicationLookupState } from '@/lib/applicati
 import { parseReference } from '@/lib/application-reference';
 import { toApplicationView } from '@/lib/application-view';
 import { isSameEmail } from '@/lib/email-match';
-import { rateLimitedMessage } from '@/lib/messages';
+import { visitorLimits } from '@/lib/limits';
+import { rateLimitedMessage, waitInWords } from '@/lib/messages';
 import { getOrder } from '@/lib/orders-api';
+import { currentVisitor } from '@/lib/visitor';
 
 const text = (data: FormData, name: string) => {
   const value = data.get(name);
@@ -29,6 +31,15 @@ export const lookUpApplication = async (
     return {
       values,
       formError: 'Enter both the reference of your application and your email address.',
+    };
+  }
+  // Counted before the API is asked: a visitor has LOOKUP lookups per window, right or wrong, so
+  // nobody can try a thousand email addresses against one reference.
+  const allowed = await visitorLimits().consume('lookup', (await currentVisitor()).key);
+  if (!allowed.ok) {
+    return {
+      values,
+      formError: `You have looked up applications many times in a short while. Please try again in ${waitInWords(allowed.retryAfterSeconds)}.`,
     };
   }
   const orderId = parseReference(values.reference);

@@ -2,7 +2,7 @@ import { LogOut } from 'lucide-react';
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { requireStaff } from '@/lib/session';
-import { signOut } from '../sign-in/actions';
+import { signOut, signOutEverywhere } from '../sign-in/actions';
 import { StaffNav } from './staff-nav';
 
 export const metadata: Metadata = { robots: { index: false } };
@@ -26,6 +26,11 @@ const BackOfficeLayout = async ({ children }: { children: ReactNode }) => {
             <button type="submit" className="button button--small button--secondary">
               <LogOut aria-hidden="true" focusable="false" className="button__icon" />
               Sign out
+            </button>
+          </form>
+          <form action={signOutEverywhere}>
+            <button type="submit" className="button button--small button--secondary">
+              Sign out everywhere
             </button>
           </form>
         </div>

@@ -1,20 +1,28 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
-import { readSession } from '@/lib/session';
+import { endSessionRecordOfCookie, isSignedIn, safeReturnPath } from '@/lib/session';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Staff sign in', robots: { index: false } };
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The door of the back office. Someone already signed in goes straight to the applications. */
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The door of the back office. Someone already signed in goes straight on (to the page that sent
+ * them here, or the applications). Arriving because the key was refused ends the server's record
+ * of the session, so the cookie cannot be replayed.
+ */
 const SignInPage = async ({ searchParams }: TProps) => {
   await connection();
   const query = await searchParams;
-  const session = await readSession();
-  if (session.role === 'staff' && session.apiKey && query.expired === undefined) {
-    redirect('/staff/applications');
+  const back = safeReturnPath(first(query.next));
+  if (query.expired !== undefined) {
+    await endSessionRecordOfCookie();
+  } else if (await isSignedIn()) {
+    redirect(back ?? '/staff/applications');
   }
   return (
     <div className="narrow">
@@ -25,7 +33,9 @@ const SignInPage = async ({ searchParams }: TProps) => {
       </div>
       {query['signed-out'] !== undefined ? (
         <p className="notice" role="status">
-          You are signed out.
+          {first(query['signed-out']) === 'everywhere'
+            ? 'You are signed out everywhere: every session of your key has ended, on every device.'
+            : 'You are signed out.'}
         </p>
       ) : null}
       {query.expired !== undefined ? (
@@ -33,7 +43,7 @@ const SignInPage = async ({ searchParams }: TProps) => {
           Your session has ended, or your key is no longer accepted. Please sign in again.
         </p>
       ) : null}
-      <SignInForm />
+      <SignInForm returnTo={back} />
     </div>
   );
 };

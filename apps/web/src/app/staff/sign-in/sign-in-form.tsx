@@ -10,7 +10,7 @@ const INITIAL: TSignInState = {};
  * The staff key, typed once. A real form posting to the signIn server action: it works without
  * JavaScript; with it, the refusal is announced and focused. The key is never sent back.
  */
-export const SignInForm = () => {
+export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
   const [state, formAction, isPending] = useActionState(signIn, INITIAL);
   const errorRef = useRef<HTMLParagraphElement>(null);
 
@@ -22,6 +22,7 @@ export const SignInForm = () => {
 
   return (
     <form action={formAction} className="form" aria-busy={isPending}>
+      {returnTo ? <input type="hidden" name="next" value={returnTo} /> : null}
       {state.error && !isPending ? (
         <p className="form__error" role="alert" tabIndex={-1} ref={errorRef} id="sign-in-error">
           <CircleAlert aria-hidden="true" focusable="false" className="field__error-icon" />

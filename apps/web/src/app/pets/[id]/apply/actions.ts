@@ -1,6 +1,6 @@
 'use server';
 
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ZIdempotencyKey } from '@pets/contract/schemas';
 import { redirect } from 'next/navigation';
 import {
@@ -9,9 +9,58 @@ import {
   type TAdoptFormState,
   validateAdoptForm,
 } from '@/lib/adopt-form';
-import { formatReference } from '@/lib/application-reference';
-import { rateLimitedMessage } from '@/lib/messages';
+import { findPet } from '@/lib/api';
+import { visitorLimits } from '@/lib/limits';
+import { rateLimitedMessage, waitInWords } from '@/lib/messages';
 import { placeOrder } from '@/lib/orders-api';
+import { rememberSentApplication, SENT_PATH } from '@/lib/sent-application';
+import { currentVisitor } from '@/lib/visitor';
+
+/**
+ * What an application costs: one of the visitor's APPLY per window, and the email address's one
+ * application per animal (README, "Limits"). Both are taken before the API is asked, and given
+ * back when no application was placed; the hold of the address is kept by its hash.
+ */
+const takeApplicationAllowance = async (
+  petId: number,
+  email: string,
+  token: string,
+): Promise<{ ok: true; giveBack: () => Promise<void> } | { ok: false; formError: string }> => {
+  const limits = visitorLimits();
+  if (!(await limits.consume('apply-token', token)).ok) {
+    // This form was sent before (a double click, a reload): the API answers it as the first time.
+    return { ok: true, giveBack: async () => undefined };
+  }
+  const visitor = (await currentVisitor()).key;
+  const perVisitor = await limits.consume('apply', visitor);
+  if (!perVisitor.ok) {
+    await limits.reward('apply-token', token);
+    return {
+      ok: false,
+      formError: `You have sent several applications in a short while. What you wrote is still here: please send it in ${waitInWords(perVisitor.retryAfterSeconds)}.`,
+    };
+  }
+  const address = `${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}:${petId}`;
+  const perAddress = await limits.consume('apply-email', address);
+  if (!perAddress.ok) {
+    await Promise.all([limits.reward('apply', visitor), limits.reward('apply-token', token)]);
+    return {
+      ok: false,
+      formError:
+        'An application for this animal has already been sent from this email address. You can follow it on the application status page with its reference.',
+    };
+  }
+  return {
+    ok: true,
+    giveBack: async () => {
+      await Promise.all([
+        limits.reward('apply', visitor),
+        limits.reward('apply-email', address),
+        limits.reward('apply-token', token),
+      ]);
+    },
+  };
+};
 
 /**
  * Applies to adopt `petId` (bound by the page): validates again with the contract's schema (a
@@ -33,11 +82,21 @@ export const applyToAdopt = async (
     return { values, fieldErrors: validation.fieldErrors, token };
   }
 
+  const allowance = await takeApplicationAllowance(petId, validation.data.adopter.email, token);
+  if (!allowance.ok) {
+    return { values, fieldErrors: {}, formError: allowance.formError, token };
+  }
   const result = await placeOrder(validation.data, token);
   if (result.ok && result.data.kind === 'placed') {
-    const reference = formatReference(result.data.order.id);
-    redirect(`/applications/sent?reference=${encodeURIComponent(reference)}&pet=${petId}`);
+    const pet = await findPet(petId);
+    await rememberSentApplication({
+      orderId: result.data.order.id,
+      petId,
+      petName: pet.ok ? pet.data.name : 'your animal',
+    });
+    redirect(SENT_PATH);
   }
+  await allowance.giveBack();
   if (result.ok) {
     // The API keeps its refusal for this key: a new one, should they try again later.
     return {

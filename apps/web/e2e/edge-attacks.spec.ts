@@ -1,0 +1,382 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { sealData } from 'iron-session';
+import { newAvailablePet } from './adopt-helpers';
+import { expect, type TApiClient, test } from './fixtures';
+import type { TStack } from './harness/stack';
+import {
+  formsOf,
+  newVisitorAddress,
+  ScriptedVisitor,
+  type TAnswer,
+  type TForm,
+} from './scripted-visitor';
+import { SESSION_COOKIE } from './staff-helpers';
+
+/**
+ * The attacks of issue 22, each scripted as an attacker would (plain HTTP, forms posted with their
+ * hidden fields, one address per visitor), against the site with its default per-visitor limits.
+ * During and after each, another visitor still browses the catalogue and a staff member still
+ * signs in: one visitor can never spend what all visitors share.
+ */
+
+const randomLiveKey = (): string =>
+  `pets_live_${randomBytes(24)
+    .toString('base64')
+    .replace(/[^0-9A-Za-z]/g, '')
+    .slice(0, 32)
+    .padEnd(32, 'x')}`;
+
+const isRefusedByApi = (answer: TAnswer) =>
+  answer.body.includes('That key was not accepted: it is wrong, or it has been revoked.');
+
+/** An animal the site shows, as the API has it. */
+const someAnimal = async (api: TApiClient) => {
+  const response = await api.pets.listPets({ query: { limit: 1 } });
+  expect(response.status).toBe(200);
+  const [pet] = response.status === 200 ? response.body : [];
+  if (!pet) {
+    throw new Error('the seeded store has no animal');
+  }
+  return pet;
+};
+
+const isTooMany = (answer: TAnswer) => answer.body.includes('Too many keys were refused');
+
+/** Signs in from a visitor of its own with a key; the answer of the sign-in form. */
+const signInFrom = async (
+  siteUrl: string,
+  apiKey: string,
+  address = newVisitorAddress(),
+  headers: Record<string, string> = {},
+) => {
+  const visitor = new ScriptedVisitor(siteUrl, address, headers);
+  const form = await visitor.form('/staff/sign-in', 'apiKey');
+  return { visitor, answer: await visitor.submit(form, { apiKey }) };
+};
+
+/** What another visitor notices: the home page and an animal's page with animals, staff sign-in. */
+const expectSiteUpForOthers = async (stack: TStack, api: TApiClient) => {
+  const pet = await someAnimal(api);
+  const visitor = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+  const home = await visitor.request('/');
+  expect(home.status, 'the home page, for another visitor').toBe(200);
+  expect(home.body).toContain('href="/pets/');
+  expect(home.body).not.toContain('a lot of visits');
+  const page = await visitor.request(`/pets/${pet.id}`);
+  expect(page.status, "an animal's page, for another visitor").toBe(200);
+  expect(page.body).toContain(pet.name);
+  const { answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
+  expect(answer.status, 'a valid staff key signs in from another visitor').toBe(303);
+  expect(answer.location).toBe('/staff/applications');
+};
+
+/** Lines of the API's access log for calls made with the site's key, now. */
+const siteKeyCalls = (stack: TStack): number => {
+  const start = stack.webApiKey.slice(0, stack.webApiKey.indexOf('_', 5) + 5);
+  return readFileSync(stack.apiLogFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(`"apiKey":"${start}"`) && line.includes('"msg":"request"'))
+    .length;
+};
+
+/** The API writes its access lines in buffers of a few KB: these requests push them out. */
+const flushApiLog = async (stack: TStack) => {
+  for (let index = 0; index < 40; index += 1) {
+    const response = await fetch(`${stack.apiUrl}/categories`, {
+      headers: { authorization: `Bearer ${stack.partnerApiKey}` },
+    });
+    await response.body?.cancel();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+};
+
+test.describe('Attacks on the public site', () => {
+  test('100 simultaneous wrong keys at sign-in: five reach the API, nobody else notices', async ({
+    stack,
+    api,
+  }) => {
+    const attacker = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const form = await attacker.form('/staff/sign-in', 'apiKey');
+    const attack = Promise.all(
+      Array.from({ length: 100 }, () => attacker.submit(form, { apiKey: randomLiveKey() })),
+    );
+    await expectSiteUpForOthers(stack, api);
+    const answers = await attack;
+    expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    expect(answers.filter(isRefusedByApi).length).toBeLessThanOrEqual(5);
+    expect(
+      answers.filter((answer) => answer.body.includes('Too many keys were refused')).length,
+    ).toBeGreaterThan(0);
+    await expectSiteUpForOthers(stack, api);
+  });
+
+  test('an old session cookie replayed costs the API nothing and takes nothing down', async ({
+    stack,
+    api,
+  }) => {
+    // A cookie sealed with the site's own secret, as one from before its key was revoked.
+    const cookie = await sealData(
+      {
+        apiKey: stack.revokedStaffApiKey,
+        role: 'staff',
+        name: 'Former staff',
+        start: 'pets_live_XXXX',
+        sessionId: 'a-session-the-server-never-made',
+      },
+      { password: stack.sessionSecret, ttl: 3600 },
+    );
+    const replayer = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    replayer.cookies.set(SESSION_COOKIE, cookie);
+    for (let round = 0; round < 4; round += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, () => replayer.request('/staff/applications')),
+      );
+      for (const answer of answers) {
+        expect([307, 429]).toContain(answer.status);
+        if (answer.status === 307) {
+          expect(answer.location).toMatch(/^\/staff\/sign-in/);
+        }
+      }
+    }
+    await expectSiteUpForOthers(stack, api);
+  });
+
+  test('a thousand status lookups from one visitor: ten reach the API, the catalogue stays up', async ({
+    stack,
+    api,
+  }) => {
+    const attacker = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const form = await attacker.form('/applications/status', 'email');
+    const answers: TAnswer[] = [];
+    const during = expectSiteUpForOthers(stack, api);
+    for (let batch = 0; batch < 53; batch += 1) {
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 20 }, (_, index) =>
+            attacker.submit(form, {
+              reference: `A-${batch + 1}`,
+              email: `guess-${batch}-${index}@example.org`,
+            }),
+          ),
+        )),
+      );
+    }
+    await during;
+    expect(answers).toHaveLength(1_060);
+    const looked = answers.filter((answer) =>
+      answer.body.includes("We couldn't find an application"),
+    );
+    expect(looked.length).toBeLessThanOrEqual(10);
+    expect(
+      answers.every(
+        (answer) =>
+          answer.status === 429 ||
+          answer.body.includes("We couldn't find an application") ||
+          answer.body.includes('You have looked up applications many times'),
+      ),
+    ).toBe(true);
+    await expectSiteUpForOthers(stack, api);
+  });
+
+  test('one visitor cannot put the catalogue on hold: three applications an hour', async ({
+    stack,
+    api,
+  }) => {
+    const pets = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => newAvailablePet(api, `Hold ${index}`)),
+    );
+    const attacker = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const answers: TAnswer[] = [];
+    for (const [index, pet] of pets.entries()) {
+      const form = await attacker.form(`/pets/${pet.id}/apply`, 'token');
+      answers.push(
+        await attacker.submit(form, {
+          name: 'Ada Lovelace',
+          email: `ada-${index}@example.org`,
+          message: 'A quiet home.',
+        }),
+      );
+    }
+    const placed = answers.filter((answer) => answer.status === 303);
+    expect(placed).toHaveLength(3);
+    expect(placed.every((answer) => answer.location === '/applications/sent')).toBe(true);
+    expect(answers.slice(3).every((answer) => answer.body.includes('several applications'))).toBe(
+      true,
+    );
+    const after = await api.pets.listPets({ query: { id: pets.map((pet) => pet.id).join(',') } });
+    expect(after.status).toBe(200);
+    const available =
+      after.status === 200 ? after.body.filter((pet) => pet.status === 'available') : [];
+    expect(available.map((pet) => pet.id).sort()).toEqual(
+      pets
+        .slice(3)
+        .map((pet) => pet.id)
+        .sort(),
+    );
+    await expectSiteUpForOthers(stack, api);
+  });
+
+  test('X-Forwarded-For is believed only from the trusted proxy: no lock-out of the back office', async ({
+    stack,
+    api,
+  }) => {
+    // Thirty wrong keys from a peer nobody trusts, each claiming another address: one visitor.
+    const address = newVisitorAddress();
+    const answers: TAnswer[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const { answer } = await signInFrom(stack.guardedSiteUrl, randomLiveKey(), address, {
+        'x-forwarded-for': `198.51.100.${index + 1}`,
+      });
+      answers.push(answer);
+    }
+    expect(answers.filter(isRefusedByApi).length).toBeLessThanOrEqual(5);
+    expect(answers.slice(5).every((answer) => answer.status === 429 || isTooMany(answer))).toBe(
+      true,
+    );
+    await expectSiteUpForOthers(stack, api);
+
+    // Through the trusted proxy (127.0.0.9), the address it names is the visitor.
+    const throughProxy = (visitor: string, apiKey: string) =>
+      signInFrom(stack.guardedSiteUrl, apiKey, stack.trustedProxyAddress, {
+        'x-forwarded-for': visitor,
+      });
+    const proxied: TAnswer[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      proxied.push((await throughProxy('203.0.113.10', randomLiveKey())).answer);
+    }
+    expect(proxied.slice(0, 5).every(isRefusedByApi)).toBe(true);
+    expect(isTooMany(proxied[5] as TAnswer)).toBe(true);
+    const neighbour = (await throughProxy('203.0.113.11', randomLiveKey())).answer;
+    expect(isRefusedByApi(neighbour), 'another visitor behind the same proxy').toBe(true);
+    const staff = (await throughProxy('203.0.113.12', stack.staffApiKey)).answer;
+    expect(staff.status).toBe(303);
+  });
+
+  test('a forged confirmation address thanks nobody', async ({ stack }) => {
+    const visitor = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const answer = await visitor.request('/applications/sent?reference=A-999&pet=1');
+    expect(answer.status).toBe(307);
+    expect(answer.location).toBe('/applications/status');
+    expect(answer.body).not.toContain('Thank you');
+  });
+
+  test('a form posted from another site is a calm 403; forms without Origin are noted once a minute', async ({
+    stack,
+  }) => {
+    const visitor = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const form = await visitor.form('/applications/status', 'email');
+    const foreign = await visitor.submit(
+      form,
+      { reference: 'A-1', email: 'a@example.org' },
+      'https://attacker.example',
+    );
+    expect(foreign.status).toBe(403);
+    expect(foreign.body).toContain('This form came from another site');
+
+    const notes = () =>
+      readFileSync(stack.guardedSiteLogFile, 'utf8')
+        .split('\n')
+        .filter((line) => /origin/i.test(line));
+    const before = notes().length;
+    for (let index = 0; index < 8; index += 1) {
+      const answer = await new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress()).submit(
+        form,
+        { reference: 'A-1', email: `someone-${index}@example.org` },
+        null,
+      );
+      expect(answer.status).toBe(200);
+    }
+    const added = notes().slice(before);
+    // Noted at most once a minute, and Next.js's own warning (one line per post) never.
+    expect(added.length).toBeLessThanOrEqual(1);
+    expect(notes().some((line) => line.includes('without an Origin header'))).toBe(true);
+    expect(added.join('\n')).not.toContain('Missing `origin` header');
+  });
+
+  test('headers: a CSP with a nonce, no HSTS over plain HTTP, and no Secure cookie from a header', async ({
+    stack,
+  }) => {
+    const visitor = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress(), {
+      'x-forwarded-proto': 'https',
+    });
+    const home = await visitor.request('/', { method: 'HEAD' });
+    expect(home.status).toBe(200);
+    expect(String(home.headers['content-security-policy'])).toMatch(/'nonce-[^']+'/);
+    expect(home.headers['strict-transport-security']).toBeUndefined();
+    const { answer } = await signInFrom(
+      stack.guardedSiteUrl,
+      stack.staffApiKey,
+      newVisitorAddress(),
+      { 'x-forwarded-proto': 'https' },
+    );
+    const cookie = ([] as string[])
+      .concat(answer.headers['set-cookie'] ?? [])
+      .find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+    expect(cookie).toBeDefined();
+    expect(cookie).not.toMatch(/;\s*secure/i);
+  });
+
+  test('a thousand anonymous page views cost the API a handful of calls', async ({
+    stack,
+    api,
+  }) => {
+    const pet = await someAnimal(api);
+    // Once, so the pages' reads are in the cache; then count.
+    const warm = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    expect((await warm.request('/')).status).toBe(200);
+    expect((await warm.request(`/pets/${pet.id}`)).status).toBe(200);
+    await flushApiLog(stack);
+    const before = siteKeyCalls(stack);
+    const visitors = Array.from(
+      { length: 20 },
+      () => new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress()),
+    );
+    let views = 0;
+    for (let round = 0; round < 50; round += 1) {
+      const answers = await Promise.all(
+        visitors.map((visitor) => visitor.request(round % 2 === 0 ? '/' : `/pets/${pet.id}`)),
+      );
+      views += answers.length;
+      expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    }
+    await flushApiLog(stack);
+    const calls = siteKeyCalls(stack) - before;
+    test.info().annotations.push({
+      type: 'measured',
+      description: `${views} page views cost ${calls} API calls with the site's key`,
+    });
+    expect(views).toBe(1_000);
+    // Home (animals, categories) and the animal's page (the animal, categories): each read is
+    // refreshed at most once per 30 s while the views go on.
+    expect(calls).toBeLessThanOrEqual(12);
+  });
+});
+
+test.describe('Staff sessions that end', () => {
+  test('a cookie copied before sign-out is a sign-in page afterwards, and changes nothing', async ({
+    stack,
+  }) => {
+    const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
+    expect(answer.status).toBe(303);
+    const copied = visitor.cookies.get(SESSION_COOKIE);
+    expect(copied).toBeDefined();
+    expect((await visitor.request('/staff/applications')).status).toBe(200);
+
+    const band = await visitor.request('/staff/applications');
+    // The band's first form, before the page's own: "Sign out".
+    const signOut = formsOf(band.body, '/staff/applications').find((form) =>
+      form.fields.some(([name]) => name.startsWith('$ACTION_ID_')),
+    );
+    expect(signOut).toBeDefined();
+    const out = await visitor.submit(signOut as TForm);
+    expect(out.status).toBe(303);
+    expect(out.location).toMatch(/^\/staff\/sign-in\?signed-out/);
+
+    const replayer = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    replayer.cookies.set(SESSION_COOKIE, copied as string);
+    const replayed = await replayer.request('/staff/applications/1');
+    expect(replayed.status).toBe(307);
+    expect(replayed.location).toMatch(/^\/staff\/sign-in/);
+  });
+});

@@ -1,0 +1,113 @@
+import type { Page } from '@playwright/test';
+import { newAvailablePet } from './adopt-helpers';
+import { expect, test } from './fixtures';
+import { addPhotoThroughApi, makePhoto } from './photo-helpers';
+import { SESSION_COOKIE, signIn } from './staff-helpers';
+
+/**
+ * The site's own security in a real Chromium: a Content-Security-Policy that every page keeps
+ * without a single violation, sessions that end everywhere, and the back office that returns to
+ * the page that asked for it.
+ */
+
+/** Every CSP violation and script error the page reports, from now on. */
+const watchForViolations = (page: Page): string[] => {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text())) {
+      seen.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => {
+    seen.push(`page error: ${error.message}`);
+  });
+  return seen;
+};
+
+test.describe('Content-Security-Policy', () => {
+  test('every public and staff page runs under a nonce policy without a violation', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Strict');
+    // A photo, so the pages draw a real image and its placeholder.
+    await addPhotoThroughApi(api, pet.id, await makePhoto({ width: 640, height: 480 }));
+    const violations = watchForViolations(page);
+    const publicPages = [
+      '/',
+      '/?status=all&sex=female&age=young&size=small&name=a',
+      `/pets/${pet.id}`,
+      `/pets/${pet.id}/apply`,
+      '/applications/status',
+      '/staff/sign-in',
+    ];
+    for (const path of publicPages) {
+      const response = await page.goto(`${stack.siteUrl}${path}`);
+      expect(response?.headers()['content-security-policy'], path).toMatch(/'nonce-/);
+      await page.waitForLoadState('networkidle');
+    }
+    // A client-side navigation and a form with JavaScript: the scripts Next.js loads later too.
+    await page.goto(stack.siteUrl);
+    await page.getByRole('link', { name: pet.name }).first().click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
+
+    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    for (const path of [
+      '/staff/applications',
+      '/staff/animals',
+      '/staff/animals/new',
+      `/staff/animals/${pet.id}`,
+    ]) {
+      await page.goto(`${stack.siteUrl}${path}`);
+      await page.waitForLoadState('networkidle');
+    }
+    expect(violations).toEqual([]);
+  });
+});
+
+test.describe('Staff sessions', () => {
+  test('after sign-in the back office returns to the page that asked for it, and only a staff path', async ({
+    page,
+    stack,
+  }) => {
+    await page.goto(`${stack.siteUrl}/staff/animals/new`);
+    await expect(page).toHaveURL(`${stack.siteUrl}/staff/sign-in?next=%2Fstaff%2Fanimals%2Fnew`);
+    await page.getByLabel('Staff key').fill(stack.staffApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/staff/animals/new`);
+    // Signed in, the footer no longer offers "Staff sign in".
+    await expect(page.getByRole('link', { name: 'Staff sign in' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(page).toHaveURL(/\/staff\/sign-in\?signed-out=1$/);
+
+    // Another site as the return address is ignored.
+    await page.goto(
+      `${stack.siteUrl}/staff/sign-in?next=${encodeURIComponent('//evil.example/x')}`,
+    );
+    await page.getByLabel('Staff key').fill(stack.staffApiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/staff/applications`);
+  });
+
+  test('"Sign out everywhere" ends the key\'s sessions on every device', async ({
+    browser,
+    stack,
+  }) => {
+    const desk = await browser.newContext();
+    const phone = await browser.newContext();
+    const [deskPage, phonePage] = [await desk.newPage(), await phone.newPage()];
+    await signIn(deskPage, stack.siteUrl, stack.staffApiKey);
+    await signIn(phonePage, stack.siteUrl, stack.staffApiKey);
+    const phoneCookie = (await phone.cookies()).find(({ name }) => name === SESSION_COOKIE);
+    expect(phoneCookie).toBeDefined();
+
+    await deskPage.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect(deskPage.getByRole('status')).toContainText('You are signed out everywhere');
+    // The phone still holds its cookie, and it no longer opens the back office.
+    await phonePage.goto(`${stack.siteUrl}/staff/animals`);
+    await expect(phonePage).toHaveURL(/\/staff\/sign-in/);
+    await desk.close();
+    await phone.close();
+  });
+});

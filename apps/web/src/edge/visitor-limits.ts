@@ -1,0 +1,85 @@
+/**
+ * The site's per-visitor limits: how many of each thing one visitor (one address, as the edge
+ * decides it) may do in a window. Pure: the numbers, their names and the VISITOR_LIMITS override;
+ * limiter.ts enforces them.
+ */
+export const VISITOR_LIMIT_NAMES = [
+  'page',
+  'form',
+  'sign-in',
+  'sign-in-site',
+  'lookup',
+  'apply',
+  'apply-email',
+  'apply-token',
+] as const;
+export type TLimitName = (typeof VISITOR_LIMIT_NAMES)[number];
+
+/** At most `points` in `seconds`, the window starting with the first. */
+export type TLimit = { points: number; seconds: number };
+export type TVisitorLimits = Record<TLimitName, TLimit>;
+
+export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
+  /** Page views and link prefetches (GET/HEAD) of one visitor: a brisk reader uses a tenth. */
+  page: { points: 300, seconds: 60 },
+  /** Form posts (every server action) of one visitor. */
+  form: { points: 30, seconds: 60 },
+  /** Staff keys refused to one visitor at /staff/sign-in. */
+  'sign-in': { points: 5, seconds: 600 },
+  /**
+   * Staff keys refused to all visitors together, per key prefix (pets_live_, pets_test_). Over it,
+   * only visitors with no refusal of their own in their window may try: a crowd of guessers cannot
+   * lock out a staff member who types the right key.
+   */
+  'sign-in-site': { points: 100, seconds: 600 },
+  /** Application status lookups (reference + email) of one visitor. */
+  lookup: { points: 10, seconds: 600 },
+  /** Applications sent by one visitor. */
+  apply: { points: 3, seconds: 3600 },
+  /** Applications from one email address for one animal. */
+  'apply-email': { points: 1, seconds: 86_400 },
+  /**
+   * An apply form's token pays for its application once: a double click or a resent form (the
+   * same token, one application for the API) costs nothing more.
+   */
+  'apply-token': { points: 1, seconds: 86_400 },
+};
+
+const MAX_POINTS = 10_000_000;
+const MAX_SECONDS = 7 * 86_400;
+
+/**
+ * VISITOR_LIMITS: comma-separated `name=points/seconds` overrides of the defaults, e.g.
+ * `page=600/60,sign-in=10/600`.
+ */
+export const parseVisitorLimits = (
+  value: string | undefined,
+): { ok: true; value: TVisitorLimits } | { ok: false; error: string } => {
+  const limits: TVisitorLimits = { ...DEFAULT_VISITOR_LIMITS };
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const match = /^([a-z-]+)=(\d+)\/(\d+)$/.exec(entry);
+    const name = match?.[1] as TLimitName | undefined;
+    const points = Number(match?.[2]);
+    const seconds = Number(match?.[3]);
+    if (
+      !match ||
+      name === undefined ||
+      !VISITOR_LIMIT_NAMES.includes(name) ||
+      points < 1 ||
+      points > MAX_POINTS ||
+      seconds < 1 ||
+      seconds > MAX_SECONDS
+    ) {
+      return {
+        ok: false,
+        error: `must be name=points/seconds pairs separated by commas, names among ${VISITOR_LIMIT_NAMES.join(', ')} (not "${entry}")`,
+      };
+    }
+    limits[name] = { points, seconds };
+  }
+  return { ok: true, value: limits };
+};
