@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sealData } from 'iron-session';
 import { newAvailablePet } from './adopt-helpers';
 import { expect, type TApiClient, test } from './fixtures';
-import type { TStack } from './harness/stack';
+import { GUARDED_SESSION_IDLE_SECONDS, type TStack } from './harness/stack';
 import {
   formsOf,
   newVisitorAddress,
@@ -378,5 +378,21 @@ test.describe('Staff sessions that end', () => {
     const replayed = await replayer.request('/staff/applications/1');
     expect(replayed.status).toBe(307);
     expect(replayed.location).toMatch(/^\/staff\/sign-in/);
+  });
+
+  test('a session left unused past its idle time has ended', async ({ stack }) => {
+    const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
+    expect(answer.status).toBe(303);
+    // In use, each page starts the idle time again.
+    for (let step = 0; step < 3; step += 1) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, (GUARDED_SESSION_IDLE_SECONDS / 2) * 1000),
+      );
+      expect((await visitor.request('/staff/animals')).status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (GUARDED_SESSION_IDLE_SECONDS + 1) * 1000));
+    const idle = await visitor.request('/staff/animals');
+    expect(idle.status).toBe(307);
+    expect(idle.location).toMatch(/^\/staff\/sign-in/);
   });
 });

@@ -18,6 +18,7 @@ describe('parseWebConfig', () => {
       redisUrl: undefined,
       redisKeyPrefix: 'pets:web:',
       limits: DEFAULT_VISITOR_LIMITS,
+      staffSessionIdleSeconds: 3_600,
     });
   });
 

@@ -56,7 +56,14 @@ const ZWebEnvironment = z.object({
     })
     .optional(),
   /** Prefix of the site's Redis keys, so deployments sharing one Redis keep apart. */
-  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:web:'),
+  WEB_REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:web:'),
+  /** A staff session unused this long ends (sign in again). */
+  STAFF_SESSION_IDLE_SECONDS: z.coerce
+    .number({ invalid_type_error: 'must be a whole number of seconds from 10 to 28800' })
+    .int('must be a whole number of seconds from 10 to 28800')
+    .min(10, 'must be a whole number of seconds from 10 to 28800')
+    .max(28_800, 'must be a whole number of seconds from 10 to 28800')
+    .default(3_600),
   /** Overrides of the per-visitor limits, e.g. `page=600/60,sign-in=10/600` (see edge/visitor-limits.ts). */
   VISITOR_LIMITS: z.string().optional(),
 });
@@ -80,6 +87,7 @@ export type TWebConfig = {
   redisUrl: string | undefined;
   redisKeyPrefix: string;
   limits: TVisitorLimits;
+  staffSessionIdleSeconds: number;
 };
 
 export class ConfigError extends Error {
@@ -117,7 +125,8 @@ export const parseWebConfig = (environment: Record<string, string | undefined>):
     isHttps: siteOrigin?.startsWith('https:') ?? false,
     trustedProxies: proxies.value,
     redisUrl: result.data.REDIS_URL,
-    redisKeyPrefix: result.data.REDIS_KEY_PREFIX,
+    redisKeyPrefix: result.data.WEB_REDIS_KEY_PREFIX,
     limits: limits.value,
+    staffSessionIdleSeconds: result.data.STAFF_SESSION_IDLE_SECONDS,
   };
 };

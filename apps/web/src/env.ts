@@ -14,6 +14,12 @@ export const webConfig = (): TWebConfig => {
     API_URL: process.env.API_URL,
     WEB_API_KEY: process.env.WEB_API_KEY,
     SESSION_SECRET: process.env.SESSION_SECRET,
+    SITE_URL: process.env.SITE_URL,
+    TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
+    REDIS_URL: process.env.REDIS_URL,
+    WEB_REDIS_KEY_PREFIX: process.env.WEB_REDIS_KEY_PREFIX,
+    VISITOR_LIMITS: process.env.VISITOR_LIMITS,
+    STAFF_SESSION_IDLE_SECONDS: process.env.STAFF_SESSION_IDLE_SECONDS,
   });
   return config;
 };

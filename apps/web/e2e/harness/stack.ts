@@ -107,6 +107,8 @@ const createKey = async (databaseUrl: string, args: string[]): Promise<string> =
 const RAISED_LIMITS =
   'page=100000/60,form=100000/60,sign-in=1000/600,sign-in-site=10000/600,lookup=1000/600,apply=1000/3600,apply-email=1000/86400';
 const TRUSTED_PROXY_ADDRESS = '127.0.0.9';
+/** The guarded site's staff sessions end after this long unused (an hour by default). */
+export const GUARDED_SESSION_IDLE_SECONDS = 12;
 
 const startSite = async (
   processes: TProcess[],
@@ -271,6 +273,7 @@ export const startStack = async (): Promise<TRunningStack> => {
       startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
       startSite(processes, 'site-guarded', guardedPort, apiUrl, webApiKey, {
         TRUSTED_PROXIES: TRUSTED_PROXY_ADDRESS,
+        STAFF_SESSION_IDLE_SECONDS: String(GUARDED_SESSION_IDLE_SECONDS),
       }),
     ]);
 

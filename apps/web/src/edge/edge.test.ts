@@ -180,11 +180,11 @@ describe("the site's edge", () => {
   it('counts a visitor once across instances that share Redis', async () => {
     const shared = {
       REDIS_URL,
-      REDIS_KEY_PREFIX: `pets:web-test:${randomBytes(6).toString('hex')}:`,
+      WEB_REDIS_KEY_PREFIX: `pets:web-test:${randomBytes(6).toString('hex')}:`,
       VISITOR_LIMITS: 'form=4/60',
     };
     const [one, two] = [await start(shared), await start(shared)];
-    await sharedRedisReady({ redisUrl: REDIS_URL, redisKeyPrefix: shared.REDIS_KEY_PREFIX });
+    await sharedRedisReady({ redisUrl: REDIS_URL, redisKeyPrefix: shared.WEB_REDIS_KEY_PREFIX });
     const post = (site: string) =>
       send(`${site}/applications/status`, { method: 'POST', from: '127.0.0.36' });
     // A hundred at once through two instances: exactly the limit gets through.

@@ -64,10 +64,9 @@ export const placeOrder = async (
       return result;
     }
     if (result.data.kind !== 'in-use') {
-      if (result.data.kind === 'placed') {
-        // The animal is now on hold: the public pages show it at once.
-        updateTag(PETS_TAG);
-      }
+      // Either way the animal is on hold now (by this application or another one, perhaps made
+      // elsewhere): the public pages show it at once, not when their cached copy ages out.
+      updateTag(PETS_TAG);
       return success(result.data);
     }
     if (attempt >= KEY_IN_USE_RETRIES) {

@@ -7,13 +7,12 @@ import { webConfig } from '../env';
 /**
  * The server's record of each staff session, so a session can end before its cookie does: sign
  * out ends it, so a copied cookie replayed afterwards is a stranger's; an idle session ends after
- * SESSION_IDLE_SECONDS; "sign out everywhere" ends every session of a key. Records are in Redis
+ * STAFF_SESSION_IDLE_SECONDS (an hour); "sign out everywhere" ends every session of a key. Records are in Redis
  * when REDIS_URL is set (every instance of the site sees them), else in this process's memory (a
  * restart signs everyone out). Stored by the SHA-256 of the session id and of the key: the record
  * holds nothing that signs anyone in. A small store of ours: iron-session, which seals the cookie,
  * is stateless by design and has none.
  */
-export const SESSION_IDLE_SECONDS = 60 * 60;
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -30,6 +29,8 @@ const newSessionId = (): string => randomBytes(32).toString('base64url');
 class MemorySessionStore implements TSessionStore {
   private readonly sessions = new Map<string, { keyDigest: string; idleUntil: number }>();
 
+  constructor(private readonly idleSeconds: number) {}
+
   async create(keyDigest: string): Promise<string> {
     const now = Date.now();
     for (const [id, session] of this.sessions) {
@@ -40,7 +41,7 @@ class MemorySessionStore implements TSessionStore {
     const sessionId = newSessionId();
     this.sessions.set(digest(sessionId), {
       keyDigest,
-      idleUntil: now + SESSION_IDLE_SECONDS * 1000,
+      idleUntil: now + this.idleSeconds * 1000,
     });
     return sessionId;
   }
@@ -52,7 +53,7 @@ class MemorySessionStore implements TSessionStore {
       this.sessions.delete(id);
       return false;
     }
-    session.idleUntil = Date.now() + SESSION_IDLE_SECONDS * 1000;
+    session.idleUntil = Date.now() + this.idleSeconds * 1000;
     return true;
   }
 
@@ -73,6 +74,7 @@ class RedisSessionStore implements TSessionStore {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly idleSeconds: number,
   ) {}
 
   private sessionKey = (sessionId: string) => `${this.prefix}session:${digest(sessionId)}`;
@@ -83,7 +85,7 @@ class RedisSessionStore implements TSessionStore {
     const members = this.keySessions(keyDigest);
     await this.redis
       .multi()
-      .set(this.sessionKey(sessionId), keyDigest, 'EX', SESSION_IDLE_SECONDS)
+      .set(this.sessionKey(sessionId), keyDigest, 'EX', this.idleSeconds)
       .sadd(members, this.sessionKey(sessionId))
       .expire(members, lifetimeSeconds)
       .exec();
@@ -91,7 +93,7 @@ class RedisSessionStore implements TSessionStore {
   }
 
   async touch(sessionId: string, keyDigest: string): Promise<boolean> {
-    const stored = await this.redis.getex(this.sessionKey(sessionId), 'EX', SESSION_IDLE_SECONDS);
+    const stored = await this.redis.getex(this.sessionKey(sessionId), 'EX', this.idleSeconds);
     return stored === keyDigest;
   }
 
@@ -112,7 +114,9 @@ const sessionStore = (): TSessionStore => {
   if (!store) {
     const config = webConfig();
     const redis = sharedRedis(config);
-    store = redis ? new RedisSessionStore(redis, config.redisKeyPrefix) : new MemorySessionStore();
+    store = redis
+      ? new RedisSessionStore(redis, config.redisKeyPrefix, config.staffSessionIdleSeconds)
+      : new MemorySessionStore(config.staffSessionIdleSeconds);
   }
   return store;
 };
