@@ -62,21 +62,31 @@ const fetchOptions = () => ({
  * site's key per visitor (FirstPartyHeader), so one visitor's 429 says nothing about another's.
  */
 const backoffs = new Map<string, Backoff>();
+/** Visitors held at once; past it the oldest hold is forgotten (its next call meets a 429 again). */
 const MAX_BACKOFFS = 10_000;
-const backoffOf = (visitor: TVisitor): Backoff => {
+
+const secondsToWait = (visitor: TVisitor): number => {
+  const backoff = backoffs.get(visitor.key);
+  const seconds = backoff?.secondsLeft() ?? 0;
+  if (backoff && seconds === 0) {
+    backoffs.delete(visitor.key);
+  }
+  return seconds;
+};
+
+const holdVisitor = (visitor: TVisitor, seconds: number): void => {
   let backoff = backoffs.get(visitor.key);
   if (!backoff) {
     if (backoffs.size >= MAX_BACKOFFS) {
-      for (const [key, each] of backoffs) {
-        if (each.secondsLeft() === 0) {
-          backoffs.delete(key);
-        }
+      const oldest = backoffs.keys().next().value;
+      if (oldest !== undefined) {
+        backoffs.delete(oldest);
       }
     }
     backoff = new Backoff();
     backoffs.set(visitor.key, backoff);
   }
-  return backoff;
+  backoff.holdFor(seconds);
 };
 
 /** Turns a non-success answer of the API into what the page should show. */
@@ -84,7 +94,7 @@ const failureOf = (operation: string, response: TRawResponse, visitor: TVisitor)
   switch (response.status) {
     case 429: {
       const seconds = retryAfterSeconds(response.headers.get('retry-after'));
-      backoffOf(visitor).holdFor(seconds);
+      holdVisitor(visitor, seconds);
       console.warn(
         `[web] ${operation}: rate limited; no API calls for this visitor for ${seconds} s.`,
       );
@@ -114,7 +124,7 @@ const call = async <R extends TRawResponse, T>(
   request: (headers: Record<string, string>) => Promise<R>,
   onSuccess: (response: R) => T | undefined,
 ): Promise<TApiResult<T>> => {
-  const wait = backoffOf(visitor).secondsLeft();
+  const wait = secondsToWait(visitor);
   if (wait > 0) {
     return failure({ kind: 'rate-limited', retryAfterSeconds: wait });
   }

@@ -1,8 +1,8 @@
 /**
- * The site's whole audience shares one API key. Once the API has answered 429, every further call
- * before `Retry-After` has passed would be refused too, and a key that keeps sending while limited
- * gets banned (see the README's rate-limit section): so the site stops calling until then and
- * answers "rate limited" itself, with the seconds that are left.
+ * Once the API has answered 429 for a visitor, every further call for them before `Retry-After`
+ * has passed would be refused too, and a caller that keeps sending while limited gets banned (see
+ * the README's rate-limit section): so the site stops calling for that visitor until then and
+ * answers "rate limited" itself, with the seconds that are left. lib/api.ts keeps one per visitor.
  */
 export class Backoff {
   private blockedUntil = 0;
