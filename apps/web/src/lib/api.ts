@@ -235,34 +235,53 @@ export const listCategories = cache(
     ),
 );
 
-/**
- * One animal, through listPets with its `id` filter: the replacement of the deprecated getPet,
- * which the site no longer calls. An empty list means no animal has that id (the page's 404).
- * Memoised per request, so the page and its metadata share one call.
- */
-export const findPet = cache(async (petId: number): Promise<TApiResult<TPet>> => {
-  const found = await cachedRead(
-    ['findPet', String(petId)],
-    { seconds: PUBLIC_READ_SECONDS, tags: [PETS_TAG] },
-    (visitor) =>
-      call(
-        'listPets',
-        visitor,
-        (headers) =>
-          api().pets.listPets({
-            query: { id: String(petId) },
-            extraHeaders: headers,
-            fetchOptions: fetchOptions(),
-          }),
-        (response) => (response.status === 200 ? response.body : undefined),
-      ),
+const findPetNow = (petId: number, visitor: TVisitor): Promise<TApiResult<TPet[]>> =>
+  call(
+    'listPets',
+    visitor,
+    (headers) =>
+      api().pets.listPets({
+        query: { id: String(petId) },
+        extraHeaders: headers,
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body : undefined),
   );
+
+const petOf = (petId: number, found: TApiResult<TPet[]>): TApiResult<TPet> => {
   if (!found.ok) {
     return found;
   }
   const pet = found.data.find((each) => each.id === petId);
   return pet ? success(pet) : failure({ kind: 'not-found' });
-});
+};
+
+/**
+ * One animal, through listPets with its `id` filter: the replacement of the deprecated getPet,
+ * which the site no longer calls. An empty list means no animal has that id (the page's 404).
+ * Through the data cache; memoised per request, so the page and its metadata share one read.
+ */
+export const findPet = cache(
+  async (petId: number): Promise<TApiResult<TPet>> =>
+    petOf(
+      petId,
+      await cachedRead(
+        ['findPet', String(petId)],
+        { seconds: PUBLIC_READ_SECONDS, tags: [PETS_TAG] },
+        (visitor) => findPetNow(petId, visitor),
+      ),
+    ),
+);
+
+/**
+ * The same, read from the API now: for the apply form, the step before a visitor asks for the
+ * animal, which must not offer an animal that has been spoken for meanwhile (perhaps through
+ * another partner of the API). Bounded like any page by the visitor's page limit.
+ */
+export const findPetFresh = cache(
+  async (petId: number): Promise<TApiResult<TPet>> =>
+    petOf(petId, await findPetNow(petId, await currentVisitor())),
+);
 
 /** For lib/orders-api.ts: the same client, time-out, back-off and failure mapping. */
 export { api as siteApi, call as callApi, fetchOptions };

@@ -64,9 +64,11 @@ export const placeOrder = async (
       return result;
     }
     if (result.data.kind !== 'in-use') {
-      // Either way the animal is on hold now (by this application or another one, perhaps made
-      // elsewhere): the public pages show it at once, not when their cached copy ages out.
-      updateTag(PETS_TAG);
+      if (result.data.kind === 'placed') {
+        // The animal is on hold now: the public pages show it at once. (Taken by someone else:
+        // the form stays with what was typed; the apply page reads the animal afresh anyway.)
+        updateTag(PETS_TAG);
+      }
       return success(result.data);
     }
     if (attempt >= KEY_IN_USE_RETRIES) {

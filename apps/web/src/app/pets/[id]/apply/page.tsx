@@ -8,7 +8,7 @@ import { AdoptForm } from '@/components/adopt-form';
 import { ApiFailure } from '@/components/api-failure';
 import { StatePanel } from '@/components/state-panel';
 import { StoreVisit } from '@/components/store-visit';
-import { findPet } from '@/lib/api';
+import { findPetFresh } from '@/lib/api';
 import { parsePetId, petHref } from '@/lib/pet-links';
 import { applyToAdopt } from './actions';
 
@@ -16,7 +16,7 @@ type TProps = { params: Promise<{ id: string }> };
 
 export const generateMetadata = async ({ params }: TProps): Promise<Metadata> => {
   const petId = parsePetId((await params).id);
-  const pet = petId === undefined ? undefined : await findPet(petId);
+  const pet = petId === undefined ? undefined : await findPetFresh(petId);
   return { title: pet?.ok ? `Apply to adopt ${pet.data.name}` : 'Apply to adopt' };
 };
 
@@ -31,7 +31,7 @@ const ApplyPage = async ({ params }: TProps) => {
   if (petId === undefined) {
     notFound();
   }
-  const pet = await findPet(petId);
+  const pet = await findPetFresh(petId);
   if (!pet.ok && (pet.failure.kind === 'not-found' || pet.failure.kind === 'invalid')) {
     notFound();
   }
