@@ -81,7 +81,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     await expect(page.locator('#sign-in-error')).toBeVisible();
     await expectNoSeriousViolations(page, 'Staff sign in, refused');
     await signIn(page, stack.siteUrl, stack.staffApiKey);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
     await expectNoSeriousViolations(page, 'Staff sign in, signed out');
   });

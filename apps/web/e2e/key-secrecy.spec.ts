@@ -126,7 +126,7 @@ test.describe("The staff member's key and session", () => {
     await expect(page.getByRole('status')).toBeVisible();
     const cookie = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);
     expect(cookie?.value).toBeDefined();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
     await page.waitForLoadState('networkidle');
 

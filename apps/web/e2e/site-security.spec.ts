@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { newAvailablePet } from './adopt-helpers';
 import { expect, test } from './fixtures';
+import { uniqueName } from './helpers';
 import { addPhotoThroughApi, makePhoto } from './photo-helpers';
 import { SESSION_COOKIE, signIn } from './staff-helpers';
 
@@ -109,5 +110,40 @@ test.describe('Staff sessions', () => {
     await expect(phonePage).toHaveURL(/\/staff\/sign-in/);
     await desk.close();
     await phone.close();
+  });
+});
+
+test.describe('Cached public pages', () => {
+  test('a change made through the back office shows on the cached public page at once', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Cached');
+    // The public page is read once, so the animal is in the guarded site's 30-second cache.
+    await page.goto(`${stack.guardedSiteUrl}/pets/${pet.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
+    // Renamed behind the site's back (through the API): the cached page keeps the old name.
+    const outside = await fetch(`${stack.apiUrl}/pets/${pet.id}`, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${stack.staffApiKey}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ name: uniqueName('Outside') }),
+    });
+    expect(outside.status).toBe(200);
+    await page.goto(`${stack.guardedSiteUrl}/pets/${pet.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
+
+    // Renamed by staff through the site: the public page shows it on the next view.
+    await signIn(page, stack.guardedSiteUrl, stack.staffApiKey);
+    await page.goto(`${stack.guardedSiteUrl}/staff/animals/${pet.id}`);
+    const renamed = uniqueName('Renamed');
+    await page.getByLabel('Name').fill(renamed);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(/saved=1$/);
+    await page.goto(`${stack.guardedSiteUrl}/pets/${pet.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(renamed);
   });
 });

@@ -156,7 +156,7 @@ test.describe('Staff sign in', () => {
     stack,
   }) => {
     await signIn(page, stack.siteUrl, stack.staffApiKey);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expectSignInPage(page, stack.siteUrl);
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
     expect((await page.context().cookies()).map(({ name }) => name)).not.toContain(SESSION_COOKIE);
@@ -204,7 +204,7 @@ test.describe('Staff sign in', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toContainText('That is a partner key');
     await signIn(page, stack.siteUrl, stack.staffApiKey);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expectSignInPage(page, stack.siteUrl);
     await context.close();
   });

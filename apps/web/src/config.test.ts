@@ -19,6 +19,7 @@ describe('parseWebConfig', () => {
       redisKeyPrefix: 'pets:web:',
       limits: DEFAULT_VISITOR_LIMITS,
       staffSessionIdleSeconds: 3_600,
+      publicCacheSeconds: 30,
     });
   });
 

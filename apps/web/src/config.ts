@@ -57,6 +57,16 @@ const ZWebEnvironment = z.object({
     .optional(),
   /** Prefix of the site's Redis keys, so deployments sharing one Redis keep apart. */
   WEB_REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:web:'),
+  /**
+   * How long a public read (home, browse, an animal) serves every visitor before it is refreshed;
+   * 0: no cache, every page view asks the API.
+   */
+  PUBLIC_CACHE_SECONDS: z.coerce
+    .number({ invalid_type_error: 'must be a whole number of seconds from 0 to 3600' })
+    .int('must be a whole number of seconds from 0 to 3600')
+    .min(0, 'must be a whole number of seconds from 0 to 3600')
+    .max(3_600, 'must be a whole number of seconds from 0 to 3600')
+    .default(30),
   /** A staff session unused this long ends (sign in again). */
   STAFF_SESSION_IDLE_SECONDS: z.coerce
     .number({ invalid_type_error: 'must be a whole number of seconds from 10 to 28800' })
@@ -88,6 +98,7 @@ export type TWebConfig = {
   redisKeyPrefix: string;
   limits: TVisitorLimits;
   staffSessionIdleSeconds: number;
+  publicCacheSeconds: number;
 };
 
 export class ConfigError extends Error {
@@ -128,5 +139,6 @@ export const parseWebConfig = (environment: Record<string, string | undefined>):
     redisKeyPrefix: result.data.WEB_REDIS_KEY_PREFIX,
     limits: limits.value,
     staffSessionIdleSeconds: result.data.STAFF_SESSION_IDLE_SECONDS,
+    publicCacheSeconds: result.data.PUBLIC_CACHE_SECONDS,
   };
 };

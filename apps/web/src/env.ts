@@ -20,6 +20,7 @@ export const webConfig = (): TWebConfig => {
     WEB_REDIS_KEY_PREFIX: process.env.WEB_REDIS_KEY_PREFIX,
     VISITOR_LIMITS: process.env.VISITOR_LIMITS,
     STAFF_SESSION_IDLE_SECONDS: process.env.STAFF_SESSION_IDLE_SECONDS,
+    PUBLIC_CACHE_SECONDS: process.env.PUBLIC_CACHE_SECONDS,
   });
   return config;
 };

@@ -18,8 +18,10 @@ export type TStack = {
   /** The same build pointed at an address where no API listens. */
   offlineSiteUrl: string;
   /**
-   * The same build with the default per-visitor limits (the main site's are raised: the browser
-   * tests all come from one address), trusting 127.0.0.9 alone as a proxy: the attacks' target.
+   * The same build with the default per-visitor limits and public cache (the main sites raise the
+   * limits, since the browser tests all come from one address, and cache nothing, since they look
+   * at once at what they changed through the API), trusting 127.0.0.9 alone as a proxy: the
+   * attacks' target.
    */
   guardedSiteUrl: string;
   /** The address the guarded site trusts as a proxy (its X-Forwarded-For is believed). */
@@ -116,7 +118,8 @@ const startSite = async (
   port: number,
   apiUrl: string,
   apiKey: string,
-  extraEnv: Record<string, string> = { VISITOR_LIMITS: RAISED_LIMITS },
+  // The browser tests change animals through the API and look at once: no public cache there.
+  extraEnv: Record<string, string> = { VISITOR_LIMITS: RAISED_LIMITS, PUBLIC_CACHE_SECONDS: '0' },
 ) => {
   const site = startProcess(
     name,

@@ -21,13 +21,13 @@ import { currentVisitor, type TVisitor, visitorHeaders } from './visitor';
 const REQUEST_TIMEOUT_MS = 8_000;
 /**
  * The public catalogue (home, browse, an animal) is read through the site's data cache: an answer
- * serves every visitor for this long, then the next visit refreshes it in the background. Staff
- * changes made through the site refresh it at once (PETS_TAG). So a thousand views of a page cost
- * the API a handful of calls, whoever makes them.
+ * serves every visitor for PUBLIC_CACHE_SECONDS (30), then the next visit refreshes it in the
+ * background. Staff changes made through the site refresh it at once (PETS_TAG). So a thousand
+ * views of a page cost the API a handful of calls, whoever makes them. Categories change rarely:
+ * ten times as long.
  */
-export const PUBLIC_READ_SECONDS = 30;
-/** Categories change rarely. */
-const CATEGORIES_READ_SECONDS = 300;
+const publicReadSeconds = () => webConfig().publicCacheSeconds;
+const categoriesReadSeconds = () => webConfig().publicCacheSeconds * 10;
 /** The data-cache tag of every cached read of animals: updateTag(PETS_TAG) after a staff change. */
 export const PETS_TAG = 'pets';
 const CATEGORIES_TAG = 'categories';
@@ -162,6 +162,9 @@ const cachedRead = async <T>(
   load: (visitor: TVisitor) => Promise<TApiResult<T>>,
 ): Promise<TApiResult<T>> => {
   const visitor = await currentVisitor();
+  if (options.seconds === 0) {
+    return load(visitor);
+  }
   const read = unstable_cache(
     async () => {
       const result = await load(visitor);
@@ -190,7 +193,7 @@ const cachedRead = async <T>(
 export const listPets = (query: TListPetsQueryInput): Promise<TApiResult<TPetsPage>> =>
   cachedRead(
     ['listPets', JSON.stringify(query)],
-    { seconds: PUBLIC_READ_SECONDS, tags: [PETS_TAG] },
+    { seconds: publicReadSeconds(), tags: [PETS_TAG] },
     (visitor) => listPetsNow(query, visitor),
   );
 
@@ -220,7 +223,7 @@ export const listCategories = cache(
   (): Promise<TApiResult<TCategory[]>> =>
     cachedRead(
       ['listCategories'],
-      { seconds: CATEGORIES_READ_SECONDS, tags: [CATEGORIES_TAG] },
+      { seconds: categoriesReadSeconds(), tags: [CATEGORIES_TAG] },
       (visitor) =>
         call(
           'listCategories',
@@ -267,7 +270,7 @@ export const findPet = cache(
       petId,
       await cachedRead(
         ['findPet', String(petId)],
-        { seconds: PUBLIC_READ_SECONDS, tags: [PETS_TAG] },
+        { seconds: publicReadSeconds(), tags: [PETS_TAG] },
         (visitor) => findPetNow(petId, visitor),
       ),
     ),
