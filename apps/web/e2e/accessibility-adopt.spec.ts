@@ -61,6 +61,7 @@ test.describe('Accessibility of adopting (axe-core, WCAG 2.2 AA)', () => {
     stack,
     api,
   }) => {
+    test.setTimeout(90_000); // seven axe analyses and three full-page screenshots, as its sibling
     const pet = await newAvailablePet(api, 'AxeStatus');
     await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
     await fillApplication(page, { name: 'Ada', email: 'ada.status.axe@example.org' });

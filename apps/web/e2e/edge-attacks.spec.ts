@@ -381,6 +381,7 @@ test.describe('Staff sessions that end', () => {
   });
 
   test('a session left unused past its idle time has ended', async ({ stack }) => {
+    test.setTimeout(90_000); // about 35 s of waiting
     const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
     expect(answer.status).toBe(303);
     // In use, each page starts the idle time again.
