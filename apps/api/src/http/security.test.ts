@@ -150,7 +150,7 @@ describe('CORS for the configured origins', () => {
   });
 });
 
-describe('behind a proxy (TRUST_PROXY)', () => {
+describe('behind a proxy (TRUSTED_PROXIES)', () => {
   const anonymousRemaining = async (api: TTestApi, forwardedFor: string) =>
     (
       await api.fetch('/v1/pets', { key: null, headers: { 'x-forwarded-for': forwardedFor } })
@@ -173,8 +173,11 @@ describe('behind a proxy (TRUST_PROXY)', () => {
     }
   });
 
-  it('trusted: each client address has its own budget, logs name it, HTTPS gets HSTS', async () => {
-    const api = await startTestApi({ env: { TRUST_PROXY: 'loopback' } });
+  it.each([
+    'loopback',
+    '1',
+  ])('trusted (%s): each client address has its own budget, logs name it, HTTPS gets HSTS', async (trusted) => {
+    const api = await startTestApi({ env: { TRUSTED_PROXIES: trusted } });
     try {
       expect(await anonymousRemaining(api, '203.0.113.1')).toBe('59');
       expect(await anonymousRemaining(api, '203.0.113.2')).toBe('59');
