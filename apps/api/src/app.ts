@@ -8,7 +8,7 @@ import type { TTrustedProxies } from '@pets/contract/rules';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule, type TAppDependencies } from './app.module';
 import { AuthService } from './auth/auth.service';
-import { callerOf, registerRequestIdentity } from './auth/identity';
+import { callerOf, clientAddressOf, registerRequestIdentity } from './auth/identity';
 import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
@@ -177,7 +177,7 @@ const registerHooks = (
         route: request.routeOptions.url ?? null,
         url: redactUrl(request.url),
         status: reply.statusCode,
-        ip: request.ip,
+        ip: clientAddressOf(request),
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
         apiKey: callerOf(request)?.start ?? null,
       },
