@@ -64,9 +64,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUSTED_PROXIES: 'none' }).TRUSTED_PROXIES).toBe(false);
     expect(loadConfig({ TRUSTED_PROXIES: '1' }).TRUSTED_PROXIES).toBe(1);
     expect(loadConfig({ TRUSTED_PROXIES: '2' }).TRUSTED_PROXIES).toBe(2);
-    expect(loadConfig({ TRUSTED_PROXIES: 'uniquelocal' }).TRUSTED_PROXIES).toEqual([
-      'uniquelocal',
-    ]);
+    expect(loadConfig({ TRUSTED_PROXIES: 'uniquelocal' }).TRUSTED_PROXIES).toEqual(['uniquelocal']);
     expect(loadConfig({ TRUSTED_PROXIES: '::1, fd00::/8' }).TRUSTED_PROXIES).toEqual([
       '::1',
       'fd00::/8',
