@@ -212,6 +212,7 @@ describe('pnpm keys', () => {
     expectOneLineFailure(await cli(...args), code, message);
   });
 
+  // Six CLI processes, each starting Node and tsx: over 30 s on a loaded machine, hence 120 s.
   it('create makes staff keys and read-only partner keys; list shows the roles', async () => {
     const staff = await cli('keys', 'create', '--plan', 'business', '--role', 'staff');
     expect(staff.code, staff.stderr).toBe(0);
@@ -255,7 +256,7 @@ describe('pnpm keys', () => {
     );
     // Nothing was created by the refused commands.
     expect(await sql('SELECT id FROM api_keys')).toHaveLength(5);
-  });
+  }, 120_000);
 
   it("create --first-party makes the site's key, a partner key only; list and --json show it", async () => {
     const site = await cli(
