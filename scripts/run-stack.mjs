@@ -7,8 +7,10 @@
 // The API runs on PORT (default 4000) on the embedded database under DATA_DIR unless DATABASE_URL
 // is set, exactly as `node apps/api/dist/main.js` alone would. The site runs on WEB_PORT (default
 // 3000) and needs an API key of its own: unless WEB_API_KEY is given, the first start creates one
-// with the key CLI (`pnpm keys create --plan business`), keeps it in DATA_DIR (git-ignored, mode
-// 600) and reuses it afterwards; if the API no longer accepts it (a new database), a new one is made.
+// with the key CLI (`pnpm keys create --plan business --first-party`), keeps it in DATA_DIR
+// (git-ignored, mode 600) and reuses it afterwards; if the API no longer accepts it (a new
+// database), a new one is made, and a kept key that is not first-party (made before issue 22) is
+// replaced by one, and revoked.
 // When it makes that key for a new database it also makes a demo staff key ("demo staff") and
 // prints it once, so the back office (/staff) can be tried at once; otherwise it prints how to
 // make one. The site's SESSION_SECRET, unless given, is generated once and kept in DATA_DIR too:
@@ -153,39 +155,51 @@ const waitForApi = async () => {
   }
 };
 
-/** 'valid', 'invalid' (401: unknown or revoked here) or 'unknown' (the check itself failed). */
+/**
+ * 'valid', 'third-party' (valid, but GET /v1/me says it is not first-party: made before issue 22,
+ * so the API would count every visitor of the site as one client), 'invalid' (401: unknown or
+ * revoked here) or 'unknown' (the check itself failed).
+ */
 const checkKey = async (key) => {
   try {
-    const response = await fetch(`${apiUrl}/categories`, {
+    const response = await fetch(`${apiUrl}/me`, {
       headers: { authorization: `Bearer ${key}` },
       signal: AbortSignal.timeout(5_000),
     });
-    await response.body?.cancel();
-    return response.status === 401 ? 'invalid' : 'valid';
+    if (response.status === 401) {
+      await response.body?.cancel();
+      return 'invalid';
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return 'unknown';
+    }
+    const body = await response.json();
+    return body.firstParty === false ? 'third-party' : 'valid';
   } catch {
     return 'unknown';
   }
 };
 
+/** The site's key is a first-party key: its visitors are told apart by the API (issue 22). */
+const SITE_KEY_ARGS = ['--plan', 'business', '--first-party', '--name', 'web-site'];
+
 /**
  * Runs the key CLI (`pnpm keys create ...` without its build step: everything is built by now)
  * and returns its last line of output: the new key.
  */
-const createKey = async (extraArgs = ['--plan', 'business', '--name', 'web-site']) => {
+const runKeys = async (args) => {
   const child = start(
     'keys',
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      join('apps', 'api', 'src', 'cli', 'index.ts'),
-      'keys',
-      'create',
-      ...extraArgs,
-    ],
+    ['--import', 'tsx', join('apps', 'api', 'src', 'cli', 'index.ts'), 'keys', ...args],
     { quiet: true, isTask: true },
   );
-  const { code, description, stdout, stderr } = await child.exited;
+  return child.exited;
+};
+
+const createKey = async (extraArgs = SITE_KEY_ARGS) => {
+  const { code, description, stdout, stderr } = await runKeys(['create', ...extraArgs]);
   const key = stdout.trim().split('\n').at(-1)?.trim() ?? '';
   if (code !== 0 || !key) {
     throw new Error(`\`pnpm keys create\` failed (${description}): ${stderr.trim()}`);
@@ -197,6 +211,11 @@ const createKey = async (extraArgs = ['--plan', 'business', '--name', 'web-site'
 const siteKey = async () => {
   if (env.WEB_API_KEY) {
     log('using WEB_API_KEY from the environment.');
+    if ((await checkKey(env.WEB_API_KEY)) === 'third-party') {
+      log(
+        "WEB_API_KEY is not a first-party key: the API will count all the site's visitors as one client (make one with `pnpm keys create --plan business --first-party`).",
+      );
+    }
     return env.WEB_API_KEY;
   }
   // One key file per database: the embedded one, or each DATABASE_URL.
@@ -204,21 +223,38 @@ const siteKey = async () => {
     ? `-${createHash('sha256').update(env.DATABASE_URL).digest('hex').slice(0, 12)}`
     : '';
   const keyFile = join(dataDir, `web-api-key${suffix}`);
+  let replaced = null;
   if (existsSync(keyFile)) {
     const kept = readFileSync(keyFile, 'utf8').trim();
     const state = await checkKey(kept);
-    if (state !== 'invalid') {
+    if (state === 'valid' || state === 'unknown') {
       log(`the site uses its key kept in ${keyFile}.`);
       return kept;
     }
-    log('the kept site key is not accepted by this database any more; creating a new one.');
+    if (state === 'third-party') {
+      log(
+        'the kept site key is not a first-party key (made before the API told visitors apart); replacing it with a first-party key.',
+      );
+      replaced = kept;
+    } else {
+      log('the kept site key is not accepted by this database any more; creating a new one.');
+    }
   }
   const key = await createKey();
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
   chmodSync(keyFile, 0o600);
-  log(`created the site's API key (plan business) and kept it in ${keyFile}.`);
-  isNewDatabase = true;
+  log(`created the site's API key (plan business, first-party) and kept it in ${keyFile}.`);
+  if (replaced === null) {
+    isNewDatabase = true;
+    return key;
+  }
+  const { code } = await runKeys(['revoke', replaced]);
+  log(
+    code === 0
+      ? 'revoked the site key it replaces.'
+      : 'could not revoke the site key it replaces; revoke it with `pnpm keys list` and `pnpm keys revoke <id>`.',
+  );
   return key;
 };
 

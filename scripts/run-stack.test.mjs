@@ -128,7 +128,9 @@ describe('pnpm dev', () => {
     });
     expect(keys.code, keys.stderr).toBe(0);
     expect(keys.stderr).toContain(`Database: embedded PostgreSQL (PGlite) in ${dataDir}`);
-    expect(keys.stdout).toMatch(/\sweb-site\s.*the site \(pnpm start\)$/m);
+    expect(keys.stdout).toMatch(
+      /\sweb-site\s+business\s+partner first-party\s.*the site \(pnpm start\)$/m,
+    );
     expect(keys.stdout).toMatch(/\sdemo\s.*demo key \(printed at first start\)$/m);
 
     // A restart would show within a second or two (node --watch, then the API's start line).

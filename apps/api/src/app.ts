@@ -4,10 +4,11 @@ import { maxHeaderSize } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { contract, Header } from '@pets/contract';
+import type { TTrustedProxies } from '@pets/contract/rules';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule, type TAppDependencies } from './app.module';
 import { AuthService } from './auth/auth.service';
-import { callerOf, registerRequestIdentity } from './auth/identity';
+import { callerOf, clientAddressOf, registerRequestIdentity } from './auth/identity';
 import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
@@ -176,7 +177,7 @@ const registerHooks = (
         route: request.routeOptions.url ?? null,
         url: redactUrl(request.url),
         status: reply.statusCode,
-        ip: request.ip,
+        ip: clientAddressOf(request),
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
         apiKey: callerOf(request)?.start ?? null,
       },
@@ -185,6 +186,18 @@ const registerHooks = (
     done();
   });
 };
+
+/**
+ * TRUSTED_PROXIES in Fastify's terms. A hop count becomes proxy-addr's own reading of one (the N
+ * hops nearest the server, whoever they are), as a function: Fastify 5.12 takes a bare number as
+ * "trust nobody", since a count cannot tell the proxy from a client that connects directly. That
+ * is the operator's promise in choosing a count: nothing but the chain of proxies reaches the API
+ * (docs/decisions.md, "TRUSTED_PROXIES").
+ */
+const fastifyTrustProxy = (
+  trusted: TTrustedProxies,
+): false | string[] | ((address: string, hop: number) => boolean) =>
+  typeof trusted === 'number' ? (_address, hop) => hop < trusted : trusted;
 
 /** Builds the HTTP application (not yet listening) around dependencies built by the caller. */
 export const createApp = async (
@@ -196,7 +209,7 @@ export const createApp = async (
     genReqId: requestId,
     // The client's address (per-address rate limits, logs) and protocol (HSTS) as told by the
     // proxies we trust, and only those.
-    trustProxy: dependencies.config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(dependencies.config.TRUSTED_PROXIES),
     // Fastify's own 503 during shutdown has a body of its own: requests that still arrive on an
     // open connection are served instead, with `Connection: close` (see main.ts).
     return503OnClosing: false,

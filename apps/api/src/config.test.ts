@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       CORS_ORIGINS: [],
       DATABASE_POOL_SIZE: 10,
       REDIS_KEY_PREFIX: 'pets:rl:',
-      TRUST_PROXY: false,
+      TRUSTED_PROXIES: false,
       SHUTDOWN_TIMEOUT_SECONDS: 20,
       REQUEST_TIMEOUT_SECONDS: 30,
       HEADERS_TIMEOUT_SECONDS: 10,
@@ -51,13 +51,30 @@ describe('loadConfig', () => {
     expect(
       loadConfig({
         CORS_ORIGINS: 'https://shop.example, http://localhost:3000',
-        TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.1.7',
+        TRUSTED_PROXIES: 'loopback, 10.0.0.0/8, 192.168.1.7',
       }),
     ).toMatchObject({
       CORS_ORIGINS: ['https://shop.example', 'http://localhost:3000'],
-      TRUST_PROXY: ['loopback', '10.0.0.0/8', '192.168.1.7'],
+      TRUSTED_PROXIES: ['loopback', '10.0.0.0/8', '192.168.1.7'],
     });
-    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+  });
+
+  it('TRUSTED_PROXIES: nobody by default, a hop count, or addresses and ranges', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toBe(false);
+    expect(loadConfig({ TRUSTED_PROXIES: 'none' }).TRUSTED_PROXIES).toBe(false);
+    expect(loadConfig({ TRUSTED_PROXIES: '1' }).TRUSTED_PROXIES).toBe(1);
+    expect(loadConfig({ TRUSTED_PROXIES: '2' }).TRUSTED_PROXIES).toBe(2);
+    expect(loadConfig({ TRUSTED_PROXIES: 'uniquelocal' }).TRUSTED_PROXIES).toEqual(['uniquelocal']);
+    expect(loadConfig({ TRUSTED_PROXIES: '::1, fd00::/8' }).TRUSTED_PROXIES).toEqual([
+      '::1',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuses the old TRUST_PROXY in one line, rather than silently trusting nobody', () => {
+    expect(messageOf({ TRUST_PROXY: 'uniquelocal' })).toBe(
+      'Invalid configuration: TRUST_PROXY was replaced by TRUSTED_PROXIES (none, a number of hops, or addresses and ranges)',
+    );
   });
 
   it.each([
@@ -93,8 +110,11 @@ describe('loadConfig', () => {
     ],
     ['CORS_ORIGINS', 'shop.example', 'CORS_ORIGINS must be a comma-separated list of origins'],
     ['DATABASE_POOL_SIZE', '0', 'DATABASE_POOL_SIZE must be a whole number from 1 to 100'],
-    ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be true, false, or addresses'],
-    ['TRUST_PROXY', 'yes', 'TRUST_PROXY must be true, false, or addresses'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33', 'TRUSTED_PROXIES must be none, a number of hops'],
+    ['TRUSTED_PROXIES', 'true', 'TRUSTED_PROXIES must be none, a number of hops'],
+    ['TRUSTED_PROXIES', '0', 'TRUSTED_PROXIES must be none, a number of hops'],
+    ['TRUSTED_PROXIES', '11', 'TRUSTED_PROXIES must be none, a number of hops'],
+    ['TRUSTED_PROXIES', 'proxy.internal', 'TRUSTED_PROXIES must be none, a number of hops'],
     [
       'SHUTDOWN_TIMEOUT_SECONDS',
       '-1',

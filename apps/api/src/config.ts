@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
+import { parseTrustedProxies, type TTrustedProxies } from '@pets/contract/rules';
 import { z } from 'zod';
 
 /** Repository root: apps/api/{src,dist}/.. /.. */
@@ -20,53 +20,23 @@ const ZBaseUrl = ZUrl(['http', 'https']).refine(
   },
 );
 
-/** An address or a CIDR range (`10.0.0.0/8`, `::1`). */
-const isAddressOrRange = (value: string): boolean => {
-  const [address = '', bits, ...rest] = value.split('/');
-  const version = isIP(address);
-  if (version === 0 || rest.length > 0) {
-    return false;
-  }
-  if (bits === undefined) {
-    return true;
-  }
-  const prefix = Number(bits);
-  return /^\d+$/.test(bits) && prefix <= (version === 4 ? 32 : 128);
-};
-
-/** proxy-addr's names for address ranges: 127.0.0.1/8 and ::1, 169.254.0.0/16 and fe80::/10, private ranges. */
-const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
 /**
- * Which proxies in front of the API to believe about the client's address and protocol
- * (X-Forwarded-For, X-Forwarded-Proto): `false` (none, the default), `true` (any: only when
- * nothing but the proxy can reach the API), or a comma-separated list of addresses, CIDR ranges
- * and the names loopback, linklocal, uniquelocal. Fastify's `trustProxy` takes each.
+ * Which hops in front of the API to believe about the client's address and protocol
+ * (X-Forwarded-For, X-Forwarded-Proto): nobody (unset or `none`, the default: the socket's peer
+ * is the client), a hop count from 1 to 10, or addresses, CIDR ranges and the names loopback,
+ * linklocal, uniquelocal. The contract's rule (`parseTrustedProxies`), which the site's edge reads
+ * too; Fastify's `trustProxy` takes each form.
  */
-const ZTrustProxy = z
+const ZTrustedProxies = z
   .string()
-  .default('false')
-  .transform((value, context): boolean | string[] => {
-    const text = value.trim().toLowerCase();
-    if (text === 'false') {
-      return false;
-    }
-    if (text === 'true') {
-      return true;
-    }
-    const entries = text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean);
-    const bad = entries.find((entry) => !PROXY_RANGE_NAMES.has(entry) && !isAddressOrRange(entry));
-    if (bad !== undefined || entries.length === 0) {
-      context.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: `must be true, false, or addresses, CIDR ranges and loopback/linklocal/uniquelocal separated by commas (not "${bad ?? value}")`,
-      });
+  .optional()
+  .transform((value, context): TTrustedProxies => {
+    const parsed = parseTrustedProxies(value);
+    if (!parsed.ok) {
+      context.addIssue({ code: z.ZodIssueCode.custom, message: parsed.error });
       return z.NEVER;
     }
-    return entries;
+    return parsed.value;
   });
 
 const ZInteger = (min: number, max: number) =>
@@ -146,8 +116,8 @@ const ZEnvironment = z.object({
    * time (see poolTimeouts).
    */
   DATABASE_STATEMENT_TIMEOUT_MS: ZInteger(100, 600_000).default(5_000),
-  /** Proxies trusted for the client's address and protocol; see ZTrustProxy. */
-  TRUST_PROXY: ZTrustProxy,
+  /** Proxies trusted for the client's address and protocol; see ZTrustedProxies. */
+  TRUSTED_PROXIES: ZTrustedProxies,
   /**
    * On SIGTERM, how long in-flight requests may take to finish before their connections are
    * closed anyway (the database is still flushed and closed cleanly afterwards).
@@ -267,6 +237,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
   const withoutEmpty = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
+  if (withoutEmpty.TRUST_PROXY !== undefined) {
+    // Its replacement reads differently (a hop count, no `true`): silently ignoring it would make
+    // every client behind the proxy one address.
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY was replaced by TRUSTED_PROXIES (none, a number of hops, or addresses and ranges)',
+    );
+  }
   const result = ZEnvironment.safeParse(withoutEmpty);
   if (!result.success) {
     const issue = result.error.issues[0];

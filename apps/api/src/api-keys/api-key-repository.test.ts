@@ -111,6 +111,7 @@ describe('listApiKeys', () => {
       expect(Object.keys(key).sort()).toEqual([
         'createdAt',
         'environment',
+        'firstParty',
         'id',
         'name',
         'plan',
@@ -219,6 +220,7 @@ describe('findKeyByHash', () => {
       environment: 'production',
       role: 'partner',
       readOnly: false,
+      firstParty: false,
       rateLimitPerMinute: 50,
       rateLimitPerDay: 500,
       hash: hashApiKey(key),
@@ -255,6 +257,27 @@ describe('findKeyByHash', () => {
         }),
       ),
     ).toMatch(/read-only keys are partner keys/);
+    const site = await repository.create({
+      name: 'Site',
+      plan: 'business',
+      environment: 'production',
+      firstParty: true,
+    });
+    expect(await repository.findKeyByHash(hashApiKey(site.key))).toMatchObject({
+      role: 'partner',
+      firstParty: true,
+    });
+    expect(
+      await inputError(
+        repository.create({
+          name: 'No',
+          plan: 'business',
+          environment: 'production',
+          role: 'staff',
+          firstParty: true,
+        }),
+      ),
+    ).toMatch(/first-party keys are partner keys/);
     await repository.revoke(apiKey.id.toString());
     expect((await repository.findKeyByHash(hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
     expect(await repository.findKeyByHash(hashApiKey(`${key}x`))).toBeNull();

@@ -49,12 +49,22 @@ export const ZNewApiKeyInput = z
       })
       .default('partner'),
     readOnly: z.boolean().default(false),
+    /** The store's own site (docs/decisions.md, "The site as a first-party client"). */
+    firstParty: z.boolean().default(false),
   })
   .superRefine((input, context) => {
     if (input.readOnly && input.role !== 'partner') {
       context.addIssue({
         code: 'custom',
         message: 'read-only keys are partner keys: a staff key exists to write',
+      });
+      return;
+    }
+    if (input.firstParty && input.role !== 'partner') {
+      context.addIssue({
+        code: 'custom',
+        message:
+          "first-party keys are partner keys (the site's own key); a staff key is used through the site, not as it",
       });
       return;
     }
@@ -90,6 +100,7 @@ export type TApiKeySummary = {
   environment: ApiKeyEnvironment;
   role: ApiKeyRole;
   readOnly: boolean;
+  firstParty: boolean;
   start: string;
   rateLimitPerMinute: number | null;
   rateLimitPerDay: number | null;
@@ -106,6 +117,8 @@ export type TStoredApiKeyRecord = {
   environment: ApiKeyEnvironment;
   role: ApiKeyRole;
   readOnly: boolean;
+  /** May vouch for a visitor's address (Pets-Visitor-IP): the store's own site. */
+  firstParty: boolean;
   rateLimitPerMinute: number | null;
   rateLimitPerDay: number | null;
   hash: string;
@@ -119,6 +132,7 @@ const summarySelect = {
   environment: true,
   role: true,
   readOnly: true,
+  firstParty: true,
   start: true,
   rateLimitPerMinute: true,
   rateLimitPerDay: true,
@@ -144,6 +158,7 @@ export const createApiKey = async (
       rateLimitPerDay: parsed.data.rateLimitPerDay ?? null,
       role: parsed.data.role,
       readOnly: parsed.data.readOnly,
+      firstParty: parsed.data.firstParty,
       hash,
       start,
     },
@@ -233,6 +248,7 @@ export const findKeyByHash = async (db: TDb, hash: string): Promise<TStoredApiKe
       environment: true,
       role: true,
       readOnly: true,
+      firstParty: true,
       rateLimitPerMinute: true,
       rateLimitPerDay: true,
       hash: true,

@@ -112,6 +112,14 @@ export class ApiKeysService {
     if (key === '') {
       return unauthorized('The bearer token is empty: send Authorization: Bearer <key>.');
     }
+    return this.examineKey(key);
+  }
+
+  /**
+   * The same for a key given alone (the site's `Pets-First-Party-Key`): its SHA-256 when it is a
+   * well-formed key of this environment, else the 401 it would earn.
+   */
+  examineKey(key: string): TIdentity | string {
     const environment = apiKeyEnvironment(key);
     if (environment === null) {
       return unauthorized('Invalid API key.');

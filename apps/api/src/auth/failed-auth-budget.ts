@@ -14,6 +14,7 @@ import {
   type TWindowSpec,
   type TWindowState,
 } from '../rate-limit/rate-limit.types';
+import { clientAddressOf } from './identity';
 
 /** At most `limit` failed authentications per client address per `windowMs`. */
 export type TFailedAuthPolicy = { limit: number; windowMs: number };
@@ -59,10 +60,16 @@ export class FailedAuthBudget {
 
   /**
    * The address's tracker: the same client address as the per-address rate limit (IPv6 grouped by
-   * /64, as @nestjs/throttler does), in a namespace of its own.
+   * /64, as @nestjs/throttler does), in a namespace of its own. For the first-party site, the
+   * visitor's address it vouched for (`clientAddressOf`).
    */
   trackerOf(request: FastifyRequest): string {
-    return `authfail:${normalizeIp(request.ip)}`;
+    return trackerOfAddress(clientAddressOf(request));
+  }
+
+  /** The tracker of the connection's own address, whatever visitor it speaks for. */
+  socketTrackerOf(request: FastifyRequest): string {
+    return trackerOfAddress(request.ip);
   }
 
   /** Throws the 429 when the address has no failed authentication left; counts nothing. */
@@ -89,7 +96,7 @@ export class FailedAuthBudget {
       this.logger.warn(
         {
           event: 'auth_failures_exceeded',
-          ip: request.ip,
+          ip: clientAddressOf(request),
           limit: state.limit,
           blockSeconds: Math.ceil(state.resetInMs / 1000),
         },
@@ -98,6 +105,8 @@ export class FailedAuthBudget {
     }
   }
 }
+
+const trackerOfAddress = (address: string): string => `authfail:${normalizeIp(address)}`;
 
 /**
  * The 429: its headers describe the failed-authentication budget (the one that refused), so

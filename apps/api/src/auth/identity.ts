@@ -26,6 +26,13 @@ declare module 'fastify' {
      * RateLimitGuard.limit makes it before counting anything. `null` otherwise.
      */
     authBudget: TPrecondition | null;
+    /**
+     * The visitor's address when a first-party key vouched for it (`Pets-Visitor-IP`: the store's
+     * site telling the API who its visitor is), written only by AuthService.identify, once; `null`
+     * otherwise, and then the client is `request.ip` (the socket's peer, or what the trusted
+     * proxies said: TRUSTED_PROXIES). Read through `clientAddressOf`.
+     */
+    clientAddress: string | null;
   }
 }
 
@@ -36,7 +43,16 @@ declare module 'fastify' {
 export const registerRequestIdentity = (fastify: FastifyInstance): void => {
   fastify.decorateRequest('identity', null);
   fastify.decorateRequest('authBudget', null);
+  fastify.decorateRequest('clientAddress', null);
 };
+
+/**
+ * The client's address, for everything that counts or logs per client (the failed-authentication
+ * budget, the limits of requests without a valid key, the access log): the visitor's address a
+ * first-party key vouched for, else the connection's (as the trusted proxies told it).
+ */
+export const clientAddressOf = (request: FastifyRequest): string =>
+  request.clientAddress ?? request.ip;
 
 /** The caller of a request with a valid key, or null. */
 export const callerOf = (request: FastifyRequest): TCaller | null =>

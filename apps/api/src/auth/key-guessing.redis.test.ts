@@ -17,7 +17,7 @@ const instance = (database: TTestDatabase, windowSeconds = 60) =>
   startTestApi({
     env: {
       REDIS_URL,
-      TRUST_PROXY: 'loopback',
+      TRUSTED_PROXIES: 'loopback',
       AUTH_FAILURE_LIMIT: String(BUDGET),
       AUTH_FAILURE_WINDOW_SECONDS: String(windowSeconds),
     },

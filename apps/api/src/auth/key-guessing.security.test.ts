@@ -11,7 +11,7 @@ let skippedMs = 0;
 const clock = () => performance.now() + skippedMs;
 const api = useTestApi({
   env: {
-    TRUST_PROXY: 'loopback',
+    TRUSTED_PROXIES: 'loopback',
     AUTH_FAILURE_LIMIT: String(BUDGET),
     AUTH_FAILURE_WINDOW_SECONDS: '60',
   },

@@ -212,6 +212,7 @@ describe('pnpm keys', () => {
     expectOneLineFailure(await cli(...args), code, message);
   });
 
+  // Six CLI processes, each starting Node and tsx: over 30 s on a loaded machine, hence 120 s.
   it('create makes staff keys and read-only partner keys; list shows the roles', async () => {
     const staff = await cli('keys', 'create', '--plan', 'business', '--role', 'staff');
     expect(staff.code, staff.stderr).toBe(0);
@@ -255,7 +256,40 @@ describe('pnpm keys', () => {
     );
     // Nothing was created by the refused commands.
     expect(await sql('SELECT id FROM api_keys')).toHaveLength(5);
-  });
+  }, 120_000);
+
+  it("create --first-party makes the site's key, a partner key only; list and --json show it", async () => {
+    const site = await cli(
+      'keys',
+      'create',
+      '--plan',
+      'business',
+      '--first-party',
+      '--name',
+      'Site edge',
+    );
+    expect(site.code, site.stderr).toBe(0);
+    expect(
+      await sql('SELECT role, first_party FROM api_keys WHERE hash = $1', [
+        hashApiKey(lines(site.stdout).at(-1) ?? ''),
+      ]),
+    ).toEqual([{ role: 'partner', first_party: true }]);
+    expect((await cli('keys', 'list')).stdout).toMatch(
+      /^\d+\s+Site edge\s+business\s+partner first-party\s+production/m,
+    );
+    const json = JSON.parse((await cli('keys', 'list', '--json')).stdout) as Record<
+      string,
+      unknown
+    >[];
+    expect(json.find((key) => key.name === 'Site edge')).toMatchObject({ firstParty: true });
+    expect(json.find((key) => key.name === 'Kiosk')).toMatchObject({ firstParty: false });
+    expectOneLineFailure(
+      await cli('keys', 'create', '--plan', 'business', '--role', 'staff', '--first-party'),
+      2,
+      /first-party keys are partner keys/,
+    );
+    expect((await cli('keys', 'create', '--help')).stdout).toMatch(/--first-party/);
+  }, 120_000);
 
   // Five CLI processes, each starting Node and tsx: slow on a loaded machine, hence 120 s.
   it('list marks the keys pnpm start made (demo, site, demo staff), secrets never shown', async () => {

@@ -22,11 +22,14 @@ export const KEYS_USAGE = `Manage API keys.
                    [--env <production|staging>]   (default: APP_ENV)
                    [--role <partner|staff>]   (default: partner)
                    [--read-only]   (a partner key that can only read: no writes)
+                   [--first-party]   (the store's own site: partner keys only)
       Prints the new key alone on the last line of standard output. It is shown only once.
       partner: the animals and its own adoption orders. staff: the store (every order,
-      approve and complete, change animals).
+      approve and complete, change animals). first-party: the site's key, which may tell
+      the API each visitor's address (Pets-Visitor-IP), so that failed sign-ins and the
+      key's rate limits count per visitor, not per site. Give it to nothing else.
   pnpm keys list [--json]
-      Every key without its secret. USED BY marks the keys \`pnpm start\` made: the demo key the
+      Every key without its secret; ROLE says "first-party" for the site's keys. USED BY marks the keys \`pnpm start\` made: the demo key the
       API printed at its first start ("demo"), the site's own key ("web-site", kept in DATA_DIR)
       and the demo staff key ("demo staff").
   pnpm keys revoke <key id | display start such as pets_live_3xK9>
@@ -54,6 +57,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
       env: { type: 'string' },
       role: { type: 'string' },
       'read-only': { type: 'boolean' },
+      'first-party': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -78,6 +82,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     rateLimitPerDay,
     role: values.role,
     readOnly: values['read-only'] ?? false,
+    firstParty: values['first-party'] ?? false,
   });
   if (!parsed.success) {
     throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid key settings');
@@ -93,8 +98,11 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
   return 0;
 };
 
-/** The role as people read it: `partner`, `partner read-only` or `staff`. */
-const roleOf = (key: TApiKeySummary): string => (key.readOnly ? `${key.role} read-only` : key.role);
+/** The role as people read it: `partner`, `partner read-only`, `partner first-party` or `staff`. */
+const roleOf = (key: TApiKeySummary): string =>
+  [key.role, key.readOnly ? 'read-only' : '', key.firstParty ? 'first-party' : '']
+    .filter(Boolean)
+    .join(' ');
 
 const limitsOf = (key: TApiKeySummary): string => {
   const limits =

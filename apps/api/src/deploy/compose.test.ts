@@ -92,7 +92,7 @@ describe('docker-compose.yml', () => {
     expect(first?.environment).toEqual(second?.environment);
     expect(first?.environment?.REDIS_URL).toBe('redis://redis:6379');
     expect(first?.environment?.DATABASE_URL).toMatch(/@postgres:5432\/pets$/);
-    expect(first?.environment?.TRUST_PROXY).toBe('uniquelocal');
+    expect(first?.environment?.TRUSTED_PROXIES).toBe('1');
     expect(first?.ports).toBeUndefined();
     expect(second?.ports).toBeUndefined();
     expect(services.proxy?.depends_on).toMatchObject({

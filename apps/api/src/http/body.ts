@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { BODY_LIMIT_BYTES, BODY_LIMIT_TEXT } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { clientAddressOf } from '../auth/identity';
 import { redactUrl } from '../logging/redact-url';
 import { AppError } from './app-error';
 import { timedOut } from './connections';
@@ -63,7 +64,7 @@ const logAbort = (
       reqId: request.id,
       method: request.method,
       url: redactUrl(request.url),
-      ip: request.ip,
+      ip: clientAddressOf(request),
       reason: aborted.reason,
       receivedBytes,
       declaredBytes: Number(request.headers['content-length']) || null,

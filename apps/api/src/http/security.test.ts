@@ -150,7 +150,7 @@ describe('CORS for the configured origins', () => {
   });
 });
 
-describe('behind a proxy (TRUST_PROXY)', () => {
+describe('behind a proxy (TRUSTED_PROXIES)', () => {
   const anonymousRemaining = async (api: TTestApi, forwardedFor: string) =>
     (
       await api.fetch('/v1/pets', { key: null, headers: { 'x-forwarded-for': forwardedFor } })
@@ -173,23 +173,26 @@ describe('behind a proxy (TRUST_PROXY)', () => {
     }
   });
 
-  it('trusted: each client address has its own budget, logs name it, HTTPS gets HSTS', async () => {
-    const api = await startTestApi({ env: { TRUST_PROXY: 'loopback' } });
-    try {
-      expect(await anonymousRemaining(api, '203.0.113.1')).toBe('59');
-      expect(await anonymousRemaining(api, '203.0.113.2')).toBe('59');
-      expect(await anonymousRemaining(api, '203.0.113.1')).toBe('58');
-      const secure = await api.fetch('/v1/pets', { headers: { 'x-forwarded-proto': 'https' } });
-      expect(secure.headers.get('strict-transport-security')).toBe(
-        'max-age=31536000; includeSubDomains',
-      );
-      const plain = await api.fetch('/v1/pets', { headers: { 'x-forwarded-proto': 'http' } });
-      expect(plain.headers.has('strict-transport-security')).toBe(false);
-      expect(api.logs.filter((line) => line.msg === 'request').map((line) => line.ip)).toContain(
-        '203.0.113.2',
-      );
-    } finally {
-      await api.close();
-    }
-  });
+  it.each(['loopback', '1'])(
+    'trusted (%s): each client address has its own budget, logs name it, HTTPS gets HSTS',
+    async (trusted) => {
+      const api = await startTestApi({ env: { TRUSTED_PROXIES: trusted } });
+      try {
+        expect(await anonymousRemaining(api, '203.0.113.1')).toBe('59');
+        expect(await anonymousRemaining(api, '203.0.113.2')).toBe('59');
+        expect(await anonymousRemaining(api, '203.0.113.1')).toBe('58');
+        const secure = await api.fetch('/v1/pets', { headers: { 'x-forwarded-proto': 'https' } });
+        expect(secure.headers.get('strict-transport-security')).toBe(
+          'max-age=31536000; includeSubDomains',
+        );
+        const plain = await api.fetch('/v1/pets', { headers: { 'x-forwarded-proto': 'http' } });
+        expect(plain.headers.has('strict-transport-security')).toBe(false);
+        expect(api.logs.filter((line) => line.msg === 'request').map((line) => line.ip)).toContain(
+          '203.0.113.2',
+        );
+      } finally {
+        await api.close();
+      }
+    },
+  );
 });

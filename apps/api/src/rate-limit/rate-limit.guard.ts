@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
+  normalizeIp,
   ThrottlerGuard,
   type ThrottlerModuleOptions,
   type ThrottlerOptions,
@@ -14,7 +15,7 @@ import { PLAN_LIMITS, type TRateLimits } from '../api-keys/api-key-plans';
 import type { TCaller } from '../api-keys/caller';
 import { accessOf } from '../auth/access.decorator';
 import { refusal as failedAuthRefusal } from '../auth/failed-auth-budget';
-import { callerOf } from '../auth/identity';
+import { callerOf, clientAddressOf } from '../auth/identity';
 import { AppError } from '../http/app-error';
 import { LOGGER } from '../logging/logger';
 import { rateLimitHeaders, retryAfterSeconds } from './rate-limit.headers';
@@ -45,8 +46,10 @@ const fixed = (value: ThrottlerOptions['ttl'], what: string): number => {
  * Section 8 of the spec on top of @nestjs/throttler. What it takes from ThrottlerGuard:
  * - the module's named throttlers (`minute`, `day`: their ttl, and as their limit the numbers of
  *   requests without a valid key), sorted and named by the base's `onModuleInit`;
- * - `getTracker` (the client address, IPv6 grouped by subnet) for requests without a valid key;
- *   a key's requests are tracked by the key.
+ * - the tracker of requests without a valid key: the client address, IPv6 grouped by subnet
+ *   (`getTracker`'s rule, applied to the address AuthService.identify decided, `clientAddressOf`,
+ *   without its await); a key's requests are tracked by the key, and a first-party key's by the
+ *   key and the visitor it vouched for (docs/decisions.md, "The site as a first-party client").
  *
  * What it replaces, and why:
  * - `canActivate`'s loop over the throttlers, which calls `handleRequest` and thus
@@ -111,11 +114,21 @@ export class RateLimitGuard extends ThrottlerGuard {
   async limit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const caller = callerOf(request);
     const windows = this.windowsOf(caller);
-    const tracker = caller ? `key:${caller.apiKeyId}` : `ip:${await this.getTracker(request)}`;
+    // The site's key for one of its visitors: the key's numbers, per visitor, so that one visitor
+    // spending them never refuses another. No ban there: its 429s name a visitor, not the key.
+    const visitor = caller?.firstParty ? request.clientAddress : null;
+    let tracker: string;
+    if (!caller) {
+      tracker = `ip:${normalizeIp(clientAddressOf(request), this.ipv6SubnetPrefix)}`;
+    } else if (visitor === null) {
+      tracker = `key:${caller.apiKeyId}`;
+    } else {
+      tracker = `key:${caller.apiKeyId}:ip:${normalizeIp(visitor, this.ipv6SubnetPrefix)}`;
+    }
     const decision = await this.store.consume(
       tracker,
       windows,
-      caller ? this.settings.ban : null,
+      caller && visitor === null ? this.settings.ban : null,
       request.authBudget,
     );
     if (decision.outcome === 'precluded') {

@@ -278,7 +278,7 @@ describe('the ban rule with the production settings', () => {
 
 describe('per-address state is bounded (RATE_LIMIT_MEMORY_MAX_TRACKERS)', () => {
   const api = useTestApi({
-    env: { RATE_LIMIT_MEMORY_MAX_TRACKERS: '100', TRUST_PROXY: 'loopback' },
+    env: { RATE_LIMIT_MEMORY_MAX_TRACKERS: '100', TRUSTED_PROXIES: 'loopback' },
   });
   const from = (address: string) => () =>
     api.fetch('/v1/pets?limit=1', { key: null, headers: { 'x-forwarded-for': address } });

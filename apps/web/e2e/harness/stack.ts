@@ -240,7 +240,7 @@ export const startStack = async (): Promise<TRunningStack> => {
       runCli(database.url, ['db:seed']).catch((error: unknown) => {
         throw cliFailure('db:seed', error);
       }),
-      createKey(database.url, ['--plan', 'business', '--name', 'web-e2e']),
+      createKey(database.url, ['--plan', 'business', '--name', 'web-e2e', '--first-party']),
       createKey(database.url, [
         '--plan',
         'enterprise',
@@ -250,6 +250,7 @@ export const startStack = async (): Promise<TRunningStack> => {
         '1',
         '--rpd',
         '1000',
+        '--first-party',
       ]),
       createKey(database.url, ['--plan', 'business', '--name', 'Front desk', '--role', 'staff']),
       createKey(database.url, ['--plan', 'pro', '--name', 'Partner shelter']),

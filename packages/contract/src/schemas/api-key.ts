@@ -37,6 +37,11 @@ export const ZCurrentKey = extendApi(
     role: ZApiKeyRole,
     readOnly: z.boolean().describe('A read-only key may call only `GET` operations.'),
     plan: extendApi(ZApiKeyPlan, { description: 'The plan whose rate limits the key has.' }),
+    firstParty: z
+      .boolean()
+      .describe(
+        "The store's own site: its requests are counted per visitor. `false` for every partner's key.",
+      ),
   }),
   {
     title: 'CurrentKey',
@@ -46,6 +51,7 @@ export const ZCurrentKey = extendApi(
       role: 'staff',
       readOnly: false,
       plan: 'business',
+      firstParty: false,
     },
   },
 );

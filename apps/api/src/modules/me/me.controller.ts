@@ -5,7 +5,7 @@ import type { TCaller } from '../../api-keys/caller';
 import { Caller } from '../../http/caller.decorator';
 
 /**
- * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan), as GitHub's
+ * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan, firstParty), as GitHub's
  * `GET /user` does for a token. It reads nothing but the caller the guard already authenticated.
  */
 @Controller()
@@ -20,6 +20,7 @@ export class MeController {
         role: caller.role,
         readOnly: caller.readOnly,
         plan: caller.plan,
+        firstParty: caller.firstParty,
       },
     }));
   }

@@ -26,9 +26,23 @@ describe('getCurrentKey', () => {
       role: 'staff',
       readOnly: false,
       plan: 'business',
+      firstParty: false,
     });
     expect(String(body.start).length).toBeLessThan(staff.length);
     expect(JSON.stringify(body)).not.toContain(staff);
+  });
+
+  it("tells the site's key that it is first-party, and every other key that it is not", async () => {
+    const site = await api.createKey({ name: 'Site', plan: 'business', firstParty: true });
+    expect(await (await api.fetch('/v1/me', { key: site })).json()).toMatchObject({
+      name: 'Site',
+      role: 'partner',
+      plan: 'business',
+      firstParty: true,
+    });
+    expect(await (await api.fetch('/v1/me', { key: partner })).json()).toMatchObject({
+      firstParty: false,
+    });
   });
 
   it('answers partner and read-only keys too (a GET), with their own role', async () => {

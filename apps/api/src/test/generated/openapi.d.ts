@@ -712,7 +712,8 @@ export interface components {
          *       "start": "pets_live_Q7mZ",
          *       "role": "staff",
          *       "readOnly": false,
-         *       "plan": "business"
+         *       "plan": "business",
+         *       "firstParty": false
          *     }
          */
         CurrentKey: {
@@ -732,6 +733,8 @@ export interface components {
              * @enum {string}
              */
             plan: "free" | "pro" | "business" | "enterprise";
+            /** @description The store's own site: its requests are counted per visitor. `false` for every partner's key. */
+            firstParty: boolean;
         };
     };
     responses: never;
