@@ -111,6 +111,27 @@ test.describe('Attacks on the public site', () => {
     await expectSiteUpForOthers(stack, api);
   });
 
+  test('wrong keys from many visitors count against each of them at the API, not against the site', async ({
+    stack,
+    api,
+  }) => {
+    // Thirteen visitors, five wrong keys each: 65 refusals, more than the API's budget of 60 per
+    // address. Were they counted against the site's address, the API would now refuse the site's
+    // own key and every public page would be down.
+    const answers = await Promise.all(
+      Array.from({ length: 13 }, async () => {
+        const address = newVisitorAddress();
+        const mine: TAnswer[] = [];
+        for (let attempt = 0; attempt < 5; attempt += 1) {
+          mine.push((await signInFrom(stack.guardedSiteUrl, randomLiveKey(), address)).answer);
+        }
+        return mine;
+      }),
+    );
+    expect(answers.flat().filter(isRefusedByApi)).toHaveLength(65);
+    await expectSiteUpForOthers(stack, api);
+  });
+
   test('an old session cookie replayed costs the API nothing and takes nothing down', async ({
     stack,
     api,
