@@ -249,7 +249,8 @@ describe('the embedded database', () => {
   );
 
   it('makes an API that starts while a command holds the directory wait for it', async () => {
-    const tool = await startOwner('tool', 2_000);
+    // Held long enough for a loaded machine's API to reach its check while the command still holds.
+    const tool = await startOwner('tool', 8_000);
     expect((await tool.started).isReady).toBe(true);
     const server = await startOwner('server');
     const started = await server.started;

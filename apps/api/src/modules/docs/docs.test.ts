@@ -349,7 +349,11 @@ describe('the reference in a real browser', () => {
     );
     const page = await context.newPage();
     await page.goto(`${api.baseUrl}/docs`);
-    await page.getByRole('heading', { name: 'Pet Adoption API' }).first().waitFor();
+    // The reference renders in the browser: slow on a loaded two-core machine (over 30 s seen).
+    await page
+      .getByRole('heading', { name: 'Pet Adoption API' })
+      .first()
+      .waitFor({ timeout: 90_000 });
     await page.waitForLoadState('networkidle');
 
     const answered: string[] = [];
