@@ -28,14 +28,16 @@ const BackOfficeLayout = async ({ children }: { children: ReactNode }) => {
               Sign out
             </button>
           </form>
-          <form action={signOutEverywhere}>
-            <button type="submit" className="button button--small button--secondary">
-              Sign out everywhere
-            </button>
-          </form>
         </div>
       </div>
       {children}
+      {/* Below the page, so the band keeps its size on a phone. */}
+      <form action={signOutEverywhere} className="staff-everywhere">
+        <p className="field__hint">Signed in on another device too, or left a session open?</p>
+        <button type="submit" className="button button--small button--secondary">
+          Sign out everywhere
+        </button>
+      </form>
     </div>
   );
 };
