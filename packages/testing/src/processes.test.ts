@@ -63,6 +63,8 @@ describe('startProcess', () => {
   it('fails a wait after its timeout, quoting the output', async () => {
     const child = node('console.log("still booting"); setInterval(() => {}, 1000)');
     started.push(child);
+    // Node may take longer than the timeout to start on a busy machine: let it speak first.
+    await child.waitForLine('still booting', { timeoutMs: 30_000 });
     await expect(child.waitForLine('ready', { timeoutMs: 300 })).rejects.toThrow(
       /no line matching ready within 0.3 s.*\nstill booting/s,
     );
