@@ -1,27 +1,40 @@
 import type { Pool, PoolClient } from 'pg';
 
 /**
+ * A checked-out client's own `'error'` event (its connection lost: the backend killed, the server
+ * stopped): pg-pool listens only while a client is idle, and an unheard `'error'` ends the process.
+ * The statement in flight fails by itself with "Connection terminated unexpectedly" (a `503` for
+ * the request, http/database-faults.ts), so the event needs nothing more than being heard.
+ */
+const onCheckedOutClientError = (): void => undefined;
+
+/**
  * Runs `work` in one transaction on a client of its own, committed when it resolves and rolled
  * back when it throws. Inside, use only that client: on the embedded database a statement on
  * another connection would wait for this transaction to end (prisma/README.md). A client whose
- * rollback fails too is destroyed rather than returned to the pool.
+ * rollback fails too is destroyed rather than returned to the pool. While checked out, the client
+ * has an `'error'` listener, so a connection lost mid-transaction fails the request, not the process.
  */
 export const withTransaction = async <T>(
   pool: Pool,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> => {
   const client = await pool.connect();
+  client.on('error', onCheckedOutClientError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
+    client.off('error', onCheckedOutClientError);
     client.release();
     return result;
   } catch (error) {
     try {
       await client.query('ROLLBACK');
+      client.off('error', onCheckedOutClientError);
       client.release();
     } catch (rollbackError) {
+      // Destroyed, not pooled: the listener stays, for the socket's late events.
       client.release(rollbackError as Error);
     }
     throw error;
