@@ -117,8 +117,12 @@ const registerHooks = (
 ): void => {
   fastify.addHook('onRequest', (request, reply, done) => {
     securityHeadersHook(request, reply);
-    // Every response of the deprecated operation announces it, errors (401, 429, 404) included.
-    if (servedRoute(request) === GET_PET_ROUTE) {
+    // Every response of the deprecated operation announces it, errors (401, 429, 404) included;
+    // the path alone is not the operation: PATCH on it is updatePet, which is not deprecated.
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      servedRoute(request) === GET_PET_ROUTE
+    ) {
       reply.headers(getPetDeprecationHeaders(request.params));
     }
     done(missingHost(request));
