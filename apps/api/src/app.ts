@@ -63,6 +63,29 @@ type TSecurityHookHolder = {
   securityHook?: (request: FastifyRequest, response: FastifyReply['raw']) => unknown;
 };
 
+/**
+ * Node keeps the first of several `Authorization` headers and drops the rest, so which key a
+ * request uses would depend on the order of its headers: refused instead (after identification and
+ * rate limiting, like any bad request: the exception filter's gate). Node keeps every raw header,
+ * a short array walked once.
+ */
+const duplicateAuthorization = (request: FastifyRequest): AppError | undefined => {
+  const raw = request.raw.rawHeaders;
+  let seen = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index] as string;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') {
+      seen += 1;
+    }
+  }
+  return seen > 1
+    ? new AppError(
+        'invalid_request',
+        'The request carries several Authorization headers; send exactly one: Bearer <key>.',
+      )
+    : undefined;
+};
+
 /** The router's refusals, which Fastify hands to `frameworkErrors` before any hook runs. */
 const FRAMEWORK_ERRORS: Record<string, () => AppError> = {
   FST_ERR_BAD_URL: () =>
@@ -125,7 +148,7 @@ const registerHooks = (
     ) {
       reply.headers(getPetDeprecationHeaders(request.params));
     }
-    done(missingHost(request));
+    done(missingHost(request) ?? duplicateAuthorization(request));
   });
 
   // A /v1 request that no route serves never reaches the guards; it gets the same order through

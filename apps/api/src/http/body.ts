@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { BODY_LIMIT_BYTES, BODY_LIMIT_TEXT } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -186,6 +187,19 @@ export const registerBodyParsers = (
       payload,
       true,
       (raw, parsed) => {
+        // JSON text is UTF-8 (RFC 8259, 8.1): bytes that are not would be stored as U+FFFD.
+        if (!isUtf8(raw)) {
+          parsed(
+            null,
+            new UnusableBody(
+              new AppError(
+                'invalid_request',
+                'The request body is not valid UTF-8; send JSON encoded as UTF-8.',
+              ),
+            ),
+          );
+          return;
+        }
         const body = raw.toString('utf8');
         if (body === '') {
           parsed(
