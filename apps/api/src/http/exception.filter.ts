@@ -160,6 +160,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
         },
         'database unavailable',
       );
+    } else if (error.status >= 500 && exception === error) {
+      // A refusal of our own (`/readyz`'s 503, shutting down): expected, one line, no stack. The
+      // error level and its stack are for what nobody planned: the 500s.
+      this.logger.warn(
+        {
+          reqId: request.id,
+          method: request.method,
+          url: redactUrl(request.url),
+          code: error.code,
+          status: error.status,
+          reason: error.message,
+        },
+        'request refused',
+      );
     } else if (error.status >= 500) {
       this.logger.error(
         { err: exception, reqId: request.id, method: request.method, url: redactUrl(request.url) },

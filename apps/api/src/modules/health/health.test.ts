@@ -161,4 +161,17 @@ describe('database unreachable', () => {
   it('GET /healthz: still 200, the process itself is alive', async () => {
     expect((await api.fetch('/healthz', { key: null })).status).toBe(200);
   });
+
+  it("/readyz's 503 is logged as an expected refusal: warn, one line, no stack (issue 23)", async () => {
+    const response = await api.fetch('/readyz', { key: null, headers: { 'x-request-id': 'ready-503' } });
+    expect(response.status).toBe(503);
+    await response.arrayBuffer();
+    const lines = api.logs.filter((line) => line.reqId === 'ready-503' && line.msg !== 'request');
+    // pino levels: 30 info, 40 warn, 50 error.
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 40, msg: 'request refused', code: 'service_unavailable' }),
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/stack|"err"/);
+    expect(api.logs.some((line) => line.msg === 'request failed')).toBe(false);
+  });
 });
