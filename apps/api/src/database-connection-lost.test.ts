@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from './api-keys/api-key-repository';
 import { startApiProcess, type TApiProcess } from './test/api-process';
 import { startPostgres, type TPostgresServer } from './test/postgres-server';
-import { type TTestDatabase, testDatabase } from './test/test-database';
+import { testDatabase } from './test/test-database';
 
 /**
  * A connection lost while a request holds it checked out in a transaction (issue 23): the
@@ -61,7 +61,11 @@ const call = async (method: string, path: string, body?: unknown): Promise<TAnsw
     } catch {
       // Kept as text: the assertion shows it.
     }
-    return { status: response.status, body: parsed, retryAfter: response.headers.get('retry-after') };
+    return {
+      status: response.status,
+      body: parsed,
+      retryAfter: response.headers.get('retry-after'),
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
     return { status: 0, body: null, retryAfter: null, failure: cause?.code ?? String(error) };

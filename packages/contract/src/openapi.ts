@@ -169,6 +169,8 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
           'x-required-role': role,
         }
       : {}),
+    // The partner's limits on this operation, as the API enforces them (AccessGuard).
+    ...(metadata.partnerLimits ? { 'x-partner-limits': metadata.partnerLimits } : {}),
     // ts-rest would leave an empty parameter list; the linter prefers none.
     parameters: parameters.length ? parameters : undefined,
     ...(metadata.requestBody

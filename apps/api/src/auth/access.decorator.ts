@@ -1,6 +1,12 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { isWriteRoute, requiredRoleOf, type TApiKeyRole } from '@pets/contract';
+import {
+  isWriteRoute,
+  partnerLimitsOf,
+  requiredRoleOf,
+  type TApiKeyRole,
+  type TPartnerLimits,
+} from '@pets/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
 
@@ -24,9 +30,16 @@ export const accessOf = (reflector: Reflector, context: ExecutionContext): TAcce
   reflector.get(Access, context.getHandler()) ?? 'key';
 
 /** What an operation asks of a valid key: a role, and whether it writes. */
-export type TPermission = { requiredRole: TApiKeyRole | undefined; isWrite: boolean };
+export type TPermission = {
+  requiredRole: TApiKeyRole | undefined;
+  isWrite: boolean;
+  /** What a partner key may do beyond its role (the contract's `partnerLimits`). */
+  partnerLimits: TPartnerLimits | undefined;
+  /** The contract route (undefined: a handler outside the contract). */
+  route?: AppRoute;
+};
 
-const ANY_KEY: TPermission = { requiredRole: undefined, isWrite: false };
+const ANY_KEY: TPermission = { requiredRole: undefined, isWrite: false, partnerLimits: undefined };
 
 /**
  * The permission of the contract operation a handler implements (ts-rest's route metadata on
@@ -37,5 +50,12 @@ export const permissionOf = (reflector: Reflector, context: ExecutionContext): T
     TsRestAppRouteMetadataKey,
     context.getHandler(),
   )?.appRoute;
-  return route ? { requiredRole: requiredRoleOf(route), isWrite: isWriteRoute(route) } : ANY_KEY;
+  return route
+    ? {
+        requiredRole: requiredRoleOf(route),
+        isWrite: isWriteRoute(route),
+        partnerLimits: partnerLimitsOf(route),
+        route,
+      }
+    : ANY_KEY;
 };

@@ -1,8 +1,63 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { TPartnerLimits } from '@pets/contract';
+import { type AppRoute, isZodType } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
+import type { TCaller } from '../api-keys/caller';
+import { PG_POOL } from '../app.tokens';
 import { AppError } from '../http/app-error';
+import { petCreatorOf } from '../modules/pets/pets.repository';
 import { accessOf, permissionOf } from './access.decorator';
+
+/** Whether the route's body schema accepts this body (parsed once more, for partner limits only). */
+const isAcceptedBody = (route: AppRoute | undefined, body: unknown): boolean => {
+  const schema = route && 'body' in route ? route.body : undefined;
+  return (
+    typeof body === 'object' && body !== null && isZodType(schema) && schema.safeParse(body).success
+  );
+};
+
+/** A petId the contract would accept: anything else is left to validation (400). */
+const PET_ID = /^[1-9]\d{0,15}$/;
+
+/**
+ * The contract's `partnerLimits` of an operation, for a partner key (issue 23): body values a
+ * partner may not send, and animals it did not create. Costs nothing unless the operation has
+ * limits and the key is a partner's; `ownPetOnly` is one indexed lookup by primary key. An unknown
+ * animal passes: the operation answers its 404 as for anyone.
+ */
+const enforcePartnerLimits = async (
+  route: AppRoute | undefined,
+  limits: TPartnerLimits,
+  caller: TCaller,
+  request: FastifyRequest,
+  pool: Pool,
+): Promise<void> => {
+  const body = request.body;
+  // Only a body the operation would accept: a bad one is the validation's 400, as for anyone.
+  if (limits.bodyValues && isAcceptedBody(route, body)) {
+    for (const [field, allowed] of Object.entries(limits.bodyValues)) {
+      const value = (body as Record<string, unknown>)[field];
+      if (value !== undefined && !allowed.includes(value as string)) {
+        throw new AppError(
+          'forbidden',
+          `A partner key may set \`${field}\` only to ${allowed.map((each) => `\`${each}\``).join(' or ')}.`,
+        );
+      }
+    }
+  }
+  const petId = (request.params as Record<string, string | undefined> | undefined)?.petId;
+  if (limits.ownPetOnly && petId !== undefined && PET_ID.test(petId)) {
+    const creator = await petCreatorOf(pool, petId);
+    if (creator !== undefined && creator !== caller.apiKeyId) {
+      throw new AppError(
+        'forbidden',
+        `Animal ${petId} was not created with this key: a partner key changes the photos of its own animals only.`,
+      );
+    }
+  }
+};
 
 /**
  * Last guard: enforces the handler's @Access rule on the identity found by IdentifyGuard, then the
@@ -14,18 +69,22 @@ import { accessOf, permissionOf } from './access.decorator';
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(PG_POOL) private readonly pool: Pool,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (accessOf(this.reflector, context) !== 'key') {
       return true;
     }
-    const { identity } = context.switchToHttp().getRequest<FastifyRequest>();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const { identity } = request;
     const caller = identity?.caller;
     if (!caller) {
       throw identity?.error ?? new AppError('unauthorized', 'Missing API key.');
     }
-    const { requiredRole, isWrite } = permissionOf(this.reflector, context);
+    const { requiredRole, isWrite, partnerLimits, route } = permissionOf(this.reflector, context);
     if (requiredRole !== undefined && caller.role !== requiredRole) {
       throw new AppError(
         'forbidden',
@@ -36,6 +95,11 @@ export class AccessGuard implements CanActivate {
       throw new AppError(
         'forbidden',
         'This API key is read-only: it can list and read, not change anything.',
+      );
+    }
+    if (partnerLimits && caller.role === 'partner') {
+      return enforcePartnerLimits(route, partnerLimits, caller, request, this.pool).then(
+        () => true,
       );
     }
     return true;

@@ -29,8 +29,8 @@ describe('deprecation headers', () => {
       }
     }
     expect(announcing).toEqual(['getPet']);
-    expect(
-      CONTRACT_ROUTES.filter(({ route }) => route.deprecated).map(({ name }) => name),
-    ).toEqual(['getPet']);
+    expect(CONTRACT_ROUTES.filter(({ route }) => route.deprecated).map(({ name }) => name)).toEqual(
+      ['getPet'],
+    );
   });
 });

@@ -83,7 +83,12 @@ describe('two Authorization headers', () => {
     const valid = `Bearer ${staffKey}`;
     const wrong = 'Bearer pets_live_wrongwrongwrongwrongwrongwrongwrong';
     const [first, second] = isValidFirst ? [valid, wrong] : [wrong, valid];
-    const response = await rawRequest('/v1/pets', ['Authorization', first, 'authorization', second]);
+    const response = await rawRequest('/v1/pets', [
+      'Authorization',
+      first,
+      'authorization',
+      second,
+    ]);
     expect([400, 401]).toContain(response.status);
     const body = JSON.parse(response.body) as { code: string; status: number };
     expect(body.status).toBe(response.status);

@@ -45,6 +45,8 @@ export type TTestApiOptions = {
   database?: TTestDatabase;
   /** The idempotency store's clock, wait and sweeper, for tests. */
   idempotency?: Partial<TIdempotencySettings>;
+  /** What the key `fetch` uses by default is (a Business partner key unless told). */
+  defaultKey?: Partial<TNewApiKeyInput>;
 };
 
 export const startTestApi = async ({
@@ -54,6 +56,7 @@ export const startTestApi = async ({
   keyCache,
   database: sharedDatabase,
   idempotency,
+  defaultKey: defaultKeyInput,
 }: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
@@ -136,7 +139,7 @@ export const startTestApi = async ({
     createKey,
     fetch: async (path, { key, headers, ...init } = {}) => {
       if (key === undefined) {
-        defaultKey ??= await createKey();
+        defaultKey ??= await createKey(defaultKeyInput);
       }
       const authorization = key === undefined ? defaultKey : key;
       return fetch(`${baseUrl}${path}`, {

@@ -18,6 +18,15 @@ export type TRouteMetadata = {
    * The API's AccessGuard enforces exactly this field, and the document describes it.
    */
   requiredRole?: TApiKeyRole;
+  /**
+   * What a partner key may do here beyond its role (a staff key: anything), enforced by the API's
+   * AccessGuard from this field alone (`403 forbidden`), before the operation runs:
+   * - `bodyValues`: the only values a partner may send for these body fields (createPet: an
+   *   animal is published `available`; `pending`/`sold` without an order would mislead adopters);
+   * - `ownPetOnly`: only on an animal created with the caller's own key (the `petId` path
+   *   parameter; the photos of another party's animal are not the partner's to change).
+   */
+  partnerLimits?: TPartnerLimits;
   /** A description of a status specific to this operation (e.g. which conflict a 409 is). */
   responseDescriptions?: Partial<Record<number, string>>;
   /**
@@ -31,6 +40,15 @@ export type TRouteMetadata = {
    */
   bodyLimitBytes?: number;
 };
+
+export type TPartnerLimits = {
+  bodyValues?: Record<string, readonly string[]>;
+  ownPetOnly?: boolean;
+};
+
+/** The partner limits of an operation, from its route (undefined: none). */
+export const partnerLimitsOf = (route: { metadata?: unknown }): TPartnerLimits | undefined =>
+  (route.metadata as TRouteMetadata | undefined)?.partnerLimits;
 
 /** The role an operation needs, from its route (undefined: any key). */
 export const requiredRoleOf = (route: { metadata?: unknown }): TApiKeyRole | undefined =>

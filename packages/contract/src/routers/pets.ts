@@ -20,7 +20,9 @@ import type { TRouteMetadata } from './metadata';
 const c = initContract();
 const NO_BODY: ContractNoBodyType = c.noBody();
 
-const FORBIDDEN_WRITE = 'The key is read-only (`forbidden`).';
+const FORBIDDEN_OWN_PET =
+  'The key is read-only, or it is a partner key and the animal was not created with it: a ' +
+  "partner changes the photos of its own animals only, staff any animal's (`forbidden`).";
 const PHOTO_TYPES_TEXT = 'JPEG, PNG or WebP';
 
 /** The bytes of an uploaded image, as the document describes them. */
@@ -71,7 +73,13 @@ export const petsRouter = c.router({
     },
     metadata: {
       responseHeaders: { 201: [Header.location] },
-      responseDescriptions: { 403: 'The key is read-only (`forbidden`).' },
+      responseDescriptions: {
+        403:
+          'The key is read-only, or it is a partner key and `status` is not `available`: a ' +
+          'partner publishes animals as `available`, only the store sets an animal aside or ' +
+          'marks it adopted (`forbidden`).',
+      },
+      partnerLimits: { bodyValues: { status: ['available'] } },
     } satisfies TRouteMetadata,
   }),
   getPet: {
@@ -176,7 +184,7 @@ export const petsRouter = c.router({
           'The image is damaged or cannot be read (`invalid_image`), or the request is not ' +
           `as described: a bad \`petId\`, a form without exactly one \`${PHOTO_FORM_FIELD}\` ` +
           'file (`invalid_request`).',
-        403: FORBIDDEN_WRITE,
+        403: FORBIDDEN_OWN_PET,
         404: 'No animal has this id (`not_found`).',
         409:
           `The animal already has ${PET_PHOTOS_MAX} photos (\`photo_limit_reached\`): delete ` +
@@ -190,6 +198,7 @@ export const petsRouter = c.router({
           `or its bytes are not ${PHOTO_TYPES_TEXT} whatever its declared type ` +
           '(`unsupported_media_type`).',
       },
+      partnerLimits: { ownPetOnly: true },
     } satisfies TRouteMetadata,
   }),
   deletePetPhoto: {
@@ -210,9 +219,10 @@ export const petsRouter = c.router({
     metadata: {
       responseDescriptions: {
         204: 'Removed.',
-        403: FORBIDDEN_WRITE,
+        403: FORBIDDEN_OWN_PET,
         404: 'No animal has this id, or it has no photo with this id (`not_found`).',
       },
+      partnerLimits: { ownPetOnly: true },
     } satisfies TRouteMetadata,
   },
   reorderPetPhotos: {
@@ -237,12 +247,13 @@ export const petsRouter = c.router({
     },
     metadata: {
       responseDescriptions: {
-        403: FORBIDDEN_WRITE,
+        403: FORBIDDEN_OWN_PET,
         404: 'No animal has this id (`not_found`).',
         409:
           "`photoIds` is not exactly the animal's photos: one is missing, or one is not the " +
           "animal's (`photo_order_conflict`; read the animal again and resend).",
       },
+      partnerLimits: { ownPetOnly: true },
     } satisfies TRouteMetadata,
   },
 });

@@ -163,7 +163,10 @@ describe('database unreachable', () => {
   });
 
   it("/readyz's 503 is logged as an expected refusal: warn, one line, no stack (issue 23)", async () => {
-    const response = await api.fetch('/readyz', { key: null, headers: { 'x-request-id': 'ready-503' } });
+    const response = await api.fetch('/readyz', {
+      key: null,
+      headers: { 'x-request-id': 'ready-503' },
+    });
     expect(response.status).toBe(503);
     await response.arrayBuffer();
     const lines = api.logs.filter((line) => line.reqId === 'ready-503' && line.msg !== 'request');

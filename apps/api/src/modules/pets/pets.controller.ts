@@ -45,7 +45,8 @@ export class PetsController {
       },
 
       createPet: async ({ body }) => {
-        const pet = await this.pets.create(body);
+        // Which key created it: a partner key may change the photos of its own animals only.
+        const pet = await this.pets.create(body, caller.apiKeyId);
         setHeader(Header.location, `${contract.pets.listPets.path}/${pet.id}`);
         return { status: 201, body: pet };
       },

@@ -13,7 +13,14 @@ import type {
 // The light entries at run time: the bench's floor loads this file, and needs no router.
 import { toPage } from '@pets/contract/rules';
 import { nameSearchWords, PETS_CURSOR } from '@pets/contract/schemas';
-import { type DB, prepare, prepareShapes, type SelectQueryBuilder, sql } from '@pets/db';
+import {
+  type DB,
+  prepare,
+  prepareShapes,
+  type SelectQueryBuilder,
+  sql,
+  type TQueryable,
+} from '@pets/db';
 import type { Pool } from 'pg';
 import { mediaUrl } from '../../core/media-url';
 import { withTransaction } from '../../core/transaction';
@@ -210,13 +217,22 @@ type TProfileParams = {
 };
 
 const INSERT_STATEMENT = prepare(
-  (db, p: { name: string; categoryId: string; status: TPetStatus } & TProfileParams) =>
+  (
+    db,
+    p: {
+      name: string;
+      categoryId: string;
+      status: TPetStatus;
+      createdBy: string | null;
+    } & TProfileParams,
+  ) =>
     db
       .insertInto('pets')
       .values({
         name: p.name,
         category_id: p.categoryId,
         status: p.status,
+        created_by_api_key_id: p.createdBy,
         description: p.description,
         sex: p.sex,
         age: p.age,
@@ -226,6 +242,27 @@ const INSERT_STATEMENT = prepare(
       })
       .returning(PET_COLUMNS),
 );
+
+const CREATOR_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('pets').select('created_by_api_key_id as createdBy').where('id', '=', p.id),
+);
+
+/**
+ * Who created an animal (issue 23): `undefined` when no animal has this id, `null` when it was not
+ * created through the API (the seed, before the column), else the id of the key that created it.
+ * A plain function on the pool: AccessGuard enforces the contract's `ownPetOnly` with it.
+ */
+export const petCreatorOf = async (
+  db: TQueryable,
+  petId: string,
+): Promise<bigint | null | undefined> => {
+  const { rows } = await CREATOR_STATEMENT.execute(db, { id: petId });
+  const row = rows[0];
+  if (!row) {
+    return undefined;
+  }
+  return row.createdBy === null ? null : BigInt(row.createdBy);
+};
 
 const GET_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id),
@@ -381,12 +418,14 @@ export class PetsRepository {
   }
 
   /** Rejects with UnknownCategoryError when `categoryId` names no category. */
-  create(pet: TNewPet): Promise<TPet> {
+  /** A new animal, recording the key that created it (`createdBy`, an api_keys id; null: none). */
+  create(pet: TNewPet, createdBy: bigint | null = null): Promise<TPet> {
     const { name, categoryId, status } = pet;
     return INSERT_STATEMENT.execute(this.db, {
       name,
       categoryId: String(categoryId),
       status,
+      createdBy: createdBy === null ? null : String(createdBy),
       description: pet.description ?? null,
       sex: pet.sex ?? null,
       age: pet.age ?? null,

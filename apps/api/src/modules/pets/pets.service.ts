@@ -40,8 +40,8 @@ export class PetsService {
   }
 
   /** A categoryId that names no category is the caller's mistake: 400, found by the foreign key. */
-  create(pet: TNewPet): Promise<TPet> {
-    return this.pets.create(pet).catch((error: unknown) => {
+  create(pet: TNewPet, createdBy: bigint): Promise<TPet> {
+    return this.pets.create(pet, createdBy).catch((error: unknown) => {
       throw error instanceof UnknownCategoryError
         ? invalidRequest(
             'categoryId',

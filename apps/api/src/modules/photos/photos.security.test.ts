@@ -81,13 +81,25 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
       plan: 'enterprise',
       rateLimitPerMinute: 1,
       rateLimitPerDay: 100,
+      // Staff: a partner changes the photos of its own animals only.
+      role: 'staff',
     });
     expect((await photos.upload(petId, image, 'image/png', { key: limited })).status).toBe(201);
     const over = await photos.upload(petId, bigJunk, 'text/plain', { key: limited });
     expect([over.status, (await errorBody(over)).code]).toEqual([429, 'rate_limited']);
-    // A partner key that may write may add photos (no staff role needed).
+    // A partner key that may write may add photos (no staff role needed) to the animals it
+    // created, and not to another party's (issue 23).
     const partner = await api.createKey({ name: 'partner', role: 'partner' });
-    expect((await photos.upload(petId, image, 'image/png', { key: partner })).status).toBe(201);
+    expect((await photos.upload(petId, image, 'image/png', { key: partner })).status).toBe(403);
+    const own = await api.fetch(
+      '/v1/pets',
+      json(
+        { name: 'Own', categoryId: Number((await api.prisma.category.findFirstOrThrow()).id) },
+        { key: partner },
+      ),
+    );
+    const ownId = ((await own.json()) as { id: number }).id;
+    expect((await photos.upload(ownId, image, 'image/png', { key: partner })).status).toBe(201);
   });
 
   it('every other route keeps its 16 KiB limit', async () => {
