@@ -106,6 +106,28 @@ describe('the image pipeline (sharp, on this machine)', () => {
     expect(second.files.some((file) => keys.has(file.key))).toBe(false);
   });
 
+  it('refuses a file cut short from its structure, before decoding (issue 23)', async () => {
+    const big = await sharp({
+      create: { width: 6000, height: 6000, channels: 3, background: { r: 90, g: 140, b: 60 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const startedAt = performance.now();
+    expect(await rejectionOf(big.subarray(0, 1024))).toBe('unreadable');
+    // The same 1 KB with an end marker forged on: libjpeg would only warn, and paint it grey.
+    const forged = Buffer.concat([big.subarray(0, 1024), Buffer.from([0xff, 0xd9])]);
+    expect(await rejectionOf(forged)).toBe('unreadable');
+    expect(performance.now() - startedAt).toBeLessThan(200);
+    const png = await plainPng(300, 200);
+    expect(await rejectionOf(png.subarray(0, png.length - 20))).toBe('unreadable');
+    const webp = await plainWebp(300, 200);
+    expect(await rejectionOf(webp.subarray(0, webp.length - 10))).toBe('unreadable');
+    // Bytes after the end (some cameras add them) are no damage.
+    const jpeg = await phoneJpeg(400, 300);
+    const padded = Buffer.concat([jpeg, Buffer.alloc(64, 0)]);
+    expect((await processImage(padded, OPTIONS)).files.length).toBeGreaterThan(0);
+  });
+
   it('refuses impostors, broken files and pixel bombs', async () => {
     expect(await rejectionOf(GIF_BYTES)).toBe('unsupported_type');
     expect(await rejectionOf(SVG_BYTES)).toBe('unsupported_type');
