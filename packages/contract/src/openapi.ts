@@ -30,6 +30,13 @@ export type TOpenApiServers = {
    * against the document's own address, so it names that API wherever it runs.
    */
   thisServerUrl?: string;
+  /**
+   * The environment of the API that serves the document (issue 23): its own public address
+   * (`productionUrl` or `stagingUrl`) is then listed first, absolute, as "This server
+   * (production)", so a client generated from the served document works without configuration
+   * and says which environment it talks to. Takes precedence over `thisServerUrl`.
+   */
+  thisServerEnvironment?: 'production' | 'staging';
 };
 
 /** The base address of the serving API, relative to the document at `/v1/openapi.json`. */
@@ -156,7 +163,7 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
   // idempotent operation gets the documented `Idempotency-Key` instead.
   const isIdempotent = ((route.metadata ?? {}) as TRouteMetadata).idempotent === true;
   const parameters = [
-    ...(operation.parameters ?? []).filter(
+    ...(withParameterExamples(operation).parameters ?? []).filter(
       (parameter) => !('in' in parameter && parameter.in === 'header'),
     ),
     ...(isIdempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
@@ -265,6 +272,44 @@ const withNullInNullableEnums = <T>(value: T): T => {
 };
 
 /** The OpenAPI 3 document of the v1 contract, generated, never written by hand. */
+/** The document's servers: this server first (when known), then the public environments. */
+const serverList = (servers: TOpenApiServers) => {
+  const environments = [
+    { environment: 'production', url: servers.productionUrl, description: 'Production' },
+    { environment: 'staging', url: servers.stagingUrl, description: 'Staging' },
+  ] as const;
+  const own = environments.find(({ environment }) => environment === servers.thisServerEnvironment);
+  if (own) {
+    return [
+      { url: own.url, description: `This server (${own.environment})`, 'x-internal': false },
+      ...environments
+        .filter((each) => each !== own)
+        .map(({ url, description }) => ({ url, description, 'x-internal': false })),
+    ];
+  }
+  return [
+    ...(servers.thisServerUrl
+      ? [{ url: servers.thisServerUrl, description: 'This server', 'x-internal': false }]
+      : []),
+    ...environments.map(({ url, description }) => ({ url, description, 'x-internal': false })),
+  ];
+};
+
+/**
+ * A path parameter's example on the parameter itself too: tools that read only the parameter's
+ * `example` (Dredd) need one for every required path parameter.
+ */
+const withParameterExamples = (operation: OperationObject): OperationObject => ({
+  ...operation,
+  parameters: operation.parameters?.map((parameter) => {
+    if (!('in' in parameter) || parameter.in !== 'path' || parameter.example !== undefined) {
+      return parameter;
+    }
+    const example = (parameter.schema as { example?: unknown } | undefined)?.example;
+    return example === undefined ? parameter : { ...parameter, example };
+  }),
+});
+
 export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS): OpenAPIObject => {
   const document = generateOpenApi(
     contract,
@@ -309,13 +354,7 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
     ...document,
     openapi: '3.0.3',
     // x-internal: each server's audience (OWASP API9); all of them serve the public.
-    servers: [
-      ...(servers.thisServerUrl
-        ? [{ url: servers.thisServerUrl, description: 'This server', 'x-internal': false }]
-        : []),
-      { url: servers.productionUrl, description: 'Production', 'x-internal': false },
-      { url: servers.stagingUrl, description: 'Staging', 'x-internal': false },
-    ],
+    servers: serverList(servers),
     paths,
     components: {
       ...document.components,

@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, HttpCode, Inject } from '@nestjs/common';
-import { buildOpenApiDocument, THIS_SERVER_URL } from '@pets/contract';
+import { buildOpenApiDocument } from '@pets/contract';
 import { CONFIG } from '../../app.tokens';
 import { Access } from '../../auth/access.decorator';
 import type { TConfig } from '../../config';
@@ -36,8 +36,8 @@ const sendAsset = (
 
 /**
  * Documentation for the people who use the API: the OpenAPI document of the contract with this
- * API's own base address (`/v1`, relative to the document) and the deployment's public addresses, and an interactive reference (Scalar) whose scripts are served
- * from here, never from a CDN.
+ * API's own public address first ("This server (production)") and the other environment's, and an
+ * interactive reference (Scalar) whose scripts are served from here, never from a CDN.
  */
 @Controller()
 export class DocsController {
@@ -50,7 +50,9 @@ export class DocsController {
       buildOpenApiDocument({
         productionUrl: config.PUBLIC_BASE_URL_PRODUCTION,
         stagingUrl: config.PUBLIC_BASE_URL_STAGING,
-        thisServerUrl: THIS_SERVER_URL,
+        // Absolute and named (issue 23): generated clients work without configuration, and
+        // the first server says which environment this is.
+        thisServerEnvironment: config.APP_ENV,
       }),
     );
   }

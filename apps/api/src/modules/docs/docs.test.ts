@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { buildOpenApiDocument, operationNames, THIS_SERVER_URL } from '@pets/contract';
+import { buildOpenApiDocument, operationNames } from '@pets/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, useTestApi } from '../../test/api-harness';
@@ -43,13 +43,14 @@ describe('GET /v1/openapi.json', () => {
       buildOpenApiDocument({
         productionUrl: PRODUCTION_URL,
         stagingUrl: STAGING_URL,
-        thisServerUrl: THIS_SERVER_URL,
+        thisServerEnvironment: 'production',
       }),
     );
-    expect(document.servers?.map((server) => server.url)).toEqual([
-      '/v1',
-      PRODUCTION_URL,
-      STAGING_URL,
+    // Absolute, naming its environment (issue 23): a generated client needs no base address, and
+    // Spectral's owasp:api9:2023-inventory-environment is satisfied.
+    expect(document.servers).toEqual([
+      { url: PRODUCTION_URL, description: 'This server (production)', 'x-internal': false },
+      { url: STAGING_URL, description: 'Staging', 'x-internal': false },
     ]);
     const operationIds = Object.values(document.paths).flatMap((item) =>
       Object.values(item as Record<string, { operationId?: string }>).map(
@@ -68,8 +69,9 @@ describe('GET /v1/openapi.json', () => {
       paths: Record<string, Record<string, unknown>>;
     };
     const thisServer = document.servers[0] as { url: string; description: string };
-    expect(thisServer.description).toBe('This server');
-    const base = new URL(thisServer.url, documentUrl).href;
+    expect(thisServer.description).toBe('This server (production)');
+    // The public address stands for this server: its path (/v1), on the address the test reaches.
+    const base = new URL(new URL(thisServer.url).pathname, documentUrl).href;
     expect(base).toBe(`${api.baseUrl}/v1`);
     const category = await api.prisma.category.create({ data: { name: 'Ferrets' } });
     const pet = await api.prisma.pet.create({
