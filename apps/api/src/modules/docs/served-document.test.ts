@@ -35,7 +35,9 @@ const servedDocument = async (env: Record<string, string>) => {
 };
 
 describe('the served OpenAPI document', () => {
-  it('passes Spectral with the contract ruleset (every OWASP rule)', { timeout: 120_000 }, async () => {
+  it('passes Spectral with the contract ruleset (every OWASP rule)', {
+    timeout: 120_000,
+  }, async () => {
     const { text } = await servedDocument({});
     const dir = await mkdtemp(join(tmpdir(), 'pets-served-openapi-'));
     try {
@@ -77,9 +79,9 @@ describe('the served OpenAPI document', () => {
       description: `This server (${environment})`,
       'x-internal': false,
     });
-    expect(document.servers.map((server) => server.url).filter((each) => each === url)).toHaveLength(
-      1,
-    );
+    expect(
+      document.servers.map((server) => server.url).filter((each) => each === url),
+    ).toHaveLength(1);
   });
 
   it('gives every path parameter an example of its own', async () => {
