@@ -5,6 +5,7 @@ import { findKeyByHash } from './api-keys/api-key-repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, poolTimeouts, type TConfig } from './config';
+import { assertDatabaseEnvironment } from './core/database-environment';
 import { connectionBoundWarning, drainOf } from './http/connections';
 import { createAccessLogDestination, createLogger, flushed } from './logging/logger';
 
@@ -66,6 +67,8 @@ const main = async () => {
   // connection bounded by the statement timeout, so a hung database costs a bounded wait.
   const pool = createPool(database.url, config.DATABASE_POOL_SIZE, undefined, poolTimeouts(config));
   const prisma = createPrismaClient(pool);
+  // Recorded by the first run, refused when it differs: one line naming both (main's catch).
+  await assertDatabaseEnvironment(prisma, config.APP_ENV);
 
   // The embedded default is a developer's database: give it animals to browse and a key to try.
   let demoKey: string | null = null;

@@ -1,11 +1,12 @@
 import { describeError, type TCliIo, UsageError } from './cli-support';
-import { runMigrateCommand, runSeedCommand } from './db-command';
+import { runEnvironmentCommand, runMigrateCommand, runSeedCommand } from './db-command';
 import { runKeysCommand } from './keys-command';
 
 const COMMANDS: Record<string, (args: string[], io: TCliIo) => Promise<number>> = {
   keys: runKeysCommand,
   migrate: runMigrateCommand,
   seed: runSeedCommand,
+  environment: runEnvironmentCommand,
 };
 
 /**
@@ -16,7 +17,7 @@ export const runCli = async (argv: string[], io: TCliIo): Promise<number> => {
   const [command, ...args] = argv;
   const run = command ? COMMANDS[command] : undefined;
   if (!run) {
-    io.err(`error: unknown command "${command ?? ''}" (keys, migrate or seed)`);
+    io.err(`error: unknown command "${command ?? ''}" (keys, migrate, seed or environment)`);
     return 2;
   }
   try {
