@@ -104,6 +104,21 @@ const RELEASE_STATEMENT = prepare((db, p: { id: string }) =>
 );
 
 /**
+ * Gives back a claim whose INSERT failed for a database fault (issue 23): the statement may still
+ * have been committed (a frozen server runs it once resumed, after the client gave up), leaving a
+ * claim nobody holds. Found by its scope and its own `created_at`, still without a response.
+ */
+const RELEASE_CLAIM_STATEMENT = prepare((db, p: TScopeParams & { createdAt: Date }) =>
+  db
+    .deleteFrom('idempotency_keys')
+    .where('api_key_id', '=', p.apiKeyId)
+    .where('operation', '=', p.operation)
+    .where('key', '=', p.key)
+    .where('created_at', '=', p.createdAt)
+    .where('response_status', 'is', null),
+);
+
+/**
  * Deletes at most `limit` expired rows, oldest first, found through idempotency_keys_expires_at_idx;
  * rows another instance is deleting at the same moment are skipped, not waited for.
  */
@@ -203,6 +218,11 @@ export class IdempotencyRepository {
 
   async release(id: string): Promise<void> {
     await RELEASE_STATEMENT.execute(this.db, { id });
+  }
+
+  /** Gives back the claim made at `createdAt` for this scope, if it exists and has no response. */
+  async releaseClaim(scope: TIdempotencyScope, createdAt: Date): Promise<void> {
+    await RELEASE_CLAIM_STATEMENT.execute(this.db, { ...scopeParams(scope), createdAt });
   }
 
   /** How many expired rows one bounded delete removed. */

@@ -22,6 +22,10 @@ export type TIdempotencyStart =
 
 /** First pause of a retry waiting for the request in progress; doubled up to MAX_POLL_MS. */
 const FIRST_POLL_MS = 10;
+
+/** An error in a few words for a log line: never a stack. */
+const describe = (error: unknown): string =>
+  error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200);
 const MAX_POLL_MS = 200;
 
 /**
@@ -35,6 +39,8 @@ const MAX_POLL_MS = 200;
 export class IdempotencyService implements OnApplicationBootstrap, OnApplicationShutdown {
   private sweeper: NodeJS.Timeout | undefined;
   private isSweeping = false;
+  private isShuttingDown = false;
+  private readonly pendingReleases = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly repository: IdempotencyRepository,
@@ -51,12 +57,18 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
     let pause = FIRST_POLL_MS;
     for (;;) {
       const now = this.settings.now();
-      const id = await this.repository.claim(
-        scope,
-        requestHash,
-        new Date(now),
-        new Date(now + this.settings.leaseMs),
-      );
+      const id = await this.repository
+        .claim(scope, requestHash, new Date(now), new Date(now + this.settings.leaseMs))
+        .catch((error: unknown) => {
+          // The claim may have been committed all the same (a frozen server runs it once
+          // resumed): give it back as soon as the database answers, not after the lease.
+          this.releaseUntilDone(
+            'claim',
+            () => this.repository.releaseClaim(scope, new Date(now)),
+            2,
+          );
+          throw error;
+        });
       if (id !== null) {
         return { kind: 'claimed', id };
       }
@@ -107,13 +119,70 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
   async release(id: string): Promise<void> {
     try {
       await this.repository.release(id);
-    } catch (error) {
-      // The lease ends the claim anyway.
-      this.logger.warn(
-        { event: 'idempotency_release_failed', err: error },
-        'idempotency: key not released',
-      );
+    } catch {
+      this.releaseUntilDone('release', () => this.repository.release(id), 1);
     }
+  }
+
+  /**
+   * Retries giving a key back, every `releaseRetryMs`, until it has succeeded `times` times in a
+   * row or the lease is over (which ends the claim anyway): a key left claimed by a database fault
+   * is free again within about `releaseRetryMs` of the database answering. One warning when a
+   * release fails, one info line when it succeeds later. Claims are given back twice: the first
+   * delete may run just before a resumed server commits the claim that had timed out.
+   */
+  private releaseUntilDone(what: string, work: () => Promise<void>, times: number): void {
+    const giveUpAt = performance.now() + this.settings.leaseMs;
+    let failures = 0;
+    let successes = 0;
+    const attempt = () => {
+      this.pendingReleases.delete(timer);
+      work().then(
+        () => {
+          successes += 1;
+          if (successes >= times) {
+            if (failures > 0) {
+              this.logger.info(
+                { event: 'idempotency_released_on_recovery', what, failures },
+                'idempotency: key released once the database answered',
+              );
+            }
+            return;
+          }
+          schedule();
+        },
+        (error: unknown) => {
+          successes = 0;
+          failures += 1;
+          if (failures === 1) {
+            this.logger.warn(
+              { event: 'idempotency_release_failed', what, error: describe(error) },
+              'idempotency: key not released yet; retrying until the database answers',
+            );
+          }
+          if (performance.now() < giveUpAt && !this.isShuttingDown) {
+            schedule();
+          }
+        },
+      );
+    };
+    let timer: NodeJS.Timeout;
+    const schedule = () => {
+      timer = setTimeout(attempt, this.settings.releaseRetryMs);
+      timer.unref();
+      this.pendingReleases.add(timer);
+    };
+    if (what === 'release') {
+      // The release itself just failed: its failure is the first.
+      failures = 1;
+      this.logger.warn(
+        { event: 'idempotency_release_failed', what },
+        'idempotency: key not released yet; retrying until the database answers',
+      );
+      schedule();
+      return;
+    }
+    schedule();
   }
 
   /**
@@ -160,5 +229,11 @@ export class IdempotencyService implements OnApplicationBootstrap, OnApplication
 
   onApplicationShutdown(): void {
     clearInterval(this.sweeper);
+    // Keys still to give back: their leases end them.
+    this.isShuttingDown = true;
+    for (const timer of this.pendingReleases) {
+      clearTimeout(timer);
+    }
+    this.pendingReleases.clear();
   }
 }

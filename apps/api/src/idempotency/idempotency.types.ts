@@ -15,6 +15,11 @@ export type TIdempotencySettings = {
   sweepBatchSize: number;
   /** Delete statements per sweep at most, so one sweep stays short whatever the backlog. */
   sweepMaxBatches: number;
+  /**
+   * How often a key left claimed by a database fault is given back again until it is (issue 23):
+   * within about this long of the database answering again, instead of the lease.
+   */
+  releaseRetryMs: number;
   /** The clock of the stored times (tests move it instead of waiting a day). */
   now: () => number;
 };
@@ -25,6 +30,7 @@ export const DEFAULT_IDEMPOTENCY_SETTINGS: Omit<TIdempotencySettings, 'ttlMs'> =
   sweepIntervalMs: 5 * 60_000,
   sweepBatchSize: 1_000,
   sweepMaxBatches: 10,
+  releaseRetryMs: 1_000,
   now: Date.now,
 };
 
