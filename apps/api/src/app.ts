@@ -20,7 +20,8 @@ import {
 } from './http/malformed-http';
 import { applySecurity, securityHeadersHook } from './http/security';
 import { PendingUpload } from './http/upload-body';
-import { uploadLimitOf } from './http/upload-routes';
+import { LARGEST_UPLOAD_BYTES, uploadLimitOf } from './http/upload-routes';
+import { honourExpectContinue, lingerAfterAnswer } from './http/lingering-close';
 import { createV1Gate, registerV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
@@ -177,13 +178,16 @@ const registerHooks = (
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header(Header.requestId, request.id);
-    if (
-      isClosing ||
-      drain.draining ||
+    const leavesBodyUnread =
       (request.body instanceof UnusableBody && request.body.unread) ||
-      (request.body instanceof PendingUpload && request.body.leavesBodyUnread)
-    ) {
+      (request.body instanceof PendingUpload && request.body.leavesBodyUnread);
+    if (isClosing || drain.draining || leavesBodyUnread) {
       reply.header('connection', 'close');
+    }
+    if (leavesBodyUnread) {
+      // The client may still be sending: read and drop the rest (bounded) before closing, so that
+      // it receives this answer rather than a reset (http/lingering-close.ts).
+      lingerAfterAnswer(request.raw);
     }
     done(null, payload);
   });
@@ -273,6 +277,8 @@ export const createApp = async (
   registerRequestIdentity(fastify);
   registerHooks(fastify, dependencies, app, drain);
   ignoreUnknownExpectations(app.getHttpServer());
+  // A multipart form may carry up to 64 KiB around its file (http/upload-body.ts).
+  honourExpectContinue(app.getHttpServer(), LARGEST_UPLOAD_BYTES + 64 * 1024);
   refuseConnect(app.getHttpServer());
   await app.init();
   return app;

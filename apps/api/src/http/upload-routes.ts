@@ -19,3 +19,6 @@ export const uploadLimitOf = (request: FastifyRequest): number | undefined =>
 
 export const isUploadRoute = (request: FastifyRequest): boolean =>
   uploadLimitOf(request) !== undefined;
+
+/** The most any route reads of a body: the largest upload limit (the JSON routes read far less). */
+export const LARGEST_UPLOAD_BYTES = Math.max(0, ...UPLOAD_LIMITS.values());
