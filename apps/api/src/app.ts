@@ -13,6 +13,7 @@ import { AppError } from './http/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
 import { toAppError } from './http/exception.filter';
+import { honourExpectContinue, lingerAfterAnswer } from './http/lingering-close';
 import {
   clientErrorHandler,
   ignoreUnknownExpectations,
@@ -21,7 +22,6 @@ import {
 import { applySecurity, securityHeadersHook } from './http/security';
 import { PendingUpload } from './http/upload-body';
 import { LARGEST_UPLOAD_BYTES, uploadLimitOf } from './http/upload-routes';
-import { honourExpectContinue, lingerAfterAnswer } from './http/lingering-close';
 import { createV1Gate, registerV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
