@@ -110,6 +110,7 @@ describe('migrate', () => {
       '_prisma_migrations',
       'api_keys',
       'categories',
+      'database_environment',
       'idempotency_keys',
       'orders',
       'pet_photos',

@@ -183,6 +183,22 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(await prisma.petPhoto.count({ where: { petId: pet.id } })).toBe(0);
   },
 
+  DatabaseEnvironment: async () => {
+    const created = await prisma.databaseEnvironment.create({ data: { environment: 'staging' } });
+    expect(created).toMatchObject({ id: true, environment: 'staging' });
+    expect(created.recordedAt).toBeInstanceOf(Date);
+    // One row at most: its key is always true (a CHECK in the migration).
+    expect(
+      await prismaCode(prisma.databaseEnvironment.create({ data: { environment: 'production' } })),
+    ).toBe('P2002');
+    expect(
+      await prismaCode(
+        prisma.databaseEnvironment.create({ data: { id: false, environment: 'production' } }),
+      ),
+    ).not.toBeUndefined();
+    await prisma.databaseEnvironment.delete({ where: { id: true } });
+  },
+
   IdempotencyKey: async () => {
     const apiKey = await prisma.apiKey.create({
       data: {
