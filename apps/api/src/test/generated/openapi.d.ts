@@ -1282,7 +1282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key is read-only (`forbidden`). */
+            /** @description The key is read-only, or it is a partner key and `status` is not `available`: a partner publishes animals as `available`, only the store sets an animal aside or marks it adopted (`forbidden`). */
             403: {
                 headers: {
                     /**
@@ -1705,7 +1705,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description ID of the animal. */
+                /**
+                 * @description ID of the animal.
+                 * @example 42
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -2206,7 +2209,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description ID of the animal. */
+                /**
+                 * @description ID of the animal.
+                 * @example 42
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -2774,7 +2780,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description ID of the animal. */
+                /**
+                 * @description ID of the animal.
+                 * @example 42
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -2947,7 +2956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key is read-only (`forbidden`). */
+            /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
             403: {
                 headers: {
                     /**
@@ -3419,9 +3428,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description ID of the animal. */
+                /**
+                 * @description ID of the animal.
+                 * @example 42
+                 */
                 petId: number;
-                /** @description ID of the photo. */
+                /**
+                 * @description ID of the photo.
+                 * @example 7
+                 */
                 photoId: number;
             };
             cookie?: never;
@@ -3563,7 +3578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key is read-only (`forbidden`). */
+            /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
             403: {
                 headers: {
                     /**
@@ -3844,7 +3859,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description ID of the animal. */
+                /**
+                 * @description ID of the animal.
+                 * @example 42
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -3993,7 +4011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key is read-only (`forbidden`). */
+            /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
             403: {
                 headers: {
                     /**
@@ -5393,7 +5411,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description ID of the order. */
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -5780,7 +5801,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description ID of the order. */
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -6324,7 +6348,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description ID of the order. */
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -6868,7 +6895,10 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description ID of the order. */
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
                 orderId: number;
             };
             cookie?: never;
