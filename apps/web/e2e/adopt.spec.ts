@@ -68,9 +68,10 @@ test.describe('Applying to adopt', () => {
     page,
     stack,
     api,
+    staffApi,
   }) => {
     const [category] = await categories(api);
-    const created = await api.pets.createPet({
+    const created = await staffApi.pets.createPet({
       body: { name: uniqueName('Homed'), categoryId: category?.id ?? 1, status: 'sold' },
     });
     expect(created.status).toBe(201);

@@ -11,17 +11,20 @@ const readStack = (): TStack => {
   return JSON.parse(raw) as TStack;
 };
 
-/** The contract's client with the site's key: how the tests set data up and learn what to expect. */
-const apiClient = (stack: TStack) =>
+/**
+ * The contract's client with the site's key (or another): how the tests set data up and learn what
+ * to expect.
+ */
+const apiClient = (stack: TStack, key = stack.webApiKey) =>
   initClient(contract, {
     baseUrl: stack.apiUrl.replace(/\/v1$/, ''),
-    baseHeaders: { authorization: `Bearer ${stack.webApiKey}` },
+    baseHeaders: { authorization: `Bearer ${key}` },
     validateResponse: true,
   });
 
 export type TApiClient = ReturnType<typeof apiClient>;
 
-export const test = base.extend<object, { stack: TStack; api: TApiClient }>({
+export const test = base.extend<object, { stack: TStack; api: TApiClient; staffApi: TApiClient }>({
   stack: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
     async ({}, use) => {
@@ -32,6 +35,13 @@ export const test = base.extend<object, { stack: TStack; api: TApiClient }>({
   api: [
     async ({ stack }, use) => {
       await use(apiClient(stack));
+    },
+    { scope: 'worker' },
+  ],
+  /** The store's own key: for what only staff may do (an animal published as already adopted). */
+  staffApi: [
+    async ({ stack }, use) => {
+      await use(apiClient(stack, stack.staffApiKey));
     },
     { scope: 'worker' },
   ],
