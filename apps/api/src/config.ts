@@ -123,7 +123,7 @@ const ZEnvironment = z.object({
    * closed anyway (the database is still flushed and closed cleanly afterwards).
    */
   SHUTDOWN_TIMEOUT_SECONDS: ZInteger(0, 600).default(20),
-  // --- Slow clients and connections (README, "Operating it": timeouts) ---
+  // --- Slow clients and connections (docs/operations.md, "Slow clients and connections") ---
   /** Seconds a client has to send one whole request, headers and body (408 request_timeout). */
   REQUEST_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(30),
   /** Seconds a client has to send a request's headers (408 request_timeout). */
@@ -154,7 +154,7 @@ const ZEnvironment = z.object({
     })
     .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' })
     .optional(),
-  // --- Photo storage (README, "Photo storage") ---
+  // --- Photo storage (docs/operations.md, "Photo storage") ---
   /**
    * The S3-compatible bucket that holds photo files (AWS S3, MinIO, Cloudflare R2...). Unset: the
    * files live under DATA_DIR/media and the API serves them at /media.

@@ -15,7 +15,7 @@ export { BODY_LIMIT_BYTES };
  * How much of a body over BODY_LIMIT_BYTES is still read (and thrown away) before the answer: a
  * client that sends up to this much gets its 401, 429 or 413 on a connection that stays open. Past
  * it the API stops reading and closes the connection after answering, so a client still sending
- * may see the connection reset instead of the answer (README, "Using the API").
+ * may see the connection reset instead of the answer (docs/api.md, "The operations").
  */
 export const BODY_DRAIN_LIMIT_BYTES = 1024 * 1024;
 

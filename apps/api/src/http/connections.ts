@@ -7,7 +7,7 @@ import type { TConfig } from '../config';
 
 /**
  * The HTTP server's side of slow clients and shutdown: timeouts and the connection bound
- * (README, "Operating it"), the 408 a client gets when it sends too slowly, and the drain that
+ * (docs/operations.md, "Slow clients and connections"), the 408 a client gets when it sends too slowly, and the drain that
  * ends every connection on SIGTERM without resetting a request the server has begun to read.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Once the API has answered 429 for a visitor, every further call for them before `Retry-After`
  * has passed would be refused too, and a caller that keeps sending while limited gets banned (see
- * the README's rate-limit section): so the site stops calling for that visitor until then and
+ * docs/api.md, "Rate limits and bans"): so the site stops calling for that visitor until then and
  * answers "rate limited" itself, with the seconds that are left. lib/api.ts keeps one per visitor.
  */
 export class Backoff {

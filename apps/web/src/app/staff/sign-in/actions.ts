@@ -30,7 +30,7 @@ const prefixOf = (apiKey: string): string => /^pets_(live|test)_/.exec(apiKey)?.
 /**
  * Signs a staff member in: the API says what the key is (GET /v1/me, told which visitor asks);
  * only a writable staff key starts a session. Partner, read-only, revoked and unknown keys are
- * refused in plain words. Each visitor may have SIGN-IN refusals per window (docs in README): an
+ * refused in plain words. Each visitor may have SIGN-IN refusals per window (docs/site.md, "Visitors and limits"): an
  * attempt is counted before the API is asked, and given back unless the API refused the key, so a
  * hundred simultaneous posts make five calls at most. Refusals also count per key prefix across
  * all visitors; past that count only visitors without a refusal of their own may try, so a crowd

@@ -18,7 +18,7 @@ import { currentVisitor } from '@/lib/visitor';
 
 /**
  * What an application costs: one of the visitor's APPLY per window, and the email address's one
- * application per animal (README, "Limits"). Both are taken before the API is asked, and given
+ * application per animal (docs/site.md, "Visitors and limits"). Both are taken before the API is asked, and given
  * back when no application was placed; the hold of the address is kept by its hash.
  */
 const takeApplicationAllowance = async (
