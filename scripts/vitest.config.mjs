@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Tests of the root scripts (`pnpm test:stack`, part of `pnpm test`): pnpm start and pnpm dev end
-// to end, and the variables scripts/run-stack.mjs checks.
+// to end, the variables scripts/run-stack.mjs checks, and the docs (links, configuration tables).
 export default defineConfig({
   test: {
     include: ['scripts/**/*.test.mjs'],
