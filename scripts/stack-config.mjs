@@ -5,6 +5,21 @@ import { isAbsolute, join } from 'node:path';
 
 export class StackConfigError extends Error {}
 
+/**
+ * What `pnpm start`/`pnpm dev` read themselves, as `pnpm docs:config` lists them in
+ * docs/operations.md (the API and the site read the rest of their variables themselves).
+ */
+export const STACK_VARIABLES = [
+  { name: 'PORT', default: '4000', description: 'port of the API (1 to 65535)' },
+  { name: 'WEB_PORT', default: '3000', description: 'port of the site; must differ from `PORT`' },
+  {
+    name: 'DATA_DIR',
+    default: '.data',
+    description:
+      "the embedded database, the site's key and its local session secret, relative to the repository",
+  },
+];
+
 /** A port the stack can tell the site and the browser about: 1 to 65535 (0 would be any port). */
 const port = (env, name, fallback) => {
   const text = env[name] === undefined || env[name] === '' ? String(fallback) : env[name].trim();

@@ -49,44 +49,85 @@ const ZInteger = (min: number, max: number) =>
 /** Room for the file key in a photo's URL, within the contract's PHOTO_URL_MAX_LENGTH. */
 const MEDIA_BASE_URL_MAX_LENGTH = 1024;
 
-const ZEnvironment = z.object({
-  PORT: ZInteger(0, 65_535).default(4000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+/**
+ * Every variable of the API, each with what it means (`.describe()`): `pnpm docs:config` writes the
+ * table of docs/operations.md from it, and a test fails when the two differ.
+ */
+export const ZEnvironment = z.object({
+  PORT: ZInteger(0, 65_535).default(4000).describe('port of the API (`0`: any free port)'),
+  HOST: z.string().min(1).default('0.0.0.0').describe('interface the API listens on'),
   /** PostgreSQL to use. Unset: the embedded PostgreSQL (PGlite) kept under DATA_DIR. */
-  DATABASE_URL: ZUrl(['postgres', 'postgresql']).optional(),
+  DATABASE_URL: ZUrl(['postgres', 'postgresql'])
+    .optional()
+    .describe(
+      'PostgreSQL (`postgres://` or `postgresql://`); unset: the embedded PostgreSQL in `DATA_DIR`',
+    ),
   /** Where the embedded database lives when DATABASE_URL is unset. Relative to the repo root. */
-  DATA_DIR: z.string().min(1).default('.data'),
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .default('.data')
+    .describe(
+      'where the embedded database (and the photo files of the local store) live, relative to the repository',
+    ),
   /** Redis for rate limits shared by every API instance. Unset: per-process, in memory. */
-  REDIS_URL: ZUrl(['redis', 'rediss']).optional(),
+  REDIS_URL: ZUrl(['redis', 'rediss'])
+    .optional()
+    .describe('Redis for rate limits shared by every API process; unset: per process, in memory'),
   /** Prefix of the rate limiter's Redis keys, so deployments sharing one Redis keep apart. */
-  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:rl:'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .min(1)
+    .max(100)
+    .default('pets:rl:')
+    .describe(
+      "prefix of the rate limiter's Redis keys, so deployments sharing one Redis keep apart",
+    ),
   /**
    * Most client addresses and keys whose rate-limit counters one process keeps in memory (without
    * Redis, or while Redis is unavailable); beyond it the least recently used is evicted and starts
    * afresh. About 0.5 KB each.
    */
-  RATE_LIMIT_MEMORY_MAX_TRACKERS: ZInteger(100, 100_000_000).default(100_000),
+  RATE_LIMIT_MEMORY_MAX_TRACKERS: ZInteger(100, 100_000_000)
+    .default(100_000)
+    .describe(
+      'most client addresses and keys whose counters one process keeps in memory (no Redis, or Redis unavailable); beyond it the least recently used starts afresh ([Rate-limit memory](#rate-limit-memory))',
+    ),
   /**
    * Failed authentications per client address (docs/errors.md): at most AUTH_FAILURE_LIMIT per
    * AUTH_FAILURE_WINDOW_SECONDS, counted from the first; over it, 429 for any credentials.
    */
-  AUTH_FAILURE_LIMIT: ZInteger(1, 1_000_000).default(60),
-  AUTH_FAILURE_WINDOW_SECONDS: ZInteger(1, 86_400).default(600),
+  AUTH_FAILURE_LIMIT: ZInteger(1, 1_000_000)
+    .default(60)
+    .describe(
+      'failed authentications allowed per client address per window; over it, `429` for any key ([Rate limits and bans](api.md#rate-limits-and-bans))',
+    ),
+  AUTH_FAILURE_WINDOW_SECONDS: ZInteger(1, 86_400)
+    .default(600)
+    .describe("that window, counted from the address's first failure"),
   /** Which environment this deployment is: keys of the other environment are refused. */
   APP_ENV: z
     .enum(['production', 'staging'], {
       errorMap: () => ({ message: 'must be production or staging' }),
     })
-    .default('production'),
-  PUBLIC_BASE_URL_PRODUCTION: ZBaseUrl.default('https://api.pet-adoption.dev/v1'),
-  PUBLIC_BASE_URL_STAGING: ZBaseUrl.default('https://staging-api.pet-adoption.dev/v1'),
+    .default('production')
+    .describe(
+      '`production` or `staging`: keys of the other environment are refused; the database records the environment of its first run, and the API refuses to start on a database of the other one (change it on purpose: `pnpm db:environment --set staging`)',
+    ),
+  PUBLIC_BASE_URL_PRODUCTION: ZBaseUrl.default('https://api.pet-adoption.dev/v1').describe(
+    'public address of production, ending in `/v1` (servers of the OpenAPI document)',
+  ),
+  PUBLIC_BASE_URL_STAGING: ZBaseUrl.default('https://staging-api.pet-adoption.dev/v1').describe(
+    'public address of staging, ending in `/v1`',
+  ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       errorMap: () => ({
         message: 'must be one of fatal, error, warn, info, debug, trace, silent',
       }),
     })
-    .default('info'),
+    .default('info')
+    .describe('`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
   /** Comma-separated origins allowed by CORS. Empty: CORS off. */
   CORS_ORIGINS: z
     .string()
@@ -107,42 +148,73 @@ const ZEnvironment = z.object({
               'must be a comma-separated list of origins (scheme, host and port, no path) such as https://shop.example',
           }),
       ),
-    ),
+    )
+    .describe('browser origins allowed to call the API, comma-separated; empty: CORS off'),
   /** Size of the PostgreSQL connection pool of one API process. */
-  DATABASE_POOL_SIZE: ZInteger(1, 100).default(10),
+  DATABASE_POOL_SIZE: ZInteger(1, 100)
+    .default(10)
+    .describe('PostgreSQL connections per API process'),
   /**
    * How long one database statement may run (PostgreSQL cancels it: `statement_timeout`), and how
    * long a request waits for a database connection; a hung database is answered 503 in about this
    * time (see poolTimeouts).
    */
-  DATABASE_STATEMENT_TIMEOUT_MS: ZInteger(100, 600_000).default(5_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: ZInteger(100, 600_000)
+    .default(5_000)
+    .describe(
+      'how long one database statement may run (100 to 600000); a hung database is answered `503` in about this time ([Database timeouts and outages](#database-timeouts-and-outages))',
+    ),
   /** Proxies trusted for the client's address and protocol; see ZTrustedProxies. */
-  TRUSTED_PROXIES: ZTrustedProxies,
+  TRUSTED_PROXIES: ZTrustedProxies.describe(
+    "the hops in front of the API whose `X-Forwarded-For`/`-Proto` are believed: `none` (unset: the socket's peer is the client), a number of hops from 1 to 10, or addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal`, comma-separated; the same rule as the site's ([decisions](decisions.md#trusted_proxies)). Replaces `TRUST_PROXY`, which is refused",
+  ),
   /**
    * On SIGTERM, how long in-flight requests may take to finish before their connections are
    * closed anyway (the database is still flushed and closed cleanly afterwards).
    */
-  SHUTDOWN_TIMEOUT_SECONDS: ZInteger(0, 600).default(20),
+  SHUTDOWN_TIMEOUT_SECONDS: ZInteger(0, 600)
+    .default(20)
+    .describe('on SIGTERM, how long in-flight requests get to finish'),
   // --- Slow clients and connections (docs/operations.md, "Slow clients and connections") ---
   /** Seconds a client has to send one whole request, headers and body (408 request_timeout). */
-  REQUEST_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(30),
+  REQUEST_TIMEOUT_SECONDS: ZInteger(1, 3_600)
+    .default(30)
+    .describe('time a client has to send a whole request, headers and body (then `408`)'),
   /** Seconds a client has to send a request's headers (408 request_timeout). */
-  HEADERS_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(10),
+  HEADERS_TIMEOUT_SECONDS: ZInteger(1, 3_600)
+    .default(10)
+    .describe(
+      "time a client has to send a request's headers (then `408`); at most `REQUEST_TIMEOUT_SECONDS`",
+    ),
   /**
    * Seconds an idle keep-alive connection stays open. Behind a proxy that reuses connections
    * (nginx's upstream keepalive_timeout is 60 s, a cloud load balancer's idle timeout often 60 s),
    * keep it longer than the proxy's, so the proxy, not the API, closes idle connections.
    */
-  KEEP_ALIVE_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(72),
+  KEEP_ALIVE_TIMEOUT_SECONDS: ZInteger(1, 3_600)
+    .default(72)
+    .describe(
+      "how long an idle keep-alive connection stays open; behind a proxy, longer than the proxy's own",
+    ),
   /** Seconds a connection may see no traffic in either direction (slow readers) before it is closed. */
-  CONNECTION_TIMEOUT_SECONDS: ZInteger(1, 3_600).default(60),
+  CONNECTION_TIMEOUT_SECONDS: ZInteger(1, 3_600)
+    .default(60)
+    .describe(
+      'a connection with no traffic either way for this long is closed (a client that stops reading); more than `REQUEST_TIMEOUT_SECONDS`',
+    ),
   /** Connections one API process holds at once; more are closed as they arrive. */
-  MAX_CONNECTIONS: ZInteger(1, 1_000_000).default(10_000),
+  MAX_CONNECTIONS: ZInteger(1, 1_000_000)
+    .default(10_000)
+    .describe('connections one API process holds at once; more are closed as they arrive'),
   /**
    * How long the response to a request with an Idempotency-Key is kept and replayed to retries:
    * at least the 24 hours the interface promises, at most 30 days.
    */
-  IDEMPOTENCY_KEY_TTL_HOURS: ZInteger(24, 720).default(24),
+  IDEMPOTENCY_KEY_TTL_HOURS: ZInteger(24, 720)
+    .default(24)
+    .describe(
+      'how long the answer to a request with an `Idempotency-Key` is replayed to retries (24 to 720)',
+    ),
   /**
    * Public address of the photo files (issue 15): a file's URL is `<MEDIA_BASE_URL>/<key>`
    * (mediaUrl, core/media-url.ts). Unset: the API's own `/media` on PORT, which serves the files
@@ -153,7 +225,10 @@ const ZEnvironment = z.object({
       message: `must be at most ${MEDIA_BASE_URL_MAX_LENGTH} characters`,
     })
     .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' })
-    .optional(),
+    .optional()
+    .describe(
+      "public address of the photo files: a photo's URL is `<MEDIA_BASE_URL>/<file key>`; unset: the API's own `http://localhost:<PORT>/media`; with object storage, the bucket's public address or a CDN in front of it",
+    ),
   // --- Photo storage (docs/operations.md, "Photo storage") ---
   /**
    * The S3-compatible bucket that holds photo files (AWS S3, MinIO, Cloudflare R2...). Unset: the
@@ -165,21 +240,42 @@ const ZEnvironment = z.object({
       /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
       'must be a bucket name: 3 to 63 characters a-z, 0-9, . and -',
     )
-    .optional(),
+    .optional()
+    .describe(
+      'the S3-compatible bucket for photo files; unset: files under `DATA_DIR/media`, served at `/media` ([Photo storage](#photo-storage))',
+    ),
   /** The S3 service's address; unset: AWS S3 of S3_REGION. MinIO: e.g. http://minio:9000. */
-  S3_ENDPOINT: ZUrl(['http', 'https']).optional(),
+  S3_ENDPOINT: ZUrl(['http', 'https'])
+    .optional()
+    .describe(
+      'address of another S3-compatible service (`http://object-store:9000`, MinIO, Cloudflare R2...); unset: AWS S3',
+    ),
   S3_REGION: z
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1')
-    .default('us-east-1'),
+    .default('us-east-1')
+    .describe("the bucket's region"),
   /** Both or neither; neither: the AWS SDK's own chain (AWS_* variables, an instance role). */
-  S3_ACCESS_KEY_ID: z.string().min(1).max(256).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).max(256).optional(),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe(
+      "the bucket's credentials, with `S3_SECRET_ACCESS_KEY` (both or neither); unset: the AWS SDK's own chain",
+    ),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .describe('the secret of `S3_ACCESS_KEY_ID`'),
   /** `true` for services that address buckets by path (MinIO, s3rver), not by host name. */
   S3_FORCE_PATH_STYLE: z
     .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
     .default('false')
-    .transform((value) => value === 'true'),
+    .transform((value) => value === 'true')
+    .describe('`true` for services that name buckets in the path (MinIO, RustFS, s3rver)'),
 });
 
 /** Rules between the slow-client settings, checked after each is valid on its own. */

@@ -7,7 +7,11 @@ import { parseVisitorLimits, type TVisitorLimits } from './edge/visitor-limits';
  * The site's configuration, validated once (see env.ts). Pure: it takes the environment as an
  * argument so it can be tested; env.ts is the only module that reads `process.env`.
  */
-const ZWebEnvironment = z.object({
+/**
+ * Every variable of the site, each with what it means (`.describe()`): `pnpm docs:config` writes the
+ * table of docs/operations.md from it, and a test fails when the two differ.
+ */
+export const ZWebEnvironment = z.object({
   /** Base address of the v1 API, ending in /v1. */
   API_URL: z
     .string()
@@ -16,12 +20,16 @@ const ZWebEnvironment = z.object({
     .refine((value) => value.replace(/\/+$/, '').endsWith(API_PATH_PREFIX), {
       message: `must end with ${API_PATH_PREFIX}`,
     })
-    .default('http://localhost:4000/v1'),
+    .default('http://localhost:4000/v1')
+    .describe("the API's base address, ending in `/v1`"),
   /** The site's own API key. Server-only: it never reaches a browser. */
   WEB_API_KEY: z
     .string({ required_error: 'is required (the API key the site uses to call the API)' })
     .trim()
-    .min(1, 'must not be empty'),
+    .min(1, 'must not be empty')
+    .describe(
+      "the site's API key, a first-party key; server-only, never sent to a browser. `pnpm start` makes one and keeps it in `DATA_DIR`",
+    ),
   /**
    * Encrypts the staff session cookie (iron-session): at least 32 characters, secret, the same
    * on every instance of the site. `pnpm start` generates one for local use (scripts/run-stack.mjs).
@@ -31,7 +39,10 @@ const ZWebEnvironment = z.object({
       required_error:
         'is required (at least 32 random characters that encrypt the staff session cookie)',
     })
-    .min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)'),
+    .min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)')
+    .describe(
+      'at least 32 random characters sealing the staff session cookie (`openssl rand -base64 32`); the same on every instance; changing it signs everyone out. `pnpm start` generates one in `DATA_DIR` for local use: not for production',
+    ),
   /**
    * The address people reach the site at, e.g. https://adopt.example.org. Its scheme decides the
    * session cookie's `Secure` flag and HSTS, and its origin is the only one whose form posts are
@@ -44,9 +55,17 @@ const ZWebEnvironment = z.object({
       message:
         'must be an origin (scheme, host and port, no path), such as https://adopt.example.org',
     })
-    .optional(),
+    .optional()
+    .describe(
+      "the address people reach the site at (`https://adopt.example.org`); `https` makes the session cookie `Secure` and sends HSTS, and its origin is the only one whose forms are accepted; unset: plain HTTP, the request's own host",
+    ),
   /** Which proxies in front of the site may name the visitor's address (the API reads the same rule). */
-  TRUSTED_PROXIES: z.string().optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .describe(
+      "the hops in front of the site whose `X-Forwarded-For` names the visitor, with the API's rule; unset: `none` ([Visitors and limits](site.md#visitors-and-limits))",
+    ),
   /** Redis shared by every instance of the site: visitor limits and staff sessions. Unset: memory. */
   REDIS_URL: z
     .string()
@@ -54,9 +73,17 @@ const ZWebEnvironment = z.object({
     .refine((value) => /^rediss?:/.test(value), {
       message: 'must start with redis:// or rediss://',
     })
-    .optional(),
+    .optional()
+    .describe(
+      "Redis for visitor limits and staff sessions shared by every instance of the site; unset: in the instance's memory",
+    ),
   /** Prefix of the site's Redis keys, so deployments sharing one Redis keep apart. */
-  WEB_REDIS_KEY_PREFIX: z.string().min(1).max(100).default('pets:web:'),
+  WEB_REDIS_KEY_PREFIX: z
+    .string()
+    .min(1)
+    .max(100)
+    .default('pets:web:')
+    .describe("prefix of the site's Redis keys"),
   /**
    * How long a public read (home, browse, an animal) serves every visitor before it is refreshed;
    * 0: no cache, every page view asks the API.
@@ -66,16 +93,25 @@ const ZWebEnvironment = z.object({
     .int('must be a whole number of seconds from 0 to 3600')
     .min(0, 'must be a whole number of seconds from 0 to 3600')
     .max(3_600, 'must be a whole number of seconds from 0 to 3600')
-    .default(30),
+    .default(30)
+    .describe(
+      'how long a public read (home, browse, an animal) serves every visitor before it is refreshed (categories ten times as long); `0`: no cache',
+    ),
   /** A staff session unused this long ends (sign in again). */
   STAFF_SESSION_IDLE_SECONDS: z.coerce
     .number({ invalid_type_error: 'must be a whole number of seconds from 10 to 28800' })
     .int('must be a whole number of seconds from 10 to 28800')
     .min(10, 'must be a whole number of seconds from 10 to 28800')
     .max(28_800, 'must be a whole number of seconds from 10 to 28800')
-    .default(3_600),
+    .default(3_600)
+    .describe('a staff session unused this long ends (10 to 28800)'),
   /** Overrides of the per-visitor limits, e.g. `page=600/60,sign-in=10/600` (see edge/visitor-limits.ts). */
-  VISITOR_LIMITS: z.string().optional(),
+  VISITOR_LIMITS: z
+    .string()
+    .optional()
+    .describe(
+      'the per-visitor limits, `name=points/seconds` pairs separated by commas (`page=600/60,sign-in=10/600`); unset: the defaults of [Visitors and limits](site.md#visitors-and-limits)',
+    ),
 });
 
 export type TWebConfig = {
