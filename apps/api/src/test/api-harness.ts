@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPool, createPrismaClient, type PrismaClient } from '@pets/db';
@@ -59,7 +62,20 @@ export const startTestApi = async ({
   defaultKey: defaultKeyInput,
 }: TTestApiOptions = {}): Promise<TTestApi> => {
   const database = sharedDatabase ?? (await createTestDatabase());
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'info', ...env });
+  // Uploaded photos go to DATA_DIR/media: a folder of this test's own, never the checkout's .data.
+  const ownDataDir =
+    env.DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'pets-test-api-')) : undefined;
+  const removeDataDir = () => {
+    if (ownDataDir) {
+      rmSync(ownDataDir, { recursive: true, force: true });
+    }
+  };
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'info',
+    ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
+    ...env,
+  });
   // The API's own timeouts (DATABASE_STATEMENT_TIMEOUT_MS), as main.ts gives them.
   const pool = createPool(database.url, 5, undefined, poolTimeouts(config));
   const prisma = createPrismaClient(pool);
@@ -105,6 +121,7 @@ export const startTestApi = async ({
     if (!sharedDatabase) {
       await database.drop();
     }
+    removeDataDir();
     throw error;
   }
   const address = app.getHttpServer().address();
@@ -156,6 +173,7 @@ export const startTestApi = async ({
       if (!sharedDatabase) {
         await database.drop();
       }
+      removeDataDir();
     },
   };
 };
