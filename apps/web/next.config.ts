@@ -1,5 +1,6 @@
 import { PHOTO_MAX_BYTES } from '@pets/contract/rules';
 import type { NextConfig } from 'next';
+import { devOrigins } from './src/edge/dev-origins';
 
 /**
  * Server actions take bodies up to 1 MB by default; a staff member's photo goes through one
@@ -16,6 +17,8 @@ const SERVER_ACTION_BODY_LIMIT_BYTES = PHOTO_MAX_BYTES + 1024 * 1024;
  */
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Live reload at every address `pnpm dev` can be opened at, not only localhost (dev-origins.ts).
+  allowedDevOrigins: devOrigins(),
   reactStrictMode: true,
   // The data cache of the public reads (lib/api.ts) lives in this process's memory, bounded, and
   // never on disk: no visitor can grow it without end by searching for new words, and instances
