@@ -25,7 +25,14 @@
 // the others are stopped too and it exits 1. The processes are supervised by @pets/testing: each
 // in its own process group, stopped with SIGTERM then SIGKILL, none left behind if this exits.
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -64,6 +71,32 @@ try {
 }
 const { apiPort, webPort, dataDir } = config;
 const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
+
+/** A value as a shell word: pasted into any shell, it stays one argument. */
+const shellWord = (value) =>
+  /^[\w./:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The prefix that makes a printed `pnpm keys ...` reach this stack's database from a new shell,
+ * where the variables given to this one are gone: DATA_DIR when it is not the default. (With
+ * DATABASE_URL, whose value may hold a password, the hint says so in words instead.)
+ */
+const commandPrefix =
+  env.DATA_DIR !== undefined && env.DATA_DIR !== '' && env.DATA_DIR !== '.data'
+    ? `DATA_DIR=${shellWord(dataDir)} `
+    : '';
+const withDatabase = (command) =>
+  env.DATABASE_URL ? `${command} (with this DATABASE_URL set)` : command;
+
+/**
+ * The API's access log (one JSON line per request) goes to this file, not the terminal: among
+ * hundreds of them the keys and addresses printed at start were lost.
+ */
+const accessLogFile = join(dataDir, 'api-access.log');
+const isAccessLine = (line) => line.startsWith('{') && line.includes('"msg":"request"');
+
+/** What the API printed at its first start: its demo key, repeated in the summary at the end. */
+let demoKey = null;
 const API_READY_TIMEOUT_MS = 180_000;
 
 const children = new Set();
@@ -125,6 +158,10 @@ const start = (name, command, args, options = {}) => {
     keepOutput: options.isTask === true,
     onLine: (line, stream) => {
       if (options.quiet) {
+        return;
+      }
+      if (options.accessLog && isAccessLine(line)) {
+        appendFileSync(options.accessLog, `${line}\n`);
         return;
       }
       (stream === 'stderr' ? process.stderr : process.stdout).write(`[${name}] ${plain(line)}\n`);
@@ -261,9 +298,12 @@ const siteKey = async () => {
 /** Whether siteKey() had to make a key: a new database, which gets a demo staff key too. */
 let isNewDatabase = false;
 
-const STAFF_HOW_TO =
-  'make a staff key with `pnpm keys create --plan business --role staff --name "Your name"` ' +
-  'and sign in with it';
+const STAFF_HOW_TO = `make a staff key with \`${withDatabase(
+  `${commandPrefix}pnpm keys create --plan business --role staff --name "Your name"`,
+)}\` and sign in with it`;
+
+/** The display start of a key (apps/api's apiKeyStart): what `pnpm keys revoke` takes. */
+const keyStart = (key) => key.slice(0, key.indexOf('_', 5) + 1 + 4);
 
 /**
  * On a new database: a demo staff key, printed once (like the API's demo key) and kept nowhere.
@@ -273,7 +313,7 @@ const announceStaffKey = async () => {
   const staffUrl = `http://localhost:${webPort}/staff`;
   if (!isNewDatabase) {
     log(`back office: ${staffUrl} (${STAFF_HOW_TO}).`);
-    return;
+    return null;
   }
   try {
     const staffKey = await createKey([
@@ -288,9 +328,13 @@ const announceStaffKey = async () => {
       `back office: ${staffUrl}. A demo staff key was made for this new database; it is shown only this once:`,
     );
     process.stdout.write(`\n    ${staffKey}\n\n`);
-    log('revoke it with `pnpm keys revoke <its start>` once you have your own.');
+    log(
+      `revoke it with \`${withDatabase(`${commandPrefix}pnpm keys revoke ${keyStart(staffKey)}`)}\` once you have your own.`,
+    );
+    return staffKey;
   } catch (error) {
     log(`could not make a demo staff key (${error.message}); ${STAFF_HOW_TO}.`);
+    return null;
   }
 };
 
@@ -344,14 +388,24 @@ const startCompiler = (name, packageDir, args) =>
 const startApiInWatchMode = async () => {
   await startCompiler('contract', join('packages', 'contract'), ['-p', 'tsconfig.build.json']);
   await startCompiler('api-tsc', join('apps', 'api'), ['-p', 'tsconfig.build.json']);
-  start('api', process.execPath, [
-    '--watch-path=apps/api/dist',
-    '--watch-path=packages/contract/dist',
-    'apps/api/dist/main.js',
-  ]);
+  start(
+    'api',
+    process.execPath,
+    ['--watch-path=apps/api/dist', '--watch-path=packages/contract/dist', 'apps/api/dist/main.js'],
+    API_OUTPUT,
+  );
+};
+
+/** The API's output: access lines to their file, its demo key noted for the summary. */
+const API_OUTPUT = {
+  accessLog: accessLogFile,
+  onLine: (line) => {
+    demoKey ??= /^\s+(pets_(?:live|test)_\S+)$/.exec(line)?.[1] ?? null;
+  },
 };
 
 const main = async () => {
+  mkdirSync(dataDir, { recursive: true });
   if (mode === 'start') {
     const apiMain = join(ROOT, 'apps', 'api', 'dist', 'main.js');
     if (
@@ -366,7 +420,7 @@ const main = async () => {
     const { PRODUCTION_NODE_FLAGS } = createRequire(import.meta.url)(
       join(ROOT, 'apps', 'api', 'dist', 'runtime-flags.js'),
     );
-    start('api', process.execPath, [...PRODUCTION_NODE_FLAGS, apiMain]);
+    start('api', process.execPath, [...PRODUCTION_NODE_FLAGS, apiMain], API_OUTPUT);
   } else {
     // The contract compiles on change; both apps see a changed type at once (the API's compiler
     // and the site's type-checker below).
@@ -404,7 +458,18 @@ const main = async () => {
     });
     void startCompiler('web-types', join('apps', 'web'), ['--noEmit']);
   }
-  await announceStaffKey();
+  const staffKey = await announceStaffKey();
+  // Last, where nothing scrolls them away: the keys made for this new database and the addresses.
+  if (demoKey) {
+    log(`demo API key (a partner's, shown only at this first start): ${demoKey}`);
+  }
+  if (staffKey) {
+    log(`demo staff key (for the back office, shown only at this first start): ${staffKey}`);
+  }
+  log(`the API's access log (one JSON line per request): ${accessLogFile}`);
+  log(
+    `back office: http://localhost:${webPort}/staff   API reference: http://localhost:${apiPort}/docs`,
+  );
   log(
     `site: http://localhost:${webPort}   API: http://localhost:${apiPort}/v1   (Ctrl-C stops both)`,
   );

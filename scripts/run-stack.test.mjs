@@ -117,6 +117,17 @@ describe('pnpm dev', () => {
     expect(await probeHttp(`http://127.0.0.1:${apiPort}/v1/categories`), stack.tail(60)).toBe(401);
     // next dev compiles a page on its first visit: give it time.
     expect(await answers(`http://127.0.0.1:${webPort}/`, 200), stack.tail(60)).toBe(true);
+    // Live reload answers a page opened at 127.0.0.1 too, not only at localhost: Next refuses a
+    // dev resource to an origin it does not allow with 403.
+    const hmr = await fetch(`http://127.0.0.1:${webPort}/_next/webpack-hmr?page=/`, {
+      headers: {
+        origin: `http://127.0.0.1:${webPort}`,
+        'sec-fetch-mode': 'cors',
+        'sec-fetch-site': 'cross-site',
+      },
+    });
+    await hmr.body?.cancel();
+    expect(hmr.status).not.toBe(403);
 
     const keys = await runProcess({
       name: 'pnpm keys list',
@@ -150,6 +161,36 @@ describe('pnpm start', () => {
     const running = await startStack('start');
     expect(await answers(`http://127.0.0.1:${running.webPort}/`, 200)).toBe(true);
     expect(running.stack.stdout()).toMatch(/^\[stack\] build/m);
+
+    // The keys and addresses come last, and the API's access lines go to a file, not among them.
+    const output = running.stack.stdout();
+    const stackLines = output.split('\n').filter((line) => line.startsWith('[stack]'));
+    expect(stackLines.at(-1)).toMatch(/^\[stack\] site: http:\/\/localhost:\d+ {3}API/);
+    expect(output).toMatch(/^\[stack\] demo API key \(.*\): pets_live_\w+$/m);
+    expect(output).toMatch(/^\[stack\] demo staff key \(.*\): pets_live_\w+$/m);
+    const accessLog = join(running.dataDir, 'api-access.log');
+    expect(output).toContain(
+      `[stack] the API's access log (one JSON line per request): ${accessLog}`,
+    );
+    expect(output).not.toContain('"msg":"request"');
+    expect(readFileSync(accessLog, 'utf8')).toContain('"msg":"request"');
+
+    // Every command it prints works when pasted into a new shell, where DATA_DIR is not set.
+    expect(output).toContain(`More keys: DATA_DIR=${running.dataDir} pnpm keys create`);
+    const revoke = /revoke it with `([^`]+)` once you have your own/.exec(output)?.[1] ?? '';
+    expect(revoke).toMatch(new RegExp(`^DATA_DIR=${running.dataDir} pnpm keys revoke pets_live_`));
+    const { DATA_DIR: _dataDir, PORT: _port, WEB_PORT: _webPort, ...newShell } = process.env;
+    const pasted = await runProcess({
+      name: 'the printed revoke command',
+      command: 'bash',
+      args: ['-c', revoke],
+      cwd: ROOT,
+      env: newShell,
+      timeoutMs: 120_000,
+    });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout).toMatch(/^Revoked key \d+ \(pets_live_\w+, "demo staff"\)/m);
+
     running.stack.child.kill('SIGTERM');
     await expectCleanStop(running);
   });

@@ -30,8 +30,22 @@ const readLimits = (): string | undefined => {
   }
 };
 
+/**
+ * What makes a printed `pnpm keys ...` reach this database from a new shell, where a DATA_DIR given
+ * to this one is gone: the folder, when it is not the default.
+ */
+const keysCommandPrefix = (config: Pick<TConfig, 'DATA_DIR' | 'dataDir'>): string => {
+  if (config.DATA_DIR === '.data') {
+    return '';
+  }
+  const folder = /^[\w./:@%+=-]+$/.test(config.dataDir)
+    ? config.dataDir
+    : `'${config.dataDir.replaceAll("'", "'\\''")}'`;
+  return `DATA_DIR=${folder} `;
+};
+
 /** Printed once, to the console only (never to the logs): the key exists nowhere else. */
-const printDemoKey = (key: string, baseUrl: string) => {
+const printDemoKey = (key: string, baseUrl: string, prefix: string) => {
   process.stdout.write(
     [
       '',
@@ -43,7 +57,7 @@ const printDemoKey = (key: string, baseUrl: string) => {
       '',
       `  curl -i -H "Authorization: Bearer ${key}" "${baseUrl}/pets?limit=5"`,
       '',
-      'More keys: pnpm keys create --plan free --name "my app"',
+      `More keys: ${prefix}pnpm keys create --plan free --name "my app"`,
       '',
     ].join('\n'),
   );
@@ -101,7 +115,7 @@ const main = async () => {
     );
   }
   if (demoKey) {
-    printDemoKey(demoKey, baseUrl);
+    printDemoKey(demoKey, baseUrl, keysCommandPrefix(config));
   }
 
   let stopping = false;
