@@ -14,10 +14,10 @@ import { runCliProcess } from '../../test/cli-process';
  * embedded database (what `pnpm start` gives a newcomer), with the keys that start printed: each
  * command must exit 0, and one whose comment names a status (`# 201 Created: ...`) must get it.
  */
-const API_MD = readFileSync(
-  join(__dirname, '..', '..', '..', '..', '..', 'docs', 'api.md'),
-  'utf8',
-);
+const REPO = join(__dirname, '..', '..', '..', '..', '..');
+const API_MD = readFileSync(join(REPO, 'docs', 'api.md'), 'utf8');
+/** The README's five lines of API, run the same way (after the guide's, which count on fresh ids). */
+const README_MD = readFileSync(join(REPO, 'README.md'), 'utf8');
 
 /** The address the doc uses (a default `pnpm start`), replaced by the test API's. */
 const DOC_ADDRESS = 'http://localhost:4000';
@@ -130,6 +130,19 @@ describe('docs/api.md', () => {
       if (run.command.status !== undefined) {
         expect(run.stdout.split('\r\n')[0], what).toBe(`HTTP/1.1 ${run.command.status}`);
       }
+    }
+  });
+
+  it("runs the README's five lines, each answering JSON that is not an error", {
+    timeout: 60_000,
+  }, async () => {
+    const commands = markedBlocks(README_MD).flat();
+    expect(commands.filter((command) => command.text.startsWith('curl')).length).toBe(3);
+    const runs = await runAll(commands, api?.baseUrl ?? '');
+    for (const run of runs.filter((each) => each.command.text.startsWith('curl'))) {
+      expect(run.code, run.command.text).toBe('0');
+      expect(run.stdout, run.command.text).toMatch(/^[[{]/);
+      expect(run.stdout, run.command.text).not.toContain('"code":');
     }
   });
 });
