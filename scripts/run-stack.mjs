@@ -9,7 +9,7 @@
 // 3000) and needs an API key of its own: unless WEB_API_KEY is given, the first start creates one
 // with the key CLI (`pnpm keys create --plan business --first-party`), keeps it in DATA_DIR
 // (git-ignored, mode 600) and reuses it afterwards; if the API no longer accepts it (a new
-// database), a new one is made, and a kept key that is not first-party (made before issue 22) is
+// database), a new one is made, and a kept key that is not first-party (made before the API told visitors apart) is
 // replaced by one, and revoked.
 // When it makes that key for a new database it also makes a demo staff key ("demo staff") and
 // prints it once, so the back office (/staff) can be tried at once; otherwise it prints how to
@@ -193,7 +193,7 @@ const waitForApi = async () => {
 };
 
 /**
- * 'valid', 'third-party' (valid, but GET /v1/me says it is not first-party: made before issue 22,
+ * 'valid', 'third-party' (valid, but GET /v1/me says it is not first-party: made before the API told visitors apart,
  * so the API would count every visitor of the site as one client), 'invalid' (401: unknown or
  * revoked here) or 'unknown' (the check itself failed).
  */
@@ -218,7 +218,7 @@ const checkKey = async (key) => {
   }
 };
 
-/** The site's key is a first-party key: its visitors are told apart by the API (issue 22). */
+/** The site's key is a first-party key: its visitors are told apart by the API. */
 const SITE_KEY_ARGS = ['--plan', 'business', '--first-party', '--name', 'web-site'];
 
 /**

@@ -76,7 +76,7 @@ export type TReport = {
     tool: string;
   };
   results: TRunResult[];
-  /** Plans of the profile filters, the name search and the count (issue 15). */
+  /** Plans of the profile filters, the name search and the count. */
   plans: TPlanRow[];
   /** Largest RSS of each process over all runs at a size. */
   peakRssMb: { size: number; ours: number; floor: number }[];
@@ -260,7 +260,7 @@ export const toMarkdown = (report: TReport): string => {
     ...(report.plans.length > 0
       ? [
           '',
-          'The profile filters, the name search and the total count (issue 15), run once each with EXPLAIN ANALYZE (no load): the rows the scans of pets read, kept or filtered out, and the time PostgreSQL reports.',
+          'The profile filters, the name search and the total count, run once each with EXPLAIN ANALYZE (no load): the rows the scans of pets read, kept or filtered out, and the time PostgreSQL reports.',
           '',
           '| Pets | Request | Plan (EXPLAIN ANALYZE) | Rows read | Time (ms) |',
           '|---:|---|---|---:|---:|',

@@ -216,7 +216,7 @@ export const ZEnvironment = z.object({
       'how long the answer to a request with an `Idempotency-Key` is replayed to retries (24 to 720)',
     ),
   /**
-   * Public address of the photo files (issue 15): a file's URL is `<MEDIA_BASE_URL>/<key>`
+   * Public address of the photo files: a file's URL is `<MEDIA_BASE_URL>/<key>`
    * (mediaUrl, core/media-url.ts). Unset: the API's own `/media` on PORT, which serves the files
    * of the local store. With object storage, the bucket's public address or a CDN in front of it.
    */

@@ -14,7 +14,7 @@ import {
 import { SESSION_COOKIE } from './staff-helpers';
 
 /**
- * The attacks of issue 22, each scripted as an attacker would (plain HTTP, forms posted with their
+ * The attacks on the site's visitors, each scripted as an attacker would (plain HTTP, forms posted with their
  * hidden fields, one address per visitor), against the site with its default per-visitor limits.
  * During and after each, another visitor still browses the catalogue and a staff member still
  * signs in: one visitor can never spend what all visitors share.

@@ -70,4 +70,4 @@ export const expectNoTechnicalDetails = async (page: Page): Promise<void> => {
 
 /** Why the tests of the rate-limited state are skipped while the API has no limiter. */
 export const NO_RATE_LIMITS =
-  'The API does not enforce rate limits yet (issue 4): nothing can provoke the 429 this test needs.';
+  'The API does not enforce rate limits yet: nothing can provoke the 429 this test needs.';

@@ -380,7 +380,7 @@ describe('PETS_CURSOR carries the new filters', () => {
     expect(PETS_CURSOR.read(asCursor(text), {})).toBeNull();
   });
 
-  it('still reads a cursor issued before issue 15 (status, categoryId, id only)', () => {
+  it('still reads a cursor issued before the profile filters (status, categoryId, id only)', () => {
     const old = asCursor('v2:12:sold:3:');
     expect(PETS_CURSOR.read(old, {})).toEqual({
       before: 12n,
