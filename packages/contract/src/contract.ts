@@ -12,8 +12,10 @@ export const API_PATH_PREFIX = '/v1';
 
 /**
  * The v1 interface. Every operation needs a bearer API key and is rate limited, so every one can
- * answer 401, 429 and 500 (and 503 while the database is unreachable), and 408 when the client
- * takes too long to send its request (the API's REQUEST_TIMEOUT_SECONDS, HEADERS_TIMEOUT_SECONDS).
+ * answer 401, 429 and 500 (and 503 while the database is unreachable), 408 when the client takes
+ * too long to send its request (the API's REQUEST_TIMEOUT_SECONDS, HEADERS_TIMEOUT_SECONDS), 431
+ * when its headers are too large, and 400 when the request itself is malformed (a bad
+ * percent-encoding, two Authorization headers), whatever the operation.
  */
 export const contract = c.router(
   {
@@ -26,9 +28,11 @@ export const contract = c.router(
     pathPrefix: API_PATH_PREFIX,
     strictStatusCodes: true,
     commonResponses: {
+      400: ZError,
       401: ZError,
       408: ZError,
       429: ZError,
+      431: ZError,
       500: ZError,
       503: ZError,
     },

@@ -51,7 +51,7 @@ export const DEFAULT_SERVERS: TOpenApiServers = {
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
-  400: 'Invalid request: a query, path or body value breaks the schema (`invalid_request`).',
+  400: 'Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers).',
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
   403: 'The key may not do this: a read-only key writing, or a partner key calling a staff operation (`forbidden`).',
   404: 'No such resource (`not_found`).',
@@ -82,10 +82,10 @@ Every response carries rate-limit headers; a \`429\` carries \`Retry-After\`. Er
 
 /**
  * Statuses an idempotent operation may replay (marked `Idempotent-Replayed`): its own answers,
- * success or failure, never those decided before it ran (401, 403, 413, 415, 429), the key's own
- * errors (409 in use is also an operation's conflict, so it stays; 422 never), or a 5xx.
+ * success or failure, never those decided before it ran (401, 403, 408, 413, 415, 429, 431), the
+ * key's own errors (409 in use is also an operation's conflict, so it stays; 422 never), or a 5xx.
  */
-const NOT_REPLAYED = new Set([401, 403, 413, 415, 422, 429]);
+const NOT_REPLAYED = new Set([401, 403, 408, 413, 415, 422, 429, 431]);
 const isReplayable = (status: number): boolean => status < 500 && !NOT_REPLAYED.has(status);
 
 /** The `Idempotency-Key` request header, as every idempotent operation documents it. */
@@ -112,8 +112,11 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   example: '2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90',
 };
 
-/** Statuses that may be sent before the rate limiter ran, so without its headers. */
-const BEFORE_RATE_LIMIT = new Set([408, 500, 503]);
+/**
+ * Statuses that may be sent before the rate limiter ran, so without its headers: Node's parser
+ * refuses a malformed request (400) or oversized headers (431) before any route is known.
+ */
+const BEFORE_RATE_LIMIT = new Set([400, 408, 431, 500, 503]);
 
 /**
  * The headers of one response of an operation, each `required` when every such response carries
@@ -191,6 +194,116 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
 };
 
 const removeUndefined = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Names of the shared responses, by status: what a reader of the document sees. */
+const RESPONSE_NAMES: Record<number, string> = {
+  400: 'InvalidRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  408: 'RequestTimeout',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'IdempotencyKeyReused',
+  429: 'RateLimited',
+  431: 'HeadersTooLarge',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+};
+
+type THeaderObject = { required?: boolean } & Record<string, unknown>;
+type TComponents = {
+  headers: Record<string, THeaderObject>;
+  responses: Record<string, ResponseObject>;
+};
+
+/**
+ * Every response header once, in `components.headers`, referenced from each response: the same
+ * few headers on every one of about 150 responses were most of the document. `required` belongs
+ * to the header object and a reference cannot change it, so a header some responses always carry
+ * and others only may is written twice: `X-RateLimit-Limit` and `X-RateLimit-Limit.optional`.
+ */
+const shareHeaders = (responses: ResponseObject[], components: TComponents): void => {
+  const variants = new Map<string, Set<boolean>>();
+  for (const response of responses) {
+    for (const [name, header] of Object.entries(
+      (response.headers ?? {}) as Record<string, THeaderObject>,
+    )) {
+      variants.set(name, (variants.get(name) ?? new Set()).add(header.required === true));
+    }
+  }
+  for (const response of responses) {
+    response.headers = Object.fromEntries(
+      Object.entries((response.headers ?? {}) as Record<string, THeaderObject>).map(
+        ([name, header]) => {
+          const key = header.required || variants.get(name)?.size === 1 ? name : `${name}.optional`;
+          components.headers[key] ??= header;
+          return [name, { $ref: `#/components/headers/${key}` }];
+        },
+      ),
+    );
+  }
+};
+
+/**
+ * Error responses that several operations answer word for word (the 401, 429, 431, 5xx every
+ * operation can answer) written once, in `components.responses`, and referenced. A variant of a
+ * status used by one operation only (its own 404 wording, say) stays in that operation.
+ */
+const shareResponses = (document: OpenAPIObject): OpenAPIObject => {
+  const components: TComponents = { headers: {}, responses: {} };
+  const operations = Object.values(document.paths).flatMap(
+    (item) => Object.values(item as Record<string, OperationObject>) as OperationObject[],
+  );
+  shareHeaders(
+    operations.flatMap((operation) => Object.values(operation.responses) as ResponseObject[]),
+    components,
+  );
+  const uses = new Map<string, number>();
+  for (const operation of operations) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const key = `${status} ${JSON.stringify(response)}`;
+      uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+  }
+  // The most used variant of a status takes its plain name; the others are numbered.
+  const names = new Map<string, string>();
+  const taken = new Map<string, number>();
+  for (const [key] of [...uses.entries()]
+    .filter(([, count]) => count > 1)
+    .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))) {
+    const status = Number(key.slice(0, key.indexOf(' ')));
+    const base = RESPONSE_NAMES[status];
+    if (!base) {
+      continue;
+    }
+    const index = (taken.get(base) ?? 0) + 1;
+    taken.set(base, index);
+    names.set(key, index === 1 ? base : `${base}${index}`);
+  }
+  for (const operation of operations) {
+    const responses = operation.responses as Record<string, ResponseObject | { $ref: string }>;
+    for (const [status, response] of Object.entries(responses)) {
+      const name = names.get(`${status} ${JSON.stringify(response)}`);
+      if (name) {
+        components.responses[name] ??= response as ResponseObject;
+        responses[status] = { $ref: `#/components/responses/${name}` };
+      }
+    }
+  }
+  return {
+    ...document,
+    components: {
+      ...document.components,
+      headers: sortedByKey(components.headers),
+      responses: sortedByKey(components.responses),
+    },
+  };
+};
+
+const sortedByKey = <T>(record: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 
 /**
  * A route's path relative to the base address, as the spec writes it (`/pets`): the base address
@@ -350,17 +463,19 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [documentPath(path), item]),
   );
-  return removeUndefined({
-    ...document,
-    openapi: '3.0.3',
-    // x-internal: each server's audience (OWASP API9); all of them serve the public.
-    servers: serverList(servers),
-    paths,
-    components: {
-      ...document.components,
-      schemas: withNullInNullableEnums(withoutRequestDefaults(document)),
-    },
-  });
+  return shareResponses(
+    removeUndefined({
+      ...document,
+      openapi: '3.0.3',
+      // x-internal: each server's audience (OWASP API9); all of them serve the public.
+      servers: serverList(servers),
+      paths,
+      components: {
+        ...document.components,
+        schemas: withNullInNullableEnums(withoutRequestDefaults(document)),
+      },
+    }),
+  );
 };
 
 /** Every operation name of the contract, as `operationId`s in the document. */

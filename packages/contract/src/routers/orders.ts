@@ -51,6 +51,9 @@ const transition = <A extends TOrderAction>(
       403: ZError,
       404: ZError,
       409: ZError,
+      // No body is read, but one sent is still checked: too large, or not JSON.
+      413: ZError,
+      415: ZError,
     },
     metadata: {
       ...(requiredRole ? { requiredRole } : {}),

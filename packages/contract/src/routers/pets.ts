@@ -215,6 +215,9 @@ export const petsRouter = c.router({
       400: ZError,
       403: ZError,
       404: ZError,
+      // No body is read, but one sent is still checked: too large, or not JSON.
+      413: ZError,
+      415: ZError,
     },
     metadata: {
       responseDescriptions: {

@@ -737,10 +737,379 @@ export interface components {
             firstParty: boolean;
         };
     };
-    responses: never;
+    responses: {
+        /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+        Conflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key is not a staff key, or is read-only (`forbidden`). */
+        Forbidden: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
+        Forbidden2: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key is read-only (`forbidden`). */
+        Forbidden3: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request headers are larger than the server accepts (`headers_too_large`). */
+        HeadersTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                RateLimit: components["headers"]["RateLimit.optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
+        InternalError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                RateLimit: components["headers"]["RateLimit.optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+        InvalidRequest: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                RateLimit: components["headers"]["RateLimit.optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+        InvalidRequest2: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                RateLimit: components["headers"]["RateLimit.optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No order has this id (`not_found`). */
+        NotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is larger than 16 KiB (`payload_too_large`). */
+        PayloadTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
+        RateLimited: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
+        RequestTimeout: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                RateLimit: components["headers"]["RateLimit.optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
+        ServiceUnavailable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                RateLimit: components["headers"]["RateLimit.optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
+        Unauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not `application/json` (`unsupported_media_type`). */
+        UnsupportedMediaType: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
+         * @example https://shelter.example
+         */
+        "Access-Control-Allow-Origin": string;
+        /**
+         * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
+         * @example @1795392000
+         */
+        Deprecation: string;
+        /**
+         * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
+         * @example true
+         */
+        "Idempotent-Replayed": string;
+        /**
+         * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
+         */
+        Link: string;
+        /**
+         * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
+         */
+        "Link.optional": string;
+        /**
+         * @description Address of the created resource.
+         * @example /v1/pets/42
+         */
+        Location: string;
+        /**
+         * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+         * @example "minute";r=59;t=60
+         */
+        RateLimit: string;
+        /**
+         * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+         * @example "minute";q=60;w=60, "day";q=1000;w=86400
+         */
+        "RateLimit-Policy": string;
+        /**
+         * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
+         * @example "minute";q=60;w=60, "day";q=1000;w=86400
+         */
+        "RateLimit-Policy.optional": string;
+        /**
+         * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
+         * @example "minute";r=59;t=60
+         */
+        "RateLimit.optional": string;
+        /**
+         * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
+         * @example 30
+         */
+        "Retry-After": number;
+        /**
+         * @description RFC 8594: the moment this operation will stop working.
+         * @example Thu, 05 Dec 2030 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
+         * @description RFC 9110: the authentication scheme the API expects, on every `401`.
+         * @example Bearer realm="pets"
+         */
+        "WWW-Authenticate": string;
+        /**
+         * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+         * @example 60
+         */
+        "X-RateLimit-Limit": number;
+        /**
+         * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
+         * @example 60
+         */
+        "X-RateLimit-Limit.optional": number;
+        /**
+         * @description Requests left in that window after this one.
+         * @example 59
+         */
+        "X-RateLimit-Remaining": number;
+        /**
+         * @description Requests left in that window after this one.
+         * @example 59
+         */
+        "X-RateLimit-Remaining.optional": number;
+        /**
+         * @description Unix timestamp (seconds) at which that window resets.
+         * @example 1795392060
+         */
+        "X-RateLimit-Reset": number;
+        /**
+         * @description Unix timestamp (seconds) at which that window resets.
+         * @example 1795392060
+         */
+        "X-RateLimit-Reset.optional": number;
+        /**
+         * @description Identifier of this request (echoed when the client sends one); quote it to support.
+         * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
+         */
+        "X-Request-Id": string;
+        /**
+         * @description How many animals match the filters of the list (all its pages), sent when the request asks for it with `include=total_count`. Counted when the page is read: a list that changes between pages may not add up to it.
+         * @example 137
+         */
+        "X-Total-Count": number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -778,336 +1147,28 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link?: string;
-                    /**
-                     * @description How many animals match the filters of the list (all its pages), sent when the request asks for it with `include=total_count`. Counted when the page is read: a list that changes between pages may not add up to it.
-                     * @example 137
-                     */
-                    "X-Total-Count"?: number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Link: components["headers"]["Link.optional"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPet: {
@@ -1133,571 +1194,64 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Address of the created resource.
-                     * @example /v1/pets/42
-                     */
-                    Location: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
             /** @description The key is read-only, or it is a partner key and `status` is not `available`: a partner publishes animals as `available`, only the store sets an animal aside or marks it adopted (`forbidden`). */
             403: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
             409: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not `application/json` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
-            422: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPet: {
@@ -1718,115 +1272,35 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
+            /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
             400: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                    RateLimit: components["headers"]["RateLimit.optional"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1836,61 +1310,17 @@ export interface operations {
             /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
             401: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,56 +1330,16 @@ export interface operations {
             /** @description No such resource (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1959,56 +1349,16 @@ export interface operations {
             /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
             408: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                    RateLimit: components["headers"]["RateLimit.optional"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2018,61 +1368,36 @@ export interface operations {
             /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
             429: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request headers are larger than the server accepts (`headers_too_large`). */
+            431: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                    RateLimit: components["headers"]["RateLimit.optional"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,56 +1407,16 @@ export interface operations {
             /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
             500: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                    RateLimit: components["headers"]["RateLimit.optional"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,61 +1426,17 @@ export interface operations {
             /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
             503: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9745: the moment this operation was deprecated, as a structured-field date.
-                     * @example @1795392000
-                     */
-                    Deprecation: string;
-                    /**
-                     * @description RFC 8594: the moment this operation will stop working.
-                     * @example Thu, 05 Dec 2030 00:00:00 GMT
-                     */
-                    Sunset: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                    RateLimit: components["headers"]["RateLimit.optional"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,546 +1468,61 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is not a staff key, or is read-only (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such resource (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`). */
             409: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not `application/json` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     addPetPhoto: {
@@ -2807,51 +1563,15 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Address of the created resource.
-                     * @example /v1/pets/42
-                     */
-                    Location: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,286 +1581,51 @@ export interface operations {
             /** @description The image is damaged or cannot be read (`invalid_image`), or the request is not as described: a bad `petId`, a form without exactly one `photo` file (`invalid_request`). */
             400: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining.optional"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset.optional"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy.optional"];
+                    RateLimit: components["headers"]["RateLimit.optional"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden2"];
             /** @description No animal has this id (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description The animal already has 20 photos (`photo_limit_reached`): delete one first. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
             409: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3150,41 +1635,13 @@ export interface operations {
             /** @description The body is larger than 10 MiB (`payload_too_large`), or the image has more than 40 megapixels (`image_too_large`). */
             413: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,233 +1651,24 @@ export interface operations {
             /** @description The body is neither a JPEG, PNG or WebP image nor a `multipart/form-data` form, or its bytes are not JPEG, PNG or WebP whatever its declared type (`unsupported_media_type`). */
             415: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
-            422: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deletePetPhoto: {
@@ -3446,412 +1694,43 @@ export interface operations {
             /** @description Removed. */
             204: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden2"];
             /** @description No animal has this id, or it has no photo with this id (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reorderPetPhotos: {
@@ -3877,546 +1756,61 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PetPhotos"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden2"];
             /** @description No animal has this id (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description `photoIds` is not exactly the animal's photos: one is missing, or one is not the animal's (`photo_order_conflict`; read the animal again and resend). */
             409: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not `application/json` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrders: {
@@ -4440,331 +1834,27 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-                     * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
-                     */
-                    Link?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Link: components["headers"]["Link.optional"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Orders"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     placeOrder: {
@@ -4790,620 +1880,66 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Address of the created resource.
-                     * @example /v1/pets/42
-                     */
-                    Location: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is read-only (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden3"];
             /** @description No animal has this `petId` (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description The animal is not `available`: it is `pending` (an open order, or set aside by the store) or `sold` (`pet_not_available`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
             409: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body is larger than 16 KiB (`payload_too_large`). */
-            413: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not `application/json` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
-            422: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -5424,370 +1960,42 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     approveOrder: {
@@ -5814,527 +2022,33 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is not a staff key, or is read-only (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No order has this id (`not_found`). */
-            404: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
-            409: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
-            422: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     completeOrder: {
@@ -6361,527 +2075,33 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is not a staff key, or is read-only (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No order has this id (`not_found`). */
-            404: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
-            409: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
-            422: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelOrder: {
@@ -6908,527 +2128,49 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description Invalid request: a query, path or body value breaks the schema (`invalid_request`). */
-            400: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key is read-only (`forbidden`). */
-            403: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden3"];
             /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
             404: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
-            409: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
-                     * @example true
-                     */
-                    "Idempotent-Replayed"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The `Idempotency-Key` was already used with a different request (`idempotency_key_reused`): use a new key for a new request. */
-            422: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCategories: {
@@ -7443,282 +2185,26 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Categories"];
                 };
             };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCurrentKey: {
@@ -7733,282 +2219,26 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CurrentKey"];
                 };
             };
-            /** @description The API key is missing, malformed, unknown or revoked (`unauthorized`). */
-            401: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description RFC 9110: the authentication scheme the API expects, on every `401`.
-                     * @example Bearer realm="pets"
-                     */
-                    "WWW-Authenticate": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster. */
-            408: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for retrying while limited (`api_key_banned`). Wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit": number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining": number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset": number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy": string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected server error (`internal_error`). Safe to retry with backoff. */
-            500: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database is unavailable (`service_unavailable`). Wait `Retry-After` seconds, then retry with backoff. */
-            503: {
-                headers: {
-                    /**
-                     * @description Requests allowed in the rate-limit window closest to exhaustion (per minute or per day, whichever has the smaller share left).
-                     * @example 60
-                     */
-                    "X-RateLimit-Limit"?: number;
-                    /**
-                     * @description Requests left in that window after this one.
-                     * @example 59
-                     */
-                    "X-RateLimit-Remaining"?: number;
-                    /**
-                     * @description Unix timestamp (seconds) at which that window resets.
-                     * @example 1795392060
-                     */
-                    "X-RateLimit-Reset"?: number;
-                    /**
-                     * @description Both quota policies of the key, as in draft-ietf-httpapi-ratelimit-headers: quota `q` and window `w` in seconds.
-                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
-                     */
-                    "RateLimit-Policy"?: string;
-                    /**
-                     * @description Remaining quota `r` and seconds to reset `t` of the policy closest to exhaustion, as in draft-ietf-httpapi-ratelimit-headers.
-                     * @example "minute";r=59;t=60
-                     */
-                    RateLimit?: string;
-                    /**
-                     * @description Identifier of this request (echoed when the client sends one); quote it to support.
-                     * @example 6f1c2a9e-1d4b-4c1e-9a51-3f0b2d7c8e11
-                     */
-                    "X-Request-Id": string;
-                    /**
-                     * @description CORS: the caller's origin, echoed only when the operator lists it in `CORS_ORIGINS` (CORS is off by default: browsers on other origins cannot read responses).
-                     * @example https://shelter.example
-                     */
-                    "Access-Control-Allow-Origin"?: string;
-                    /**
-                     * @description Seconds to wait before retrying: until the exhausted window resets, until a temporary ban ends, or (on a 503) about the time the database needs to be back.
-                     * @example 30
-                     */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

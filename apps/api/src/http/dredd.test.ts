@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runProcess } from '@pets/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { plainPng } from '../modules/photos/photos.test-support';
+import { useTestApi } from '../test/api-harness';
+
+// Dredd, a tool nobody here wrote, reads the document the API serves and calls every operation
+// on a fresh database with the usual hooks (test/dredd/hooks.cjs: documented successes only,
+// fresh ids): each answer must match what the document says of it, body and headers.
+
+const require_ = createRequire(__filename);
+const DREDD = require_.resolve('dredd/bin/dredd');
+const HOOKS = join(__dirname, '..', 'test', 'dredd', 'hooks.cjs');
+
+const api = useTestApi();
+let staffKey = '';
+let categoryId = 0;
+
+beforeAll(async () => {
+  staffKey = await api.createKey({
+    role: 'staff',
+    plan: 'enterprise',
+    rateLimitPerMinute: 100_000,
+    rateLimitPerDay: 1_000_000,
+  });
+  categoryId = Number((await api.prisma.category.create({ data: { name: 'Rabbits' } })).id);
+});
+
+describe('Dredd over the served document', () => {
+  it('passes every operation on a fresh database', async () => {
+    const served = await api.fetch('/v1/openapi.json', { key: null });
+    expect(served.status).toBe(200);
+    const folder = mkdtempSync(join(tmpdir(), 'pets-dredd-'));
+    const document = join(folder, 'openapi.json');
+    writeFileSync(document, await served.text());
+
+    const run = await runProcess({
+      name: 'dredd',
+      command: process.execPath,
+      args: [
+        DREDD,
+        document,
+        `${api.baseUrl}/v1`,
+        '--hookfiles',
+        HOOKS,
+        '--loglevel',
+        'warning',
+        '--no-color',
+      ],
+      env: {
+        PATH: process.env.PATH ?? '',
+        DREDD_API_URL: `${api.baseUrl}/v1`,
+        DREDD_DOCUMENT: document,
+        DREDD_STAFF_KEY: staffKey,
+        DREDD_CATEGORY_ID: String(categoryId),
+        DREDD_PHOTO_BASE64: (await plainPng(64, 48)).toString('base64'),
+      },
+      timeoutMs: 240_000,
+    });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: Dredd colours some lines whatever it is told.
+    const output = `${run.stdout}\n${run.stderr}`.replace(/\u001b\[\d+m/g, '');
+    expect(run.code, output).toBe(0);
+    // One success of each of the fifteen operations was tried, and none failed.
+    expect(output).toMatch(/complete: 15 passing, 0 failing, 0 errors/);
+  }, 300_000);
+});
