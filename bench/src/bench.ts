@@ -101,7 +101,7 @@ const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
     spec: { method: 'GET', path: `/v1/pets?limit=20&cursor=${cursor}` },
     plan: listPetsStatement({ limit: 20, before: decodeCursor(cursor) ?? undefined }),
   },
-  // Issue 15's filters under load (issue 17): two profile filters, and the name search for a
+  // The profile filters under load: two profile filters, and the name search for a
   // common word (one animal in NAMES.length is a Maple; so are the animals the POST scenarios
   // create, so that the smoke run's second size, made mostly of those, still has pages of them).
   {
@@ -131,7 +131,7 @@ const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
 ];
 
 /**
- * Requests whose plans the benchmark shows without loading them (issue 15): the profile filters
+ * Requests whose plans the benchmark shows without loading them: the profile filters
  * (one each, the rarest combination, with the old filters), the name search (a common word, one
  * animal) and the total count (`include=total_count`), with and without filters. EXPLAIN ANALYZE
  * runs each once: its plan, the rows it read and its time go into the table.
@@ -176,7 +176,7 @@ const planCasesFor = (
 };
 
 /**
- * The other operations (issue 17), measured the same way against a floor that sends the API's own
+ * The other operations, measured the same way against a floor that sends the API's own
  * statements (floor.ts): updatePet (a staff key renaming one of 10,000 animals in turn, so that
  * requests do not queue on one row's lock), listOrders (the first page of the key's orders),
  * placeOrder (each request a new available animal, inserted before each load) and createPet with

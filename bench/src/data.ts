@@ -99,7 +99,7 @@ const CHUNK = 200_000;
 const percentile = (seed: number) => `(abs(hashint8extended(g::bigint, ${seed})) % 100)`;
 
 /**
- * The profile of issue 15 with an adoption store's proportions: sex 47% male, 47% female, 3%
+ * The profile with an adoption store's proportions: sex 47% male, 47% female, 3%
  * unknown, 3% not said; age 15% baby, 30% young, 40% adult, 10% senior, 5% not said; size 35%
  * small, 35% medium, 20% large, 5% extra large, 5% not said; an arrival date within 5 years.
  * No description or breed: they are not filtered on, and would only slow the fill.
@@ -131,7 +131,7 @@ FROM c, generate_series($1::int, $2::int) AS g`;
 /**
  * One photo for each animal the last INSERT_PETS added (those above `$1`, the largest id before
  * it), as the API stores an upload: a pet_photos row with its three sizes, whose trigger writes
- * the animal's photo list (issue 15), so every item of a list carries a photo with three
+ * the animal's photo list, so every item of a list carries a photo with three
  * addresses. About 12 s per 200,000 animals here (the trigger rewrites each animal's row).
  */
 const INSERT_PHOTOS = `

@@ -166,7 +166,7 @@ app.post<{ Body: { name?: unknown; categoryId?: unknown; status?: unknown } }>(
   },
 );
 
-// The benchmark's other operations (issue 17), each with the API's own statements: updatePet,
+// The benchmark's other operations, each with the API's own statements: updatePet,
 // listOrders, placeOrder, and createPet with an Idempotency-Key.
 
 const orders = new OrdersRepository(pool);

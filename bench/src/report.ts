@@ -76,7 +76,7 @@ export type TReport = {
     tool: string;
   };
   results: TRunResult[];
-  /** Plans of the profile filters, the name search and the count (issue 15). */
+  /** Plans of the profile filters, the name search and the count. */
   plans: TPlanRow[];
   /** Largest RSS of each process over all runs at a size. */
   peakRssMb: { size: number; ours: number; floor: number }[];
@@ -92,9 +92,8 @@ const count = (value: number) => value.toLocaleString('en-US');
 
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : round(a / b, 3));
 
-/** The issue's targets, checked against the measurements. */
 /**
- * The targets of issue 17 (2-core machines; issue 7's were 60% / 1.5× / 50% / 300 MB). The
+ * The targets, checked against the measurements (for 2-core machines). The
  * memory goal depends on the database: the embedded one (PGlite) lives in the API's process.
  */
 export const evaluateTargets = (
@@ -260,7 +259,7 @@ export const toMarkdown = (report: TReport): string => {
     ...(report.plans.length > 0
       ? [
           '',
-          'The profile filters, the name search and the total count (issue 15), run once each with EXPLAIN ANALYZE (no load): the rows the scans of pets read, kept or filtered out, and the time PostgreSQL reports.',
+          'The profile filters, the name search and the total count, run once each with EXPLAIN ANALYZE (no load): the rows the scans of pets read, kept or filtered out, and the time PostgreSQL reports.',
           '',
           '| Pets | Request | Plan (EXPLAIN ANALYZE) | Rows read | Time (ms) |',
           '|---:|---|---|---:|---:|',

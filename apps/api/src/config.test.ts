@@ -284,7 +284,7 @@ describe('the failed-authentication budget (AUTH_FAILURE_*)', () => {
   });
 });
 
-describe('the address of photo files (MEDIA_BASE_URL, issue 15)', () => {
+describe('the address of photo files (MEDIA_BASE_URL)', () => {
   it("defaults to the API's own /media on PORT", () => {
     expect(loadConfig({}).mediaBaseUrl).toBe('http://localhost:4000/media');
     expect(loadConfig({ PORT: '8080' }).mediaBaseUrl).toBe('http://localhost:8080/media');

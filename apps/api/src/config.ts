@@ -144,7 +144,7 @@ const ZEnvironment = z.object({
    */
   IDEMPOTENCY_KEY_TTL_HOURS: ZInteger(24, 720).default(24),
   /**
-   * Public address of the photo files (issue 15): a file's URL is `<MEDIA_BASE_URL>/<key>`
+   * Public address of the photo files: a file's URL is `<MEDIA_BASE_URL>/<key>`
    * (mediaUrl, core/media-url.ts). Unset: the API's own `/media` on PORT, which serves the files
    * of the local store. With object storage, the bucket's public address or a CDN in front of it.
    */

@@ -6,7 +6,7 @@ import { startPostgres, type TPostgresServer } from './test/postgres-server';
 import { testDatabase } from './test/test-database';
 
 /**
- * A connection lost while a request holds it checked out in a transaction (issue 23): the
+ * A connection lost while a request holds it checked out in a transaction: the
  * request's backend killed with SIGKILL while it waits on a row lock, and PostgreSQL stopped with
  * `pg_ctl -m immediate` under a small load of transactions, ten short cycles. The built API must
  * answer that request `503` with `Retry-After` and live on (before the fix, the checked-out

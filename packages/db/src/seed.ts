@@ -12,7 +12,7 @@ import type { PetAge, PetSex, PetSize, PetStatus } from './generated/prisma/enum
 type TSeedPet = {
   name: string;
   status: PetStatus;
-  /** The profile of issue 15, so the demo store shows what adopters choose by. */
+  /** The profile, so the demo store shows what adopters choose by. */
   sex: PetSex;
   age: PetAge;
   size: PetSize;
@@ -347,7 +347,7 @@ const SEED_LOCK_KEY = 72_707_370;
 export type TSeedResult = {
   categoriesCreated: number;
   petsCreated: number;
-  /** Animals seeded before issue 15 that got their profile. */
+  /** Animals seeded before profiles existed, which got theirs later. */
   profilesAdded: number;
 };
 

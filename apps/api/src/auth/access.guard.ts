@@ -22,7 +22,7 @@ const isAcceptedBody = (route: AppRoute | undefined, body: unknown): boolean => 
 const PET_ID = /^[1-9]\d{0,15}$/;
 
 /**
- * The contract's `partnerLimits` of an operation, for a partner key (issue 23): body values a
+ * The contract's `partnerLimits` of an operation, for a partner key: body values a
  * partner may not send, and animals it did not create. Costs nothing unless the operation has
  * limits and the key is a partner's; `ownPetOnly` is one indexed lookup by primary key. An unknown
  * animal passes: the operation answers its 404 as for anyone.

@@ -5,7 +5,7 @@ import { generateApiKey } from '../api-keys/api-key-format';
 import { countStatuses, limitHeaders } from '../rate-limit/rate-limit.test-support';
 import { errorBody, startTestApi, type TTestApi, useTestApi } from '../test/api-harness';
 
-// Issue 22: the public site is one client of the API (one key, one address) speaking for many
+// The public site is one client of the API (one key, one address) speaking for many
 // visitors. A first-party key vouches for each visitor's address (Pets-Visitor-IP), so the
 // failed-authentication budget and the site key's rate limits count per visitor; nobody else can
 // make the API believe that header (docs/decisions.md, "The site as a first-party client").

@@ -4,7 +4,7 @@ import { runCliProcess } from '../test/cli-process';
 import { testDatabases } from '../test/test-database';
 
 /**
- * The API refuses to start on a database of another environment (issue 23): the first run records
+ * The API refuses to start on a database of another environment: the first run records
  * its APP_ENV in the database; an API with another APP_ENV stops at once with one line naming both;
  * `pnpm db:environment --set` changes the record on purpose.
  */

@@ -1,7 +1,7 @@
 import type { ApiKeyEnvironment, PrismaClient } from '@pets/db';
 
 /**
- * The environment a database belongs to (issue 23), recorded once (`database_environment`, one
+ * The environment a database belongs to, recorded once (`database_environment`, one
  * row) from the APP_ENV of the first migration run, and checked at every start: a staging API
  * pointed at the production database would serve production orders, adopters' personal data
  * included, to staging keys.

@@ -16,7 +16,7 @@ export const mediaUrl = (baseUrl: string, key: string): string => {
   const base = baseUrl.endsWith('/') ? baseUrl.replace(/\/+$/, '') : baseUrl;
   // Every key the API writes (`pets/42/<16 hex>-480.webp`): nothing to encode, no dot segment.
   // Joined as it is: the same address as below, without splitting and encoding each photo's
-  // three keys on every list (a page of 20 animals with photos had 60; issue 17).
+  // three keys on every list (a page of 20 animals with photos had 60).
   if (PLAIN_KEY.test(key)) {
     return `${base}/${key}`;
   }

@@ -18,7 +18,7 @@ const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  * so that the order stays 401, 429, 403, then 413/415/400.
  *
  * A guard rather than an interceptor: it only admits or refuses, and each interceptor costs every
- * request a layer of Nest's rxjs pipeline (issue 17: ~4 KB allocated per request).
+ * request a layer of Nest's rxjs pipeline (~4 KB allocated per request).
  */
 @Injectable()
 export class BodyGuard implements CanActivate {

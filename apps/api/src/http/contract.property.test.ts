@@ -11,7 +11,7 @@ import { beforeAll, describe, expect } from 'vitest';
 import type { z } from 'zod';
 import { json, useTestApi } from '../test/api-harness';
 
-// The property over the whole HTTP surface (issue 12): whatever a client sends, generated from
+// The property over the whole HTTP surface: whatever a client sends, generated from
 // the contract's parameters and broken in every way we could think of, the API answers without a
 // 5xx, with either the error format (status equal to the HTTP status, a documented code) or a
 // success body valid for the operation, and every /v1 response carries X-Request-Id and the

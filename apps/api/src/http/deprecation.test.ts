@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi } from '../test/api-harness';
 
 /**
- * Only the deprecated operation announces a deprecation (issue 23: `PATCH /v1/pets/{id}`, which
+ * Only the deprecated operation announces a deprecation (`PATCH /v1/pets/{id}`, which
  * shares getPet's path, answered `Deprecation`, `Sunset` and a successor link). Walks every
  * operation of the contract with a staff key, whatever it answers (a 404 for an unknown id, a 400
  * for a missing body), and expects the headers on getPet alone, as the contract marks it.

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
  * unread (a body over the limit: its 413, 401 or 429 is answered before the body has arrived).
  * Node ends such a connection right after the answer: the unread bytes then make the kernel reset
  * it, and a client still sending (Node's fetch, most integrators) sees `EPIPE` instead of the
- * answer (5-60% of 5 MB and 12 MB uploads in the probe of issue 23). Instead, the answer is sent
+ * answer (5-60% of 5 MB and 12 MB uploads in a probe). Instead, the answer is sent
  * and the sending side closed (FIN), while the rest of the body is read and thrown away, for at
  * most LINGER_MS and LINGER_MAX_BYTES, before the connection is closed.
  */
@@ -59,7 +59,7 @@ export const lingerAfterAnswer = (request: IncomingMessage): void => {
 };
 
 /**
- * `Expect: 100-continue` honoured (issue 23): a body that no route would read (its declared length
+ * `Expect: 100-continue` honoured: a body that no route would read (its declared length
  * over `largestBodyBytes`) gets no `100 Continue`, so the client does not send it and reads the
  * final answer (its 413, or the 401 or 429 that comes first) instead. Any other body gets its
  * `100 Continue` at once, as Node gives it by default.

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, useTestApi } from '../test/api-harness';
 
 /**
- * Odd input a probe found accepted (issue 23): invalid UTF-8 inside a JSON string (stored as
+ * Odd input a probe found accepted: invalid UTF-8 inside a JSON string (stored as
  * U+FFFD), two Authorization headers (the first one won), an X-Request-Id that is not a plain
  * token (it is logged and echoed).
  */

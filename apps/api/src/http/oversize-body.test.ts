@@ -6,7 +6,7 @@ import { testDatabases } from '../test/test-database';
 
 /**
  * Bodies over the limit, sent with Node's fetch (what most integrators use), which keeps sending
- * while the answer arrives (issue 23): the client must receive the documented 413 every time, not
+ * while the answer arrives: the client must receive the documented 413 every time, not
  * EPIPE/ECONNRESET (5-60% of tries before lingering close, http/lingering-close.ts). The built API
  * runs as a process of its own: in the test's own process the client's writes and the server's
  * reads share one event loop, and the race never shows.

@@ -19,7 +19,7 @@ const EXPOSED = [
   'Sunset',
   'WWW-Authenticate',
   'Idempotent-Replayed',
-  // Issue 15: the total of listPets (include=total_count), which a browser app shows.
+  // The total of listPets (include=total_count), which a browser app shows.
   'X-Total-Count',
 ];
 

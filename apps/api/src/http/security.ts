@@ -64,7 +64,7 @@ export const applySecurity = (app: NestFastifyApplication, config: TConfig): voi
     origin: (origin, callback) => {
       callback(null, origin !== undefined && allowed.has(origin) ? origin : false);
     },
-    // PATCH: updatePet (issue 13); PUT and DELETE: reorderPetPhotos and deletePetPhoto (issue 15).
+    // PATCH: updatePet; PUT and DELETE: reorderPetPhotos and deletePetPhoto.
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE'],
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../test/test-database';
 
 /**
  * An Idempotency-Key whose request failed for a database fault is free again within a few seconds
- * of the database answering (issue 23), not after the 60 s lease. PostgreSQL (the test's own) is
+ * of the database answering, not after the 60 s lease. PostgreSQL (the test's own) is
  * frozen while a keyed createPet claims its key: the client gives up on the claim (503), but the
  * frozen server commits it once resumed; the API gives it back as soon as it can.
  */

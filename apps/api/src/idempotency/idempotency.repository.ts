@@ -104,7 +104,7 @@ const RELEASE_STATEMENT = prepare((db, p: { id: string }) =>
 );
 
 /**
- * Gives back a claim whose INSERT failed for a database fault (issue 23): the statement may still
+ * Gives back a claim whose INSERT failed for a database fault: the statement may still
  * have been committed (a frozen server runs it once resumed, after the client gave up), leaving a
  * claim nobody holds. Found by its scope and its own `created_at`, still without a response.
  */

@@ -16,7 +16,7 @@ export type TIdempotencySettings = {
   /** Delete statements per sweep at most, so one sweep stays short whatever the backlog. */
   sweepMaxBatches: number;
   /**
-   * How often a key left claimed by a database fault is given back again until it is (issue 23):
+   * How often a key left claimed by a database fault is given back again until it is:
    * within about this long of the database answering again, instead of the lease.
    */
   releaseRetryMs: number;

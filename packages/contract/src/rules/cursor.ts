@@ -5,7 +5,7 @@ import { MAX_ID } from '../schemas/common';
  * opaque to clients: base64url (no padding) of a versioned text, so its format can change without
  * breaking them.
  *
- * - `v2:<id>:<filter>:<filter>...` (issued since issue 11): the id the next page starts below and
+ * - `v2:<id>:<filter>:<filter>...` (the current form): the id the next page starts below and
  *   the list's filters, each as its text in the list's fixed order (empty when absent), so the
  *   cursor alone continues the same list (`listCursor`). A list's new filters go at the end; a
  *   cursor issued before them has fewer slots and keeps its meaning (they are absent).

@@ -27,7 +27,7 @@ const cursorText = (cursor: string) => Buffer.from(cursor, 'base64url').toString
 const asCursor = (text: string) => Buffer.from(text).toString('base64url');
 
 describe('the profile enums', () => {
-  it('have exactly the values of the issue', () => {
+  it('have exactly the values the interface names', () => {
     expect(ZPetSex.options).toEqual(['male', 'female', 'unknown']);
     expect(ZPetAge.options).toEqual(['baby', 'young', 'adult', 'senior']);
     expect(ZPetSize.options).toEqual(['small', 'medium', 'large', 'xlarge']);
@@ -380,7 +380,7 @@ describe('PETS_CURSOR carries the new filters', () => {
     expect(PETS_CURSOR.read(asCursor(text), {})).toBeNull();
   });
 
-  it('still reads a cursor issued before issue 15 (status, categoryId, id only)', () => {
+  it('still reads a cursor issued before animals had profiles (status, categoryId, id only)', () => {
     const old = asCursor('v2:12:sold:3:');
     expect(PETS_CURSOR.read(old, {})).toEqual({
       before: 12n,

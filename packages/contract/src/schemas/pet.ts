@@ -32,7 +32,7 @@ export const ZPetName = storableText(
     .max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
 ).describe("The animal's name.");
 
-// The profile (issue 15): what adopters choose by. Every field is optional on NewPet, may be
+// The profile: what adopters choose by. Every field is optional on NewPet, may be
 // cleared with `null` on PetUpdate, and is present on Pet (`null` when unknown).
 
 export const ZPetSex = extendApi(z.enum(['male', 'female', 'unknown']), {
@@ -417,7 +417,7 @@ export const PETS_CURSOR = listCursor<TPetsListFilters>(
         return words === undefined ? undefined : ZPetNameSearchQuery.safeParse(words).data;
       },
     },
-    // Cursors issued before issue 15 carry status, categoryId and id only.
+    // Cursors issued before animals had profiles carry status, categoryId and id only.
   },
   { earlierFilterCounts: [3] },
 );

@@ -50,7 +50,7 @@ export class DocsController {
       buildOpenApiDocument({
         productionUrl: config.PUBLIC_BASE_URL_PRODUCTION,
         stagingUrl: config.PUBLIC_BASE_URL_STAGING,
-        // Absolute and named (issue 23): generated clients work without configuration, and
+        // Absolute and named: generated clients work without configuration, and
         // the first server says which environment this is.
         thisServerEnvironment: config.APP_ENV,
       }),

@@ -46,7 +46,7 @@ describe('GET /v1/openapi.json', () => {
         thisServerEnvironment: 'production',
       }),
     );
-    // Absolute, naming its environment (issue 23): a generated client needs no base address, and
+    // Absolute, naming its environment: a generated client needs no base address, and
     // Spectral's owasp:api9:2023-inventory-environment is satisfied.
     expect(document.servers).toEqual([
       { url: PRODUCTION_URL, description: 'This server (production)', 'x-internal': false },

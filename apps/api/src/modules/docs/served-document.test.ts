@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TTestApi } from '../../test/api-harness';
 
 /**
- * The document the API serves (issue 23), not only the committed one, passes the contract's
+ * The document the API serves, not only the committed one, passes the contract's
  * Spectral ruleset (spectral:oas and every OWASP rule, packages/contract/.spectral.yaml): the
  * served copy's relative first server had failed owasp:api9:2023-inventory-environment while CI
  * linted only the committed file. Its first server is this API's absolute public address, naming

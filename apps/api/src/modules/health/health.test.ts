@@ -162,7 +162,7 @@ describe('database unreachable', () => {
     expect((await api.fetch('/healthz', { key: null })).status).toBe(200);
   });
 
-  it("/readyz's 503 is logged as an expected refusal: warn, one line, no stack (issue 23)", async () => {
+  it("/readyz's 503 is logged as an expected refusal: warn, one line, no stack", async () => {
     const response = await api.fetch('/readyz', {
       key: null,
       headers: { 'x-request-id': 'ready-503' },

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, json, useTestApi } from '../../test/api-harness';
 
 /**
- * Issue 15 over real HTTP against PostgreSQL: the profile on create, update and every Pet, the
+ * Animal profiles over real HTTP against PostgreSQL: the profile on create, update and every Pet, the
  * sex/age/size filters and the name search (alone, together, with the old filters and through
  * the pages), and the total count.
  */

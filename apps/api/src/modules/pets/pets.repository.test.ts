@@ -130,7 +130,7 @@ describe('PetsRepository on a real database', () => {
   });
 });
 
-describe('PetsRepository: the profile and the photos (issue 15)', () => {
+describe('PetsRepository: the profile and the photos', () => {
   const { pool, create, drop } = testDatabase();
   beforeAll(create);
   afterAll(drop);

@@ -23,7 +23,7 @@ import {
 } from '@pets/db';
 import type { Pool } from 'pg';
 import { mediaUrl } from '../../core/media-url';
-import { withTransaction } from '../../core/transaction';
+import { isForeignKeyViolation, withTransaction } from '../../core/transaction';
 
 /**
  * The pets table: every statement about pets and the one row -> `TPet` mapping. No Nest in this
@@ -248,7 +248,7 @@ const CREATOR_STATEMENT = prepare((db, p: { id: string }) =>
 );
 
 /**
- * Who created an animal (issue 23): `undefined` when no animal has this id, `null` when it was not
+ * Who created an animal: `undefined` when no animal has this id, `null` when it was not
  * created through the API (the seed, before the column), else the id of the key that created it.
  * A plain function on the pool: AccessGuard enforces the contract's `ownPetOnly` with it.
  */
@@ -381,13 +381,6 @@ export class OpenOrderConflictError extends Error {
     super(`animal ${petId} has an open order`);
   }
 }
-
-const FOREIGN_KEY_VIOLATION = '23503';
-
-const isForeignKeyViolation = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION;
 
 export class PetsRepository {
   /**

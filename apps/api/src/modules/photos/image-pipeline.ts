@@ -4,7 +4,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 
 /**
  * sharp (libvips) is loaded with the first upload, not at start: loaded at start it added ~35 MB
- * to the resident memory of every API process, most of which never receives a photo (issue 17).
+ * to the resident memory of every API process, most of which never receives a photo.
  */
 let sharpLoaded: Promise<typeof Sharp> | undefined;
 const loadSharp = (): Promise<typeof Sharp> => {
@@ -42,7 +42,7 @@ const JPEG_SOS = Buffer.from([0xff, 0xda]);
 const PNG_IEND = Buffer.from('IEND', 'latin1');
 
 /**
- * Whether the file is whole, from its structure alone, before any decoding (issue 23): libjpeg
+ * Whether the file is whole, from its structure alone, before any decoding: libjpeg
  * only warns about a JPEG cut short ("premature end") and fills the rest grey, which cost 0.57 s
  * of CPU on a 1 KB file claiming 6000×6000 and stored a grey photo. A JPEG must end its scan with
  * an EOI marker (inside entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so

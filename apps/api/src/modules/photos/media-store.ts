@@ -94,7 +94,7 @@ export const MEDIA_STORE = Symbol('MEDIA_STORE');
 /**
  * The store the configuration asks for: the bucket when S3_BUCKET is set, else DATA_DIR/media.
  * `close` releases the S3 client's connections. The AWS SDK is loaded only for a bucket: loaded
- * at start it added ~35 MB to the resident memory of every API process, bucket or not (issue 17).
+ * at start it added ~35 MB to the resident memory of every API process, bucket or not.
  */
 export const createMediaStore = async (
   config: Pick<

@@ -88,7 +88,7 @@ describe.each(STORE_KINDS)('photo security, %s store', (kind) => {
     const over = await photos.upload(petId, bigJunk, 'text/plain', { key: limited });
     expect([over.status, (await errorBody(over)).code]).toEqual([429, 'rate_limited']);
     // A partner key that may write may add photos (no staff role needed) to the animals it
-    // created, and not to another party's (issue 23).
+    // created, and not to another party's.
     const partner = await api.createKey({ name: 'partner', role: 'partner' });
     expect((await photos.upload(petId, image, 'image/png', { key: partner })).status).toBe(403);
     const own = await api.fetch(
