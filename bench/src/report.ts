@@ -92,9 +92,8 @@ const count = (value: number) => value.toLocaleString('en-US');
 
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : round(a / b, 3));
 
-/** The issue's targets, checked against the measurements. */
 /**
- * The targets of issue 17 (2-core machines; issue 7's were 60% / 1.5× / 50% / 300 MB). The
+ * The targets, checked against the measurements (for 2-core machines). The
  * memory goal depends on the database: the embedded one (PGlite) lives in the API's process.
  */
 export const evaluateTargets = (

@@ -179,7 +179,7 @@ describe('openapi.json', () => {
     }
   });
 
-  describe('issue 15: profiles and photos', () => {
+  describe('profiles and photos', () => {
     const operation = (operationId: string) =>
       operations.find((entry) => entry.operation.operationId === operationId)?.operation as
         | (TOperation & {

@@ -31,7 +31,7 @@ export type TOpenApiServers = {
    */
   thisServerUrl?: string;
   /**
-   * The environment of the API that serves the document (issue 23): its own public address
+   * The environment of the API that serves the document: its own public address
    * (`productionUrl` or `stagingUrl`) is then listed first, absolute, as "This server
    * (production)", so a client generated from the served document works without configuration
    * and says which environment it talks to. Takes precedence over `thisServerUrl`.

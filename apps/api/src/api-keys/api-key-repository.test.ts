@@ -4,7 +4,6 @@ import { apiKeyEnvironment, hashApiKey } from './api-key-format';
 import {
   ApiKeyInputError,
   createApiKey,
-  createApiKeyRepository,
   findKeyByHash,
   listApiKeys,
   revokeApiKey,
@@ -204,15 +203,14 @@ describe('revokeApiKey', () => {
 
 describe('findKeyByHash', () => {
   it('returns what authentication, rate limiting and GET /v1/me need, for active and revoked keys', async () => {
-    const repository = createApiKeyRepository(prisma);
-    const { key, apiKey } = await repository.create({
+    const { key, apiKey } = await createApiKey(prisma, {
       name: 'Lookup',
       plan: 'enterprise',
       environment: 'production',
       rateLimitPerMinute: 50,
       rateLimitPerDay: 500,
     });
-    expect(await repository.findKeyByHash(hashApiKey(key))).toEqual({
+    expect(await findKeyByHash(prisma, hashApiKey(key))).toEqual({
       apiKeyId: apiKey.id,
       name: 'Lookup',
       start: apiKey.start,
@@ -226,29 +224,29 @@ describe('findKeyByHash', () => {
       hash: hashApiKey(key),
       revokedAt: null,
     });
-    const staff = await repository.create({
+    const staff = await createApiKey(prisma, {
       name: 'Store',
       plan: 'pro',
       environment: 'production',
       role: 'staff',
     });
-    expect(await repository.findKeyByHash(hashApiKey(staff.key))).toMatchObject({
+    expect(await findKeyByHash(prisma, hashApiKey(staff.key))).toMatchObject({
       role: 'staff',
       readOnly: false,
     });
-    const kiosk = await repository.create({
+    const kiosk = await createApiKey(prisma, {
       name: 'Kiosk',
       plan: 'free',
       environment: 'production',
       readOnly: true,
     });
-    expect(await repository.findKeyByHash(hashApiKey(kiosk.key))).toMatchObject({
+    expect(await findKeyByHash(prisma, hashApiKey(kiosk.key))).toMatchObject({
       role: 'partner',
       readOnly: true,
     });
     expect(
       await inputError(
-        repository.create({
+        createApiKey(prisma, {
           name: 'No',
           plan: 'free',
           environment: 'production',
@@ -257,19 +255,19 @@ describe('findKeyByHash', () => {
         }),
       ),
     ).toMatch(/read-only keys are partner keys/);
-    const site = await repository.create({
+    const site = await createApiKey(prisma, {
       name: 'Site',
       plan: 'business',
       environment: 'production',
       firstParty: true,
     });
-    expect(await repository.findKeyByHash(hashApiKey(site.key))).toMatchObject({
+    expect(await findKeyByHash(prisma, hashApiKey(site.key))).toMatchObject({
       role: 'partner',
       firstParty: true,
     });
     expect(
       await inputError(
-        repository.create({
+        createApiKey(prisma, {
           name: 'No',
           plan: 'business',
           environment: 'production',
@@ -278,8 +276,8 @@ describe('findKeyByHash', () => {
         }),
       ),
     ).toMatch(/first-party keys are partner keys/);
-    await repository.revoke(apiKey.id.toString());
-    expect((await repository.findKeyByHash(hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
-    expect(await repository.findKeyByHash(hashApiKey(`${key}x`))).toBeNull();
+    await revokeApiKey(prisma, apiKey.id.toString());
+    expect((await findKeyByHash(prisma, hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
+    expect(await findKeyByHash(prisma, hashApiKey(`${key}x`))).toBeNull();
   });
 });

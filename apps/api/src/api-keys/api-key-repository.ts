@@ -261,12 +261,3 @@ export const findKeyByHash = async (db: TDb, hash: string): Promise<TStoredApiKe
   const { id, ...rest } = found;
   return { apiKeyId: id, ...rest };
 };
-
-/** The functions above bound to one client, for dependency injection. */
-export const createApiKeyRepository = (db: TDb) => ({
-  create: (input: TNewApiKeyInput) => createApiKey(db, input),
-  list: () => listApiKeys(db),
-  revoke: (reference: string) => revokeApiKey(db, reference),
-  findKeyByHash: (hash: string) => findKeyByHash(db, hash),
-});
-export type TApiKeyRepository = ReturnType<typeof createApiKeyRepository>;

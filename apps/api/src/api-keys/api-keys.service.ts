@@ -88,15 +88,6 @@ export class ApiKeysService {
   }
 
   /**
-   * The identity an Authorization header value proves: synchronously when the answer needs no
-   * lookup (the request then awaits nothing here), else once the lookup is done.
-   */
-  authenticate(authorization: string | undefined): TIdentity | Promise<TIdentity> {
-    const examined = this.examine(authorization);
-    return typeof examined === 'string' ? this.verify(examined) : examined;
-  }
-
-  /**
    * What an Authorization header value presents, with no lookup: the SHA-256 (hex) of a
    * well-formed key of this environment, to `verify`; else the 401 to answer.
    */

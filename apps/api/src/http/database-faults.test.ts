@@ -203,7 +203,7 @@ describe('what is not a database outage stays a 500', () => {
 });
 
 describe('the chain of causes', () => {
-  it("Prisma's P2039 wrapping 57P03 (the database starting up), as the issue saw it", () => {
+  it("Prisma's P2039 wrapping 57P03 (the database starting up), as a probe saw it", () => {
     const error = new Prisma.PrismaClientKnownRequestError(
       'Database error. Code: `57P03`. Message: `the database system is starting up`',
       {

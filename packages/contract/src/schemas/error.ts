@@ -22,12 +22,12 @@ export const ZErrorCode = z.enum([
   'service_unavailable',
   'idempotency_key_in_use',
   'idempotency_key_reused',
-  // Issue 13 (orders and roles); appended so that merges with other additions stay easy.
+  // Orders and roles; each group appended, so that merges with other additions stay easy.
   'forbidden',
   'pet_not_available',
   'order_transition_not_allowed',
   'pet_status_conflict',
-  // Issue 15 (animal profiles and photos).
+  // Animal profiles and photos.
   'invalid_image',
   'image_too_large',
   'photo_limit_reached',

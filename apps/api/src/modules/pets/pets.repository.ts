@@ -12,7 +12,7 @@ import type {
 } from '@pets/contract';
 // The light entries at run time: the bench's floor loads this file, and needs no router.
 import { toPage } from '@pets/contract/rules';
-import { nameSearchWords, PETS_CURSOR } from '@pets/contract/schemas';
+import { nameSearchWords, OPEN_ORDER_STATUSES, PETS_CURSOR } from '@pets/contract/schemas';
 import {
   type DB,
   prepare,
@@ -23,7 +23,7 @@ import {
 } from '@pets/db';
 import type { Pool } from 'pg';
 import { mediaUrl } from '../../core/media-url';
-import { withTransaction } from '../../core/transaction';
+import { isForeignKeyViolation, withTransaction } from '../../core/transaction';
 
 /**
  * The pets table: every statement about pets and the one row -> `TPet` mapping. No Nest in this
@@ -273,13 +273,13 @@ const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select('id').where('id', '=', p.id).forUpdate(),
 );
 
-/** Whether the animal has an open (placed or approved) order. */
+/** Whether the animal has an open order (the contract's open statuses). */
 const OPEN_ORDER_STATEMENT = prepare((db, p: { petId: string }) =>
   db
     .selectFrom('orders')
     .select('id')
     .where('pet_id', '=', p.petId)
-    .where('status', 'in', ['placed', 'approved'])
+    .where('status', 'in', [...OPEN_ORDER_STATUSES])
     .limit(1),
 );
 
@@ -381,13 +381,6 @@ export class OpenOrderConflictError extends Error {
     super(`animal ${petId} has an open order`);
   }
 }
-
-const FOREIGN_KEY_VIOLATION = '23503';
-
-const isForeignKeyViolation = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION;
 
 export class PetsRepository {
   /**
