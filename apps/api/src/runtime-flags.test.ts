@@ -27,7 +27,7 @@ describe('the production Node flags', () => {
 
   it('are given by the root `pnpm start` (scripts/run-stack.mjs)', () => {
     expect(read('scripts', 'run-stack.mjs')).toContain(
-      "start('api', process.execPath, [...PRODUCTION_NODE_FLAGS, apiMain]);",
+      "start('api', process.execPath, [...PRODUCTION_NODE_FLAGS, apiMain]",
     );
   });
 });
