@@ -9,7 +9,7 @@ import { OrdersService } from './orders.service';
 const { orders } = contract;
 
 /**
- * One handler per operation. Who may call each one (403) is AccessGuard's, and which take
+ * One handler per operation. Who may call each one (403) is AdmissionGuard's, and which take
  * `Idempotency-Key` (every POST) the IdempotencyInterceptor's, both from the contract.
  */
 @Controller()

@@ -9,14 +9,14 @@ import {
   type TPage,
 } from '@pets/contract';
 import type { TCaller } from '../../api-keys/caller';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { readListCursor } from '../../http/pagination';
 import { OrdersRepository, type TOrderScope } from './orders.repository';
 
 /**
  * The rules of adoption orders. Who sees what: a partner key its own orders, a staff key every
  * order; an order the caller may not see is a 404 exactly like one that does not exist, so its
- * existence is not revealed. Which key may call which operation at all (403) is AccessGuard's,
+ * existence is not revealed. Which key may call which operation at all (403) is AdmissionGuard's,
  * from the contract; what a transition may start from is the contract's ORDER_TRANSITIONS.
  */
 @Injectable()

@@ -250,7 +250,7 @@ const CREATOR_STATEMENT = prepare((db, p: { id: string }) =>
 /**
  * Who created an animal: `undefined` when no animal has this id, `null` when it was not
  * created through the API (the seed, before the column), else the id of the key that created it.
- * A plain function on the pool: AccessGuard enforces the contract's `ownPetOnly` with it.
+ * A plain function on the pool: AdmissionGuard enforces the contract's `ownPetOnly` with it.
  */
 export const petCreatorOf = async (
   db: TQueryable,
