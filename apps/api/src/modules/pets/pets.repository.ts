@@ -20,6 +20,7 @@ import {
   type SelectQueryBuilder,
   sql,
   type TQueryable,
+  type TRowOf,
 } from '@pets/db';
 import type { Pool } from 'pg';
 import { mediaUrl } from '../../core/media-url';
@@ -63,19 +64,8 @@ const PET_COLUMNS = [
   sql<TPhotoRow[]>`pets.photo_list`.as('photos'),
 ] as const;
 
-type TPetRow = {
-  id: string;
-  name: string;
-  categoryId: string;
-  status: TPetStatus;
-  description: string | null;
-  sex: TPetSex | null;
-  age: TPetAge | null;
-  size: TPetSize | null;
-  breed: string | null;
-  arrivedAt: string | null;
-  photos: TPhotoRow[];
-};
+/** A Pet's row, as Kysely infers it from PET_COLUMNS and the generated types. */
+type TPetRow = TRowOf<typeof GET_STATEMENT>;
 
 /** Whether a photo's sizes are already narrowest first, as the upload stores them. */
 const isNarrowestFirst = (sizes: TPhotoRow['sizes']): boolean =>
