@@ -11,6 +11,7 @@ import {
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
 import { isUniqueViolation, withTransaction } from '../../core/transaction';
+import { petsInOrders } from '../pets/pets.repository';
 
 /**
  * The orders table and its one row -> `TOrder` mapping. Each statement is compiled once, when this
@@ -101,24 +102,6 @@ const INSERT_STATEMENT = prepare(
         history: sql`jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'to', 'placed', 'by', ${p.by}::text))`,
       })
       .returning(ORDER_COLUMNS),
-);
-
-/** `available` -> `pending`, only if it is available: the row lock makes concurrent tries queue. */
-const RESERVE_PET_STATEMENT = prepare((db, p: { petId: string }) =>
-  db
-    .updateTable('pets')
-    .set({ status: 'pending' })
-    .where('id', '=', p.petId)
-    .where('status', '=', 'available')
-    .returning('id'),
-);
-
-const PET_STATUS_STATEMENT = prepare((db, p: { petId: string }) =>
-  db.selectFrom('pets').select('status').where('id', '=', p.petId),
-);
-
-const SET_PET_STATUS_STATEMENT = prepare((db, p: { petId: string; status: TPetStatus }) =>
-  db.updateTable('pets').set({ status: p.status }).where('id', '=', p.petId),
 );
 
 type TTransitionParams = {
@@ -268,8 +251,7 @@ export class OrdersRepository {
   place(order: TNewOrderRecord): Promise<TOrder> {
     const petId = String(order.petId);
     return withTransaction(this.pool, async (client) => {
-      const reserved = await RESERVE_PET_STATEMENT.execute(client, { petId });
-      if (reserved.rows.length === 0) {
+      if (!(await petsInOrders.reserve(client, petId))) {
         throw await this.refusalFor(client, order.petId);
       }
       const { rows } = await INSERT_STATEMENT.execute(client, {
@@ -289,9 +271,8 @@ export class OrdersRepository {
   }
 
   private async refusalFor(db: TQueryable, petId: number): Promise<Error> {
-    const { rows } = await PET_STATUS_STATEMENT.execute(db, { petId: String(petId) });
-    const pet = rows[0];
-    return pet ? new PetNotAvailableError(petId, pet.status) : new UnknownPetError(petId);
+    const status = await petsInOrders.statusOf(db, String(petId));
+    return status ? new PetNotAvailableError(petId, status) : new UnknownPetError(petId);
   }
 
   /**
@@ -320,7 +301,7 @@ export class OrdersRepository {
       }
       const petStatus = PET_STATUS_AFTER[change.to];
       if (petStatus) {
-        await SET_PET_STATUS_STATEMENT.execute(client, { petId: row.petId, status: petStatus });
+        await petsInOrders.setStatus(client, row.petId, petStatus);
       }
       return toOrder(row);
     });

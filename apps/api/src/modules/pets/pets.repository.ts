@@ -258,6 +258,40 @@ const GET_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id),
 );
 
+/** `available` -> `pending`, only if it is available: the row lock makes concurrent tries queue. */
+const RESERVE_STATEMENT = prepare((db, p: { id: string }) =>
+  db
+    .updateTable('pets')
+    .set({ status: 'pending' })
+    .where('id', '=', p.id)
+    .where('status', '=', 'available')
+    .returning('id'),
+);
+
+const STATUS_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('pets').select('status').where('id', '=', p.id),
+);
+
+const SET_STATUS_STATEMENT = prepare((db, p: { id: string; status: TPetStatus }) =>
+  db.updateTable('pets').set({ status: p.status }).where('id', '=', p.id),
+);
+
+/**
+ * What an adoption order does to its animal, inside the orders repository's transaction (`db` is
+ * its client): the animals' table is written by this repository only.
+ */
+export const petsInOrders = {
+  /** Sets an available animal `pending`; false when it is not available (or does not exist). */
+  reserve: async (db: TQueryable, petId: string): Promise<boolean> =>
+    (await RESERVE_STATEMENT.execute(db, { id: petId })).rows.length > 0,
+  /** The animal's status, or undefined when there is no such animal. */
+  statusOf: async (db: TQueryable, petId: string): Promise<TPetStatus | undefined> =>
+    (await STATUS_STATEMENT.execute(db, { id: petId })).rows[0]?.status,
+  setStatus: async (db: TQueryable, petId: string, status: TPetStatus): Promise<void> => {
+    await SET_STATUS_STATEMENT.execute(db, { id: petId, status });
+  },
+};
+
 /** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
 const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select('id').where('id', '=', p.id).forUpdate(),
