@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyRepository } from '@pets/api/idempotency-repository';
-import { OrdersRepository } from '@pets/api/orders-repository';
+import { OrdersRepository, PetNotAvailableError } from '@pets/api/orders-repository';
 import { PetsRepository, UnknownCategoryError } from '@pets/api/pets-repository';
 import { requestHash } from '@pets/api/request-hash';
 import { nextPageLink } from '@pets/contract/rules';
@@ -230,13 +230,20 @@ app.post<{ Body: TOrderBody }>('/v1/store/orders', async (request, reply) => {
   ) {
     return reply.code(400).send(error(400, 'invalid_request', 'invalid order'));
   }
-  const placed = await orders.place({
-    petId,
-    apiKeyId: BigInt(key.id),
-    by: keyStart(request.headers.authorization),
-    adopter: { name: adopter.name.trim(), email: adopter.email.trim() },
-  });
-  if ('refused' in placed) {
+  const placed = await orders
+    .place({
+      petId,
+      apiKeyId: BigInt(key.id),
+      by: keyStart(request.headers.authorization),
+      adopter: { name: adopter.name.trim(), email: adopter.email.trim() },
+    })
+    .catch((refusal: unknown) => {
+      if (refusal instanceof PetNotAvailableError) {
+        return undefined;
+      }
+      throw refusal;
+    });
+  if (placed === undefined) {
     return reply.code(409).send(error(409, 'pet_not_available', 'not available'));
   }
   reply.header('location', `/v1/store/orders/${placed.id}`);

@@ -1,10 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { AccessGuard } from './auth/access.guard';
+import { AdmissionGuard } from './admission/admission.guard';
 import { AuthModule, type TAuthDependencies } from './auth/auth.module';
-import { IdentifyGuard } from './auth/identify.guard';
 import { CoreModule, type TCoreDependencies } from './core/core.module';
-import { BodyGuard } from './http/body.guard';
 import { AllExceptionsFilter } from './http/exception.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -16,10 +14,10 @@ import { CategoriesModule } from './modules/categories/categories.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
 import { MeModule } from './modules/me/me.module';
+import { MediaModule } from './modules/media/media.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
 import { PhotosModule } from './modules/photos/photos.module';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
 
@@ -33,11 +31,11 @@ export type TAppDependencies = TCoreDependencies &
   };
 
 /**
- * The application: its rooms, and what runs around every handler. Guards run in this order on
- * every request: identify the caller, rate limit by key or client address, enforce the handler's
- * @Access rule (401 without a valid key), then the body's usability (413/415/400), all before any
- * validation of the input. Then the interceptor of Idempotency-Key (a replay is still a counted,
- * authenticated request).
+ * The application: its rooms, and what runs around every handler. One guard admits every request
+ * (AdmissionGuard: identify the caller, rate limit by key or client address, the handler's @Access
+ * rule and the operation's permission, then the body's usability), all before any validation of
+ * the input. Then the interceptor of Idempotency-Key (a replay is still a counted, authenticated
+ * request).
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
@@ -56,6 +54,7 @@ export class AppModule {
         }),
         PetsModule,
         PhotosModule,
+        MediaModule,
         OrdersModule,
         CategoriesModule,
         MeModule,
@@ -63,11 +62,9 @@ export class AppModule {
         DocsModule,
       ],
       providers: [
-        { provide: APP_GUARD, useExisting: IdentifyGuard },
-        { provide: APP_GUARD, useExisting: RateLimitGuard },
-        { provide: APP_GUARD, useExisting: AccessGuard },
-        { provide: APP_GUARD, useClass: BodyGuard },
-        // After BodyGuard: only a usable body is hashed and stored.
+        AdmissionGuard,
+        { provide: APP_GUARD, useExisting: AdmissionGuard },
+        // After admission: only a usable body is hashed and stored.
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -6,10 +6,10 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { contract, Header } from '@pets/contract';
 import type { TTrustedProxies } from '@pets/contract/rules';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AdmissionGuard } from './admission/admission.guard';
 import { AppModule, type TAppDependencies } from './app.module';
-import { AuthService } from './auth/auth.service';
 import { callerOf, clientAddressOf, registerRequestIdentity } from './auth/identity';
-import { AppError } from './http/app-error';
+import { AppError } from './core/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
 import { toAppError } from './http/exception.filter';
@@ -22,11 +22,10 @@ import {
 import { applySecurity, securityHeadersHook } from './http/security';
 import { PendingUpload } from './http/upload-body';
 import { LARGEST_UPLOAD_BYTES, uploadLimitOf } from './http/upload-routes';
-import { createV1Gate, registerV1Gate } from './http/v1-gate';
+import { registerV1Gate, type TV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
 import { getPetDeprecationHeaders } from './modules/pets/deprecations';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -152,10 +151,11 @@ const registerHooks = (
     done(missingHost(request) ?? duplicateAuthorization(request));
   });
 
-  // A /v1 request that no route serves never reaches the guards; it gets the same order through
-  // the gate: identified, counted, given rate-limit headers, 401 without a valid key, and only
-  // then its 404 or 405 (http/v1-gate.ts; a CORS preflight and the OpenAPI document need no key).
-  const gate = createV1Gate(app.get(AuthService), app.get(RateLimitGuard));
+  // A /v1 request that no route serves never reaches the guard; it gets the same admission:
+  // identified, counted, given rate-limit headers, 401 without a valid key, and only then its 404
+  // or 405 (AdmissionGuard.admitUnrouted; a CORS preflight and the OpenAPI document need no key).
+  const admission = app.get(AdmissionGuard);
+  const gate: TV1Gate = (request, reply) => admission.admitUnrouted(request, reply);
   registerV1Gate(fastify, gate);
   fastify.addHook('onRequest', async (request, reply) => {
     if (servedRoute(request) === undefined) {

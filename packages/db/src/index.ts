@@ -27,6 +27,7 @@ export {
   prepareShapes,
   type TPreparedQuery,
   type TQueryable,
+  type TRowOf,
   type TShapedQuery,
 } from './kysely.js';
 export {

@@ -55,6 +55,17 @@ export type TPreparedQuery<TParams, TRow extends QueryResultRow> = {
 };
 
 /**
+ * The row type of a prepared statement, as Kysely infers it from the generated `DB` types: a
+ * repository's row type is its statement's, never written by hand.
+ */
+export type TRowOf<TQuery> =
+  TQuery extends TPreparedQuery<infer _TParams, infer TRow>
+    ? TRow
+    : TQuery extends TShapedQuery<infer _TParams, infer TRow>
+      ? TRow
+      : never;
+
+/**
  * Compiles the query `build` returns once, with placeholders for the values of `params`, and
  * returns how to run it. Declare prepared queries at module level, one per query shape (a shape is
  * the SQL text: an optional filter is a second shape, so prepare each combination you need).

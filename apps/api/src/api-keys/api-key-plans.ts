@@ -12,3 +12,6 @@ export const PLAN_LIMITS: Record<ApiKeyPlan, TRateLimits | null> = {
   business: { perMinute: 1_000, perDay: 100_000 },
   enterprise: null,
 };
+
+/** Requests without a valid key are limited per client address with the Free plan's numbers. */
+export const ANONYMOUS_LIMITS = PLAN_LIMITS.free as TRateLimits;

@@ -1,12 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG } from '../app.tokens';
-import type { TIdentity } from '../auth/identity';
 import { NegativeCache } from '../cache/negative-cache';
 import { SwrCache, type TSwrCacheSettings } from '../cache/swr-cache';
 import type { TConfig } from '../config';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import { apiKeyEnvironment, hashApiKey } from './api-key-format';
+import type { TIdentity } from './caller';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from './caller';
 
 export type TKeyCacheSettings = TSwrCacheSettings & {

@@ -1,3 +1,4 @@
+import type { AppError } from '../core/app-error';
 import type { TStoredApiKeyRecord } from './api-key-repository';
 
 /** A stored key as the server reads it, found by the SHA-256 of the presented key. */
@@ -11,3 +12,12 @@ export type TCaller = Omit<TStoredApiKey, 'hash' | 'revokedAt'>;
 
 export type TApiKeyLookup = (hash: string) => Promise<TStoredApiKey | null>;
 export const API_KEY_LOOKUP = Symbol('API_KEY_LOOKUP');
+
+/**
+ * What `identify` found out about a request: the caller of a valid key, or the 401 to answer when
+ * there is none. Both fields are always present (one object shape for V8); the identity of a valid
+ * key is built once per key-cache load, not per request.
+ */
+export type TIdentity =
+  | { readonly caller: TCaller; readonly error: null }
+  | { readonly caller: null; readonly error: AppError };

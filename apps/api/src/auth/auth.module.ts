@@ -8,7 +8,6 @@ import {
 import { API_KEY_LOOKUP, type TApiKeyLookup } from '../api-keys/caller';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
-import { AccessGuard } from './access.guard';
 import { AuthService } from './auth.service';
 import {
   FAILED_AUTH_POLICY,
@@ -16,7 +15,6 @@ import {
   failedAuthPolicyOf,
   type TFailedAuthPolicy,
 } from './failed-auth-budget';
-import { IdentifyGuard } from './identify.guard';
 
 export type TAuthDependencies = {
   /** Finds a stored key by the SHA-256 of the presented key (the database, in production). */
@@ -27,8 +25,7 @@ export type TAuthDependencies = {
 
 /**
  * Who is calling: the key service and its caches, the failed-authentication budget (kept in the
- * global rate-limit store), `identify`, and the two guards around the rate limiter (AppModule
- * registers all three globally, in order).
+ * global rate-limit store) and `identify`, which the admission (AdmissionGuard) runs first.
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
@@ -47,10 +44,8 @@ export class AuthModule {
         ApiKeysService,
         FailedAuthBudget,
         AuthService,
-        IdentifyGuard,
-        AccessGuard,
       ],
-      exports: [AuthService, IdentifyGuard, AccessGuard],
+      exports: [AuthService],
     };
   }
 }

@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { FirstPartyHeader } from '@pets/contract';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeysService } from '../api-keys/api-keys.service';
+import type { TIdentity } from '../api-keys/caller';
 import { FailedAuthBudget } from './failed-auth-budget';
-import type { TIdentity } from './identity';
 
 /** Node's names of the first-party headers (lower case), computed once. */
 const VISITOR_IP = FirstPartyHeader.visitorIp.toLowerCase();
@@ -21,7 +21,7 @@ export class AuthService {
   /**
    * Identifies the request from its `Authorization: Bearer` key and records the result as the
    * request's identity. It never answers 401 itself: the rate limiter must count requests without
-   * a valid key too (per client address) before AccessGuard answers them 401. Without credentials
+   * a valid key too (per client address) before AdmissionGuard answers them 401. Without credentials
    * (no Authorization header, or a blank one) that is all. With credentials, the client address's
    * failed-authentication budget comes first, before any lookup: over it, this throws the 429,
    * whatever the key (docs/errors.md); else a failure (anything but a valid key) is counted. Costs:

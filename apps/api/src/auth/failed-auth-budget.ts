@@ -3,7 +3,7 @@ import { normalizeIp } from '@nestjs/throttler';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { TConfig } from '../config';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import { LOGGER } from '../logging/logger';
 import { rateLimitHeaders, retryAfterSeconds } from '../rate-limit/rate-limit.headers';
 import {

@@ -1,16 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TCaller } from '../api-keys/caller';
-import type { AppError } from '../http/app-error';
+import type { TCaller, TIdentity } from '../api-keys/caller';
 import type { TPrecondition } from '../rate-limit/rate-limit.types';
-
-/**
- * What `identify` found out about a request: the caller of a valid key, or the 401 to answer when
- * there is none. Both fields are always present (one object shape for V8); the identity of a valid
- * key is built once per key-cache load, not per request.
- */
-export type TIdentity =
-  | { readonly caller: TCaller; readonly error: null }
-  | { readonly caller: null; readonly error: AppError };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +13,7 @@ declare module 'fastify' {
     /**
      * The client address's failed-authentication budget when `identify` left its check to the
      * rate limiter (a valid key from the cache: the check rides on the limiter's round trip);
-     * RateLimitGuard.limit makes it before counting anything. `null` otherwise.
+     * the admission's rate limit makes it before counting anything. `null` otherwise.
      */
     authBudget: TPrecondition | null;
     /**

@@ -4,8 +4,8 @@ import { BODY_LIMIT_BYTES, BODY_LIMIT_TEXT } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { clientAddressOf } from '../auth/identity';
+import { AppError } from '../core/app-error';
 import { redactUrl } from '../logging/redact-url';
-import { AppError } from './app-error';
 import { timedOut } from './connections';
 
 /** The contract's limit, re-exported for the app's Fastify options (app.ts). */
@@ -23,7 +23,7 @@ export const BODY_DRAIN_LIMIT_BYTES = 1024 * 1024;
  * A body that could not be used. Parsing happens before guards run, so instead of failing there
  * (which would answer 400, 413 or 415 to a caller without a valid key, or to one already rate
  * limited) the parser leaves this marker and the request fails after authentication and rate
- * limiting (BodyGuard), with the right code. `unread`: the rest of the body was left on the
+ * limiting (AdmissionGuard), with the right code. `unread`: the rest of the body was left on the
  * connection, which must then be closed after the answer, whatever it is (app.ts, onSend).
  */
 export class UnusableBody {
@@ -155,7 +155,7 @@ const readBody = (
 };
 
 /**
- * For an upload route (a photo), the body left unread as a marker that the BodyGuard reads
+ * For an upload route (a photo), the body left unread as a marker that AdmissionGuard reads
  * after the guards, with the route's own limit (http/upload-body.ts); undefined elsewhere.
  */
 export type TDeferUpload = (request: FastifyRequest, payload: Readable) => object | undefined;

@@ -2,9 +2,9 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { TCaller } from '../api-keys/caller';
 import { callerOf } from '../auth/identity';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 
-/** The authenticated caller; AccessGuard has already made sure there is one. */
+/** The authenticated caller; AdmissionGuard has already made sure there is one. */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): TCaller => {
   const caller = callerOf(context.switchToHttp().getRequest<FastifyRequest>());
   if (!caller) {

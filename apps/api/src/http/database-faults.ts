@@ -1,4 +1,4 @@
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 
 /**
  * Which database failures a client sees as `503 service_unavailable` (retry later) and which as

@@ -9,9 +9,9 @@ import { BODY_LIMIT_TEXT, ERROR_STATUS, Header, type TErrorCode } from '@pets/co
 import { RequestValidationError } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { AppError } from '../core/app-error';
 import { LOGGER } from '../logging/logger';
 import { redactUrl } from '../logging/redact-url';
-import { AppError } from './app-error';
 import { RequestAborted } from './body';
 import {
   classifyDatabaseError,

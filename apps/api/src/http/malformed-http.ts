@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TErrorCode } from '@pets/contract';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 
 /** Node's limit on a request's line and headers together (16 KiB unless --max-http-header-size). */
 const HEADERS_LIMIT_TEXT = `${Math.round(maxHeaderSize / 1024)} KiB`;

@@ -1,5 +1,5 @@
 import type { TListCursor } from '@pets/contract';
-import { invalidRequest } from './app-error';
+import { invalidRequest } from '../core/app-error';
 
 /**
  * Lists are keyset-paginated, newest first: a page holds ids below the cursor's. The cursor's

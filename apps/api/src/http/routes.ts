@@ -1,11 +1,12 @@
 import { CONTRACT_ROUTES } from '@pets/contract';
-import {
-  DOCS_BUNDLE_PATH,
-  DOCS_INIT_PATH,
-  DOCS_PATH,
-  OPENAPI_PATH,
-} from '../modules/docs/docs-page';
-import { HEALTH_PATH, READINESS_PATH } from '../modules/health/readiness';
+
+/** The paths served outside the contract, declared here for the router and the modules alike. */
+export const DOCS_PATH = '/docs';
+export const DOCS_BUNDLE_PATH = '/docs/scalar.js';
+export const DOCS_INIT_PATH = '/docs/docs.js';
+export const OPENAPI_PATH = '/v1/openapi.json';
+export const HEALTH_PATH = '/healthz';
+export const READINESS_PATH = '/readyz';
 
 type TKnownRoute = { method: string; pattern: RegExp };
 

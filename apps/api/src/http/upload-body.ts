@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import { PHOTO_FORM_FIELD, PHOTO_MEDIA_TYPES } from '@pets/contract';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 import { BODY_DRAIN_LIMIT_BYTES, RequestAborted } from './body';
 import { timedOut } from './connections';
 
@@ -17,7 +17,7 @@ export class UploadedFile {
 
 /**
  * The uploaded file of an upload route's handler (the contract types that body as a form, which
- * ts-rest does not parse: BodyGuard left an UploadedFile there).
+ * ts-rest does not parse: AdmissionGuard left an UploadedFile there).
  */
 export const uploadedFileOf = (body: unknown): UploadedFile => {
   if (body instanceof UploadedFile) {
@@ -53,7 +53,7 @@ const mediaTypeOf = (request: FastifyRequest): string =>
 /**
  * The body of a photo upload, left unread by the parser (body.ts) until the guards have let the
  * request through: a caller without a valid key, or one rate limited, never makes the API read
- * (or hold in memory) up to 10 MiB. BodyGuard reads it (`read`) after the other guards.
+ * (or hold in memory) up to 10 MiB. AdmissionGuard reads it (`read`) after the other guards.
  * Left unread (a 401 or 429), its connection is closed after the answer unless the rest is
  * small enough for Node to drain (app.ts, onSend).
  */

@@ -1,6 +1,6 @@
 import type { TErrorDetail } from '@pets/contract';
 import { defaultErrorMap, type ZodError, type ZodIssue, ZodIssueCode } from 'zod';
-import { AppError } from './app-error';
+import { AppError } from '../core/app-error';
 
 type TSource = 'path' | 'query' | 'body';
 

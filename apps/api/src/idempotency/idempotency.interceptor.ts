@@ -17,7 +17,7 @@ import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxjs';
 import { callerOf } from '../auth/identity';
-import { invalidRequest } from '../http/app-error';
+import { invalidRequest } from '../core/app-error';
 import { toAppError } from '../http/exception.filter';
 import type { TStoredResponse } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -27,7 +27,7 @@ import { requestHash } from './request-hash';
  * `Idempotency-Key` on every operation that the contract marks idempotent (`idempotent(...)` in
  * its router, packages/contract/src/routers/idempotent.ts): nothing to add to a controller.
  *
- * A global interceptor, so it runs after the guards, BodyGuard included (the key is
+ * A global interceptor, so it runs after the guards, AdmissionGuard included (the key is
  * known, the request counted by the rate limiter: a replay is a request like any other) and
  * before ts-rest's validation and the handler:
  *

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
 import { LOGGER } from '../logging/logger';
 import {
   IdempotencyRepository,

@@ -1,10 +1,10 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger } from 'pino';
+import { ANONYMOUS_LIMITS } from '../api-keys/api-key-plans';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
 import { LOGGER } from '../logging/logger';
-import { ANONYMOUS_LIMITS, RateLimitGuard } from './rate-limit.guard';
 import { createRateLimitStore } from './rate-limit.store-factory';
 import {
   DEFAULT_RATE_LIMIT_SETTINGS,
@@ -15,7 +15,8 @@ import {
 } from './rate-limit.types';
 
 /**
- * The per-plan limits: the guard, the store (Redis or memory) and its lifecycle. Global, because
+ * The per-plan limits: the throttlers' windows, the store (Redis or memory) and its lifecycle (the
+ * guard that counts is the admission's, AdmissionGuard). Global, because
  * the limit is application-wide: its guard is a global guard and readiness reports its store; it is
  * registered once, by AppModule.
  */
@@ -44,7 +45,7 @@ export class RateLimitModule implements OnApplicationShutdown {
       imports: [
         ThrottlerModule.forRoot({
           // The windows. Their limits are those of requests without a valid key (per client
-          // address); a key's requests get its plan's numbers instead (RateLimitGuard).
+          // address); a key's requests get its plan's numbers instead (AdmissionGuard).
           throttlers: [
             { name: 'minute', ttl: settings.minuteMs, limit: ANONYMOUS_LIMITS.perMinute },
             { name: 'day', ttl: settings.dayMs, limit: ANONYMOUS_LIMITS.perDay },
@@ -59,9 +60,9 @@ export class RateLimitModule implements OnApplicationShutdown {
             createRateLimitStore(appConfig, settings, logger),
           inject: [CONFIG, LOGGER],
         },
-        RateLimitGuard,
       ],
-      exports: [RateLimitGuard, RATE_LIMIT_STORE],
+      // The throttlers' options, for the admission's guard (a ThrottlerGuard).
+      exports: [ThrottlerModule, RATE_LIMIT_STORE, RATE_LIMIT_SETTINGS],
     };
   }
 }

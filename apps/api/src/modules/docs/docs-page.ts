@@ -4,12 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { THIS_SERVER_URL, type TOpenApiServers } from '@pets/contract';
+import { DOCS_BUNDLE_PATH, DOCS_INIT_PATH, OPENAPI_PATH } from '../../http/routes';
 
 /** Where the page and its scripts are served. */
-export const DOCS_PATH = '/docs';
-export const DOCS_BUNDLE_PATH = '/docs/scalar.js';
-export const DOCS_INIT_PATH = '/docs/docs.js';
-export const OPENAPI_PATH = '/v1/openapi.json';
 
 export type TStaticAsset = {
   body: Buffer;

@@ -1,19 +1,11 @@
 import { Controller, Get, Headers, HttpCode, Inject } from '@nestjs/common';
 import { buildOpenApiDocument } from '@pets/contract';
+import { Access } from '../../admission/route';
 import { CONFIG } from '../../app.tokens';
-import { Access } from '../../auth/access.decorator';
 import type { TConfig } from '../../config';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
-import {
-  DOCS_BUNDLE_PATH,
-  DOCS_INIT_PATH,
-  DOCS_PATH,
-  docsInitScript,
-  loadScalarBundle,
-  OPENAPI_PATH,
-  renderDocsPage,
-  type TStaticAsset,
-} from './docs-page';
+import { DOCS_BUNDLE_PATH, DOCS_INIT_PATH, DOCS_PATH, OPENAPI_PATH } from '../../http/routes';
+import { docsInitScript, loadScalarBundle, renderDocsPage, type TStaticAsset } from './docs-page';
 
 /**
  * A script of the page, gzipped when the client takes it. The page names it with its content

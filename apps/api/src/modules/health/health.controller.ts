@@ -1,17 +1,12 @@
 import { type BeforeApplicationShutdown, Controller, Get, Inject } from '@nestjs/common';
 import type { PrismaClient } from '@pets/db';
+import { Access } from '../../admission/route';
 import { CONFIG, PRISMA } from '../../app.tokens';
-import { Access } from '../../auth/access.decorator';
 import type { TConfig } from '../../config';
 import { serviceUnavailable } from '../../http/database-faults';
+import { HEALTH_PATH, READINESS_PATH } from '../../http/routes';
 import { RATE_LIMIT_STORE, type TRateLimitStore } from '../../rate-limit/rate-limit.types';
-import {
-  checkDatabase,
-  checkRateLimits,
-  HEALTH_PATH,
-  READINESS_PATH,
-  type TReadiness,
-} from './readiness';
+import { checkDatabase, checkRateLimits, type TReadiness } from './readiness';
 
 /**
  * Probes for orchestrators and load balancers, outside /v1: no key, no rate limit, never cached.

@@ -2,9 +2,6 @@ import type { PrismaClient } from '@pets/db';
 import { classifyDatabaseError, describeDatabaseFault } from '../../http/database-faults';
 import type { TRateLimitStore } from '../../rate-limit/rate-limit.types';
 
-export const HEALTH_PATH = '/healthz';
-export const READINESS_PATH = '/readyz';
-
 /** How long the database may take to answer `SELECT 1` before readiness gives up on it. */
 export const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 

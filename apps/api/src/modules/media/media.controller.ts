@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param, StreamableFile } from '@nestjs/common';
-import { Access } from '../../auth/access.decorator';
-import { AppError } from '../../http/app-error';
+import { Access } from '../../admission/route';
+import { AppError } from '../../core/app-error';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
 import { MEDIA_CACHE_CONTROL, MEDIA_STORE, type TMediaStore } from '../photos/media-store';
 

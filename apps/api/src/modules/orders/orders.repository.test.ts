@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/test-database';
-import { OrdersRepository } from './orders.repository';
+import { OrdersRepository, PetNotAvailableError, UnknownPetError } from './orders.repository';
 
 describe('OrdersRepository on a real database', () => {
   const { pool, create, drop } = testDatabase();
@@ -52,18 +52,17 @@ describe('OrdersRepository on a real database', () => {
       adopter,
       history: [{ at: expect.any(String), to: 'placed', by: 'pets_live_abcd' }],
     });
-    if ('refused' in order) {
-      return;
-    }
     expect(order.updatedAt).toBe(order.placedAt);
     expect(order.history[0]?.at).toBe(order.placedAt);
     expect(await petStatus(petIds[0] as number)).toBe('pending');
-    expect(
-      await orders.place({ petId: petIds[0] as number, adopter, apiKeyId: otherKeyId, by: 'x' }),
-    ).toEqual({ refused: 'not_available', status: 'pending' });
-    expect(await orders.place({ petId: 987_654, adopter, apiKeyId: keyId, by: 'x' })).toEqual({
-      refused: 'unknown_pet',
-    });
+    const taken = await orders
+      .place({ petId: petIds[0] as number, adopter, apiKeyId: otherKeyId, by: 'x' })
+      .catch((error: unknown) => error);
+    expect(taken).toBeInstanceOf(PetNotAvailableError);
+    expect(taken).toMatchObject({ petId: petIds[0], status: 'pending' });
+    await expect(
+      orders.place({ petId: 987_654, adopter, apiKeyId: keyId, by: 'x' }),
+    ).rejects.toBeInstanceOf(UnknownPetError);
   });
 
   it('refuses a second open order for one animal in the database itself, not only in the code', async () => {
@@ -88,10 +87,11 @@ describe('OrdersRepository on a real database', () => {
     );
     // The animal is still marked available here (typed in by hand): the index answers for it.
     expect(await petStatus(petId)).toBe('available');
-    expect(await orders.place({ petId, adopter, apiKeyId: keyId, by: 'x' })).toEqual({
-      refused: 'not_available',
-      status: 'pending',
-    });
+    const refusal = await orders
+      .place({ petId, adopter, apiKeyId: keyId, by: 'x' })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PetNotAvailableError);
+    expect(refusal).toMatchObject({ petId, status: 'pending' });
     // ...and nothing of the refused attempt stayed: the animal is as it was.
     expect(await petStatus(petId)).toBe('available');
   });

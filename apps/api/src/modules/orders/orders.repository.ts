@@ -11,6 +11,7 @@ import {
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
 import { isUniqueViolation, withTransaction } from '../../core/transaction';
+import { petsInOrders } from '../pets/pets.repository';
 
 /**
  * The orders table and its one row -> `TOrder` mapping. Each statement is compiled once, when this
@@ -101,24 +102,6 @@ const INSERT_STATEMENT = prepare(
         history: sql`jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'to', 'placed', 'by', ${p.by}::text))`,
       })
       .returning(ORDER_COLUMNS),
-);
-
-/** `available` -> `pending`, only if it is available: the row lock makes concurrent tries queue. */
-const RESERVE_PET_STATEMENT = prepare((db, p: { petId: string }) =>
-  db
-    .updateTable('pets')
-    .set({ status: 'pending' })
-    .where('id', '=', p.petId)
-    .where('status', '=', 'available')
-    .returning('id'),
-);
-
-const PET_STATUS_STATEMENT = prepare((db, p: { petId: string }) =>
-  db.selectFrom('pets').select('status').where('id', '=', p.petId),
-);
-
-const SET_PET_STATUS_STATEMENT = prepare((db, p: { petId: string; status: TPetStatus }) =>
-  db.updateTable('pets').set({ status: p.status }).where('id', '=', p.petId),
 );
 
 type TTransitionParams = {
@@ -213,15 +196,39 @@ export type TNewOrderRecord = {
   by: string;
 };
 
-/** Why an order could not be placed. */
-export type TPlaceRefusal =
-  | { refused: 'unknown_pet' }
-  | { refused: 'not_available'; status: TPetStatus };
+/** An order named an animal that does not exist: nothing was written. */
+export class UnknownPetError extends Error {
+  constructor(readonly petId: number) {
+    super(`no animal has id ${petId}`);
+  }
+}
 
-/** Why a transition did not happen: no such order for this caller, or the wrong status. */
-export type TTransitionRefusal =
-  | { refused: 'not_found' }
-  | { refused: 'wrong_status'; status: TOrderStatus };
+/** An order named an animal that is not available (its status says why): nothing was written. */
+export class PetNotAvailableError extends Error {
+  constructor(
+    readonly petId: number,
+    readonly status: TPetStatus,
+  ) {
+    super(`animal ${petId} is ${status}`);
+  }
+}
+
+/** A transition named an order this caller does not see (or none): nothing changed. */
+export class OrderNotFoundError extends Error {
+  constructor(readonly orderId: number) {
+    super(`no order ${orderId} for this caller`);
+  }
+}
+
+/** A transition from a status it does not start from (`status`, the order's): nothing changed. */
+export class OrderStatusError extends Error {
+  constructor(
+    readonly orderId: number,
+    readonly status: TOrderStatus,
+  ) {
+    super(`order ${orderId} is ${status}`);
+  }
+}
 
 /** What a transition does to the animal, if anything. */
 const PET_STATUS_AFTER: Partial<Record<TOrderStatus, TPetStatus>> = {
@@ -237,15 +244,15 @@ export class OrdersRepository {
 
   /**
    * Places an order for an available animal: in one transaction the animal becomes `pending` and
-   * the order is created. Refused (nothing written) when the animal does not exist or is not
-   * available, including when the one-open-order index refuses the row.
+   * the order is created. Refused (nothing written) when the animal does not exist
+   * (UnknownPetError) or is not available (PetNotAvailableError), including when the
+   * one-open-order index refuses the row.
    */
-  place(order: TNewOrderRecord): Promise<TOrder | TPlaceRefusal> {
+  place(order: TNewOrderRecord): Promise<TOrder> {
     const petId = String(order.petId);
     return withTransaction(this.pool, async (client) => {
-      const reserved = await RESERVE_PET_STATEMENT.execute(client, { petId });
-      if (reserved.rows.length === 0) {
-        return this.refusalFor(client, petId);
+      if (!(await petsInOrders.reserve(client, petId))) {
+        throw await this.refusalFor(client, order.petId);
       }
       const { rows } = await INSERT_STATEMENT.execute(client, {
         petId,
@@ -259,29 +266,25 @@ export class OrdersRepository {
       return toOrder(rows[0] as TOrderRow);
     }).catch((error: unknown) => {
       // The database's own guard: an open order exists although the animal was available.
-      if (isUniqueViolation(error)) {
-        return { refused: 'not_available', status: 'pending' } as const;
-      }
-      throw error;
+      throw isUniqueViolation(error) ? new PetNotAvailableError(order.petId, 'pending') : error;
     });
   }
 
-  private async refusalFor(db: TQueryable, petId: string): Promise<TPlaceRefusal> {
-    const { rows } = await PET_STATUS_STATEMENT.execute(db, { petId });
-    const pet = rows[0];
-    return pet ? { refused: 'not_available', status: pet.status } : { refused: 'unknown_pet' };
+  private async refusalFor(db: TQueryable, petId: number): Promise<Error> {
+    const status = await petsInOrders.statusOf(db, String(petId));
+    return status ? new PetNotAvailableError(petId, status) : new UnknownPetError(petId);
   }
 
   /**
    * Moves an order from one of `from` to `to`, and the animal with it (completed: sold,
    * cancelled: available), in one transaction. Refused, with nothing changed, when the order is
-   * not visible in `scope` or not in a `from` status.
+   * not visible in `scope` (OrderNotFoundError) or not in a `from` status (OrderStatusError).
    */
   transition(
     id: number,
     scope: TOrderScope,
     change: { from: readonly TOrderStatus[]; to: TOrderStatus; by: string },
-  ): Promise<TOrder | TTransitionRefusal> {
+  ): Promise<TOrder> {
     const params = {
       id: String(id),
       apiKeyId: scopeParam(scope),
@@ -294,13 +297,11 @@ export class OrdersRepository {
       const row = rows[0];
       if (!row) {
         const current = await this.get(id, scope, client);
-        return current
-          ? ({ refused: 'wrong_status', status: current.status } as const)
-          : ({ refused: 'not_found' } as const);
+        throw current ? new OrderStatusError(id, current.status) : new OrderNotFoundError(id);
       }
       const petStatus = PET_STATUS_AFTER[change.to];
       if (petStatus) {
-        await SET_PET_STATUS_STATEMENT.execute(client, { petId: row.petId, status: petStatus });
+        await petsInOrders.setStatus(client, row.petId, petStatus);
       }
       return toOrder(row);
     });

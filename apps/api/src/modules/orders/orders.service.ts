@@ -9,14 +9,21 @@ import {
   type TPage,
 } from '@pets/contract';
 import type { TCaller } from '../../api-keys/caller';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { readListCursor } from '../../http/pagination';
-import { OrdersRepository, type TOrderScope } from './orders.repository';
+import {
+  OrderNotFoundError,
+  OrderStatusError,
+  OrdersRepository,
+  PetNotAvailableError,
+  type TOrderScope,
+  UnknownPetError,
+} from './orders.repository';
 
 /**
  * The rules of adoption orders. Who sees what: a partner key its own orders, a staff key every
  * order; an order the caller may not see is a 404 exactly like one that does not exist, so its
- * existence is not revealed. Which key may call which operation at all (403) is AccessGuard's,
+ * existence is not revealed. Which key may call which operation at all (403) is AdmissionGuard's,
  * from the contract; what a transition may start from is the contract's ORDER_TRANSITIONS.
  */
 @Injectable()
@@ -37,22 +44,21 @@ export class OrdersService {
   }
 
   /** 404 for an unknown animal, 409 `pet_not_available` for one that is not available. */
-  async place(caller: TCaller, order: TNewOrder): Promise<TOrder> {
-    const placed = await this.orders.place({
-      ...order,
-      apiKeyId: caller.apiKeyId,
-      by: caller.start,
-    });
-    if (!('refused' in placed)) {
-      return placed;
-    }
-    if (placed.refused === 'unknown_pet') {
-      throw new AppError('not_found', `No animal has id ${order.petId}.`);
-    }
-    throw new AppError(
-      'pet_not_available',
-      `Animal ${order.petId} is ${placed.status}, not available: only an available animal can be ordered.`,
-    );
+  place(caller: TCaller, order: TNewOrder): Promise<TOrder> {
+    return this.orders
+      .place({ ...order, apiKeyId: caller.apiKeyId, by: caller.start })
+      .catch((error: unknown) => {
+        if (error instanceof UnknownPetError) {
+          throw new AppError('not_found', `No animal has id ${order.petId}.`);
+        }
+        if (error instanceof PetNotAvailableError) {
+          throw new AppError(
+            'pet_not_available',
+            `Animal ${order.petId} is ${error.status}, not available: only an available animal can be ordered.`,
+          );
+        }
+        throw error;
+      });
   }
 
   async get(caller: TCaller, id: number): Promise<TOrder> {
@@ -68,23 +74,22 @@ export class OrdersService {
    * `order_transition_not_allowed` (nothing changed) when the order's status is not one the
    * transition starts from.
    */
-  async transition(caller: TCaller, id: number, action: TOrderAction): Promise<TOrder> {
+  transition(caller: TCaller, id: number, action: TOrderAction): Promise<TOrder> {
     const { from, to } = ORDER_TRANSITIONS[action];
-    const result = await this.orders.transition(id, scopeOf(caller), {
-      from,
-      to,
-      by: caller.start,
-    });
-    if (!('refused' in result)) {
-      return result;
-    }
-    if (result.refused === 'not_found') {
-      throw notFound(id);
-    }
-    throw new AppError(
-      'order_transition_not_allowed',
-      `Order ${id} is ${result.status}; ${action} needs an order that is ${from.join(' or ')}. Nothing changed.`,
-    );
+    return this.orders
+      .transition(id, scopeOf(caller), { from, to, by: caller.start })
+      .catch((error: unknown) => {
+        if (error instanceof OrderNotFoundError) {
+          throw notFound(id);
+        }
+        if (error instanceof OrderStatusError) {
+          throw new AppError(
+            'order_transition_not_allowed',
+            `Order ${id} is ${error.status}; ${action} needs an order that is ${from.join(' or ')}. Nothing changed.`,
+          );
+        }
+        throw error;
+      });
   }
 }
 

@@ -4,7 +4,7 @@ import { plainPng } from '../photos/photos.test-support';
 
 /**
  * What a partner key may change, decided by the contract's `partnerLimits` and enforced
- * by AccessGuard: a partner publishes animals only as `available` (an animal `pending` or `sold`
+ * by AdmissionGuard: a partner publishes animals only as `available` (an animal `pending` or `sold`
  * with no order behind it misleads adopters), and changes the photos of the animals its own key
  * created only; a staff key may do both for any animal.
  */

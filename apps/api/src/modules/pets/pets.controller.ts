@@ -3,7 +3,7 @@ import { contract, Header, nextPageLink } from '@pets/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { Logger } from 'pino';
 import type { TCaller } from '../../api-keys/caller';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { Caller } from '../../http/caller.decorator';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
 import { LOGGER } from '../../logging/logger';
@@ -51,7 +51,7 @@ export class PetsController {
         return { status: 201, body: pet };
       },
 
-      // Staff keys only: AccessGuard refuses any other key with 403, from the contract.
+      // Staff keys only: AdmissionGuard refuses any other key with 403, from the contract.
       updatePet: async ({ params, body }) => ({
         status: 200,
         body: await this.pets.update(params.petId, body),

@@ -1,5 +1,6 @@
 import { PETS_CURSOR, type TPet } from '@pets/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedPet } from '../../test/pets';
 import { testDatabase } from '../../test/test-database';
 import {
   countPetsStatement,
@@ -80,19 +81,7 @@ describe('PetsRepository on a real database', () => {
 
   it('creates pets and reads them back as the contract shapes them', async () => {
     const rex = await pets.create({ name: 'Rex', categoryId: dogs, status: 'available' });
-    expect(rex).toEqual({
-      id: expect.any(Number),
-      name: 'Rex',
-      categoryId: dogs,
-      status: 'available',
-      description: null,
-      sex: null,
-      age: null,
-      size: null,
-      breed: null,
-      arrivedAt: null,
-      photos: [],
-    });
+    expect(rex).toEqual(expectedPet({ name: 'Rex', categoryId: dogs, status: 'available' }));
     expect(await pets.get(rex.id)).toEqual(rex);
     expect(await pets.get(rex.id + 1000)).toBeNull();
   });

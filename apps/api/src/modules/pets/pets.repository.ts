@@ -20,6 +20,7 @@ import {
   type SelectQueryBuilder,
   sql,
   type TQueryable,
+  type TRowOf,
 } from '@pets/db';
 import type { Pool } from 'pg';
 import { mediaUrl } from '../../core/media-url';
@@ -63,19 +64,8 @@ const PET_COLUMNS = [
   sql<TPhotoRow[]>`pets.photo_list`.as('photos'),
 ] as const;
 
-type TPetRow = {
-  id: string;
-  name: string;
-  categoryId: string;
-  status: TPetStatus;
-  description: string | null;
-  sex: TPetSex | null;
-  age: TPetAge | null;
-  size: TPetSize | null;
-  breed: string | null;
-  arrivedAt: string | null;
-  photos: TPhotoRow[];
-};
+/** A Pet's row, as Kysely infers it from PET_COLUMNS and the generated types. */
+type TPetRow = TRowOf<typeof GET_STATEMENT>;
 
 /** Whether a photo's sizes are already narrowest first, as the upload stores them. */
 const isNarrowestFirst = (sizes: TPhotoRow['sizes']): boolean =>
@@ -250,7 +240,7 @@ const CREATOR_STATEMENT = prepare((db, p: { id: string }) =>
 /**
  * Who created an animal: `undefined` when no animal has this id, `null` when it was not
  * created through the API (the seed, before the column), else the id of the key that created it.
- * A plain function on the pool: AccessGuard enforces the contract's `ownPetOnly` with it.
+ * A plain function on the pool: AdmissionGuard enforces the contract's `ownPetOnly` with it.
  */
 export const petCreatorOf = async (
   db: TQueryable,
@@ -267,6 +257,40 @@ export const petCreatorOf = async (
 const GET_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id),
 );
+
+/** `available` -> `pending`, only if it is available: the row lock makes concurrent tries queue. */
+const RESERVE_STATEMENT = prepare((db, p: { id: string }) =>
+  db
+    .updateTable('pets')
+    .set({ status: 'pending' })
+    .where('id', '=', p.id)
+    .where('status', '=', 'available')
+    .returning('id'),
+);
+
+const STATUS_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('pets').select('status').where('id', '=', p.id),
+);
+
+const SET_STATUS_STATEMENT = prepare((db, p: { id: string; status: TPetStatus }) =>
+  db.updateTable('pets').set({ status: p.status }).where('id', '=', p.id),
+);
+
+/**
+ * What an adoption order does to its animal, inside the orders repository's transaction (`db` is
+ * its client): the animals' table is written by this repository only.
+ */
+export const petsInOrders = {
+  /** Sets an available animal `pending`; false when it is not available (or does not exist). */
+  reserve: async (db: TQueryable, petId: string): Promise<boolean> =>
+    (await RESERVE_STATEMENT.execute(db, { id: petId })).rows.length > 0,
+  /** The animal's status, or undefined when there is no such animal. */
+  statusOf: async (db: TQueryable, petId: string): Promise<TPetStatus | undefined> =>
+    (await STATUS_STATEMENT.execute(db, { id: petId })).rows[0]?.status,
+  setStatus: async (db: TQueryable, petId: string, status: TPetStatus): Promise<void> => {
+    await SET_STATUS_STATEMENT.execute(db, { id: petId, status });
+  },
+};
 
 /** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
 const LOCK_STATEMENT = prepare((db, p: { id: string }) =>

@@ -7,7 +7,7 @@ import {
   type TPet,
   type TPetUpdate,
 } from '@pets/contract';
-import { AppError, invalidRequest } from '../../http/app-error';
+import { AppError, invalidRequest } from '../../core/app-error';
 import { readListCursor } from '../../http/pagination';
 import { OpenOrderConflictError, PetsRepository, UnknownCategoryError } from './pets.repository';
 
@@ -56,7 +56,7 @@ export class PetsService {
   }
 
   /**
-   * updatePet (staff keys; AccessGuard checks the role): 404 for an unknown animal, 400 for an
+   * updatePet (staff keys; AdmissionGuard checks the role): 404 for an unknown animal, 400 for an
    * unknown category, 409 `pet_status_conflict` for a status that contradicts an open order (an
    * animal with an open order is `pending` until the order is cancelled or completed).
    */

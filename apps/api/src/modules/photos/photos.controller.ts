@@ -14,7 +14,7 @@ export const PHOTO_ROUTES = {
 
 /**
  * Who may call these is the contract's (no required role: staff keys and partner keys that may
- * write; AccessGuard refuses a read-only key with 403 before the body is read).
+ * write; AdmissionGuard refuses a read-only key with 403 before the body is read).
  */
 @Controller()
 export class PhotosController {

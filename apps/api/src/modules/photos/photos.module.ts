@@ -2,15 +2,14 @@ import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
-import { MediaController } from '../media/media.controller';
 import { createMediaStore, MEDIA_STORE, type TMediaStore } from './media-store';
 import { PhotosController } from './photos.controller';
 import { PhotosRepository } from './photos.repository';
 import { PhotosService } from './photos.service';
 
-/** The photo operations, the store of their files, and /media for the local store's files. */
+/** The photo operations and the store of their files (which MediaModule serves from /media). */
 @Module({
-  controllers: [PhotosController, MediaController],
+  controllers: [PhotosController],
   providers: [
     PhotosService,
     {
@@ -24,6 +23,7 @@ import { PhotosService } from './photos.service';
       inject: [CONFIG],
     },
   ],
+  exports: [MEDIA_STORE],
 })
 export class PhotosModule implements OnApplicationShutdown {
   constructor(@Inject(MEDIA_STORE) private readonly store: TMediaStore & { close: () => void }) {}

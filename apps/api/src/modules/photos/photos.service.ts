@@ -7,7 +7,7 @@ import {
   type TPetPhoto,
 } from '@pets/contract';
 import type { Logger } from 'pino';
-import { AppError } from '../../http/app-error';
+import { AppError } from '../../core/app-error';
 import { serviceUnavailable } from '../../http/database-faults';
 import { LOGGER } from '../../logging/logger';
 import { ImageRejected, processImage, type TImageRejection } from './image-pipeline';

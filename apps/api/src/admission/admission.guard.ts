@@ -9,26 +9,31 @@ import {
   type ThrottlerOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
+import { Header } from '@pets/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { PLAN_LIMITS, type TRateLimits } from '../api-keys/api-key-plans';
+import { ANONYMOUS_LIMITS, PLAN_LIMITS, type TRateLimits } from '../api-keys/api-key-plans';
 import type { TCaller } from '../api-keys/caller';
-import { accessOf } from '../auth/access.decorator';
+import { PG_POOL } from '../app.tokens';
+import { AuthService } from '../auth/auth.service';
 import { refusal as failedAuthRefusal } from '../auth/failed-auth-budget';
 import { callerOf, clientAddressOf } from '../auth/identity';
-import { AppError } from '../http/app-error';
+import { AppError } from '../core/app-error';
+import { OPENAPI_PATH } from '../http/routes';
+import { isV1Path, pathOf } from '../http/v1-gate';
 import { LOGGER } from '../logging/logger';
-import { rateLimitHeaders, retryAfterSeconds } from './rate-limit.headers';
+import { rateLimitHeaders, retryAfterSeconds } from '../rate-limit/rate-limit.headers';
 import {
   RATE_LIMIT_SETTINGS,
   RATE_LIMIT_STORE,
   type TRateLimitSettings,
   type TRateLimitStore,
   type TWindowSpec,
-} from './rate-limit.types';
-
-/** Requests without a valid key are limited per client address with the Free plan's numbers. */
-export const ANONYMOUS_LIMITS = PLAN_LIMITS.free as TRateLimits;
+} from '../rate-limit/rate-limit.types';
+import { checkBody } from './body-check';
+import { permit } from './permission';
+import { admissionRouteOf, type TAdmissionRoute } from './route';
 
 /** The field of a plan's limits that each named throttler (window) takes. */
 const PLAN_FIELD: Record<string, keyof TRateLimits> = { minute: 'perMinute', day: 'perDay' };
@@ -42,8 +47,25 @@ const fixed = (value: ThrottlerOptions['ttl'], what: string): number => {
   return value;
 };
 
+/** /v1 paths served without a key (counted per client address), whatever the method. */
+const KEYLESS_PATHS = new Set([OPENAPI_PATH, `${OPENAPI_PATH}/`]);
+
 /**
- * Section 8 of the spec on top of @nestjs/throttler. What it takes from ThrottlerGuard:
+ * A CORS preflight: browsers never send credentials with one (Fetch standard), so it cannot be
+ * answered 401; it gets the 405 of any OPTIONS request when CORS does not answer it first.
+ */
+const isPreflight = (request: FastifyRequest): boolean =>
+  request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+
+/**
+ * The one admission of every request, and so the order of every /v1 answer: identify the caller,
+ * count the request (429), check its permission (401, 403), then its body (413, 415, 400); only
+ * then is it validated and served. The only global guard: Nest runs it for every routed request,
+ * with the route's rules read once per handler (`admissionRouteOf`); the app's onRequest hook and
+ * its error handlers run `admitUnrouted` for a /v1 request no handler serves (404, 405) or that
+ * was refused before the guards (an unparseable Content-Type, a malformed path).
+ *
+ * The counting is section 8 of the spec on top of @nestjs/throttler. What it takes from ThrottlerGuard:
  * - the module's named throttlers (`minute`, `day`: their ttl, and as their limit the numbers of
  *   requests without a valid key), sorted and named by the base's `onModuleInit`;
  * - the tracker of requests without a valid key: the client address, IPv6 grouped by subnet
@@ -64,11 +86,11 @@ const fixed = (value: ThrottlerOptions['ttl'], what: string): number => {
  *   `api_key_banned` as the store decided (a ThrottlerLimitDetail cannot tell them apart), and is
  *   also thrown for unknown /v1 routes, where there is no ExecutionContext.
  *
- * Runs after IdentifyGuard (to know the key) and before AccessGuard (so 401s are limited per
- * address and carry the headers too).
+ * The count comes after identification (to know the key) and before the permission (so 401s are
+ * limited per address and carry the headers too).
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class AdmissionGuard extends ThrottlerGuard {
   /** Built once from the throttlers: no window list is allocated per request (but Enterprise's). */
   private anonymousWindows: readonly TWindowSpec[] = [];
   private planWindows: Partial<Record<TPlan, readonly TWindowSpec[]>> = {};
@@ -80,6 +102,8 @@ export class RateLimitGuard extends ThrottlerGuard {
     @Inject(RATE_LIMIT_STORE) private readonly store: TRateLimitStore,
     @Inject(RATE_LIMIT_SETTINGS) private readonly settings: TRateLimitSettings,
     @Inject(LOGGER) private readonly appLogger: Logger,
+    private readonly auth: AuthService,
+    @Inject(PG_POOL) private readonly pool: Pool,
   ) {
     super(options, unusedStorage, reflector);
   }
@@ -99,19 +123,51 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (accessOf(this.reflector, context) === 'public') {
-      return true;
-    }
     const http = context.switchToHttp();
-    await this.limit(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+    await this.admit(
+      http.getRequest<FastifyRequest>(),
+      http.getResponse<FastifyReply>(),
+      admissionRouteOf(this.reflector, context),
+    );
     return true;
   }
 
+  /** Admits a request to a handler, or throws the answer it gets instead. */
+  async admit(request: FastifyRequest, reply: FastifyReply, route: TAdmissionRoute): Promise<void> {
+    if (route.access !== 'public') {
+      if (route.access === 'key') {
+        await this.auth.identify(request);
+      }
+      await this.limit(request, reply);
+      if (route.access === 'key') {
+        await permit(route, request, this.pool);
+      }
+    }
+    await checkBody(route, request);
+  }
+
   /**
-   * Counts the request, sets the headers on the reply, and throws the 429 when it is refused. Also
-   * used by the hook for /v1 requests that match no route.
+   * Admits a /v1 request that no handler serves (no route matched, the router refused the path,
+   * or Fastify refused the request before the guards): identified, counted, and its 401 thrown
+   * when it has no valid key; its own answer (404, 405, 400, 415) comes after. Does nothing
+   * outside /v1, and nothing for a request already counted (its reply carries the rate-limit
+   * headers): calling it twice is safe.
    */
-  async limit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async admitUnrouted(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const path = pathOf(request.url);
+    if (!isV1Path(path) || reply.hasHeader(Header.rateLimitLimit)) {
+      return;
+    }
+    const isKeyless = KEYLESS_PATHS.has(path);
+    const identity = isKeyless ? null : (request.identity ?? (await this.auth.identify(request)));
+    await this.limit(request, reply);
+    if (identity?.error && !isPreflight(request)) {
+      throw identity.error;
+    }
+  }
+
+  /** Counts the request, sets the headers on the reply, and throws the 429 when it is refused. */
+  private async limit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const caller = callerOf(request);
     const windows = this.windowsOf(caller);
     // The site's key for one of its visitors: the key's numbers, per visitor, so that one visitor
