@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from './api-keys/api-key-repository';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from './test/api-process';
 import { startPostgres, type TPostgresServer } from './test/postgres-server';
 import { testDatabase } from './test/test-database';
@@ -139,7 +139,7 @@ beforeAll(async () => {
   postgres = await startPostgres();
   database = testDatabase({ adminUrl: postgres.adminUrl, poolSize: 2 });
   await database.create();
-  ({ key: staffKey } = await createApiKey(database.prisma, {
+  ({ key: staffKey } = await new ApiKeysRepository(database.pool).create({
     name: 'staff',
     plan: 'business',
     role: 'staff',
