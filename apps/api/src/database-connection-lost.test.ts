@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from './api-keys/api-key-repository';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from './test/api-process';
 import { startPostgres, type TPostgresServer } from './test/postgres-server';
 import { testDatabase } from './test/test-database';
@@ -141,7 +141,7 @@ beforeAll(async () => {
   await database.create();
   // Limits the load cannot reach: on a quick machine it sends over a business key's 1,000 a
   // minute, and a 429 is not what this test is about.
-  ({ key: staffKey } = await createApiKey(database.prisma, {
+  ({ key: staffKey } = await new ApiKeysRepository(database.pool).create({
     name: 'staff',
     plan: 'enterprise',
     rateLimitPerMinute: 10_000_000,

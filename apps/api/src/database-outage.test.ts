@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from './api-keys/api-key-repository';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from './test/api-process';
 import { startPostgres, type TPostgresServer } from './test/postgres-server';
 import { testDatabase } from './test/test-database';
@@ -144,7 +144,7 @@ const send = async (
 const startLoad = async (label: string) => {
   const keys = await Promise.all(
     Array.from({ length: CLIENTS }, async (_, index) => {
-      const { key } = await createApiKey(database.get().prisma, {
+      const { key } = await new ApiKeysRepository(database.get().pool).create({
         name: `${label} client ${index}`,
         plan: 'business',
         environment: 'production',
@@ -173,7 +173,7 @@ const startLoad = async (label: string) => {
 
 /** Polls until both a read and a write succeed: the API is back without a restart. */
 const waitForRecovery = async (timeoutMs: number): Promise<boolean> => {
-  const { key } = await createApiKey(database.get().prisma, {
+  const { key } = await new ApiKeysRepository(database.get().pool).create({
     name: 'recovery probe',
     plan: 'business',
     environment: 'production',

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
-import { findKeyByHash } from './api-keys/api-key-repository';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, poolTimeouts, type TConfig } from './config';
@@ -80,6 +80,7 @@ const main = async () => {
   // Idle-connection errors ignored (a query that meets a broken connection fails by itself); every
   // connection bounded by the statement timeout, so a hung database costs a bounded wait.
   const pool = createPool(database.url, config.DATABASE_POOL_SIZE, undefined, poolTimeouts(config));
+  const apiKeys = new ApiKeysRepository(pool);
   const prisma = createPrismaClient(pool);
   // Recorded by the first run, refused when it differs: one line naming both (main's catch).
   await assertDatabaseEnvironment(prisma, config.APP_ENV);
@@ -91,7 +92,7 @@ const main = async () => {
       const seeded = await seedDatabase(prisma);
       logger.info(seeded, 'demo content added to the new database');
     }
-    demoKey = await ensureDemoKey(prisma, config.APP_ENV);
+    demoKey = await ensureDemoKey(pool, config.APP_ENV);
   }
 
   const app = await createApp({
@@ -100,7 +101,7 @@ const main = async () => {
     pool,
     logger,
     accessLogger,
-    apiKeyLookup: (hash) => findKeyByHash(prisma, hash),
+    apiKeyLookup: (hash) => apiKeys.findByHash(hash),
   });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.getHttpServer().address();

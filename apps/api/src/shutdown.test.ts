@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from './api-keys/api-key-repository';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from './test/api-process';
 import { expectedPet } from './test/pets';
 import { testDatabase } from './test/test-database';
@@ -93,14 +93,18 @@ const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number): Prom
 
 describe('on PostgreSQL (DATABASE_URL)', () => {
   const database = testDatabase({ poolSize: 2 });
-  const { prisma } = database;
+  const { prisma, pool } = database;
   let key: string;
 
   beforeAll(database.create);
   beforeAll(async () => {
     await prisma.category.create({ data: { id: 1, name: 'Dogs' } });
     key = (
-      await createApiKey(prisma, { name: 'shutdown', plan: 'business', environment: 'production' })
+      await new ApiKeysRepository(pool).create({
+        name: 'shutdown',
+        plan: 'business',
+        environment: 'production',
+      })
     ).key;
   });
 
@@ -163,7 +167,7 @@ describe('on PostgreSQL (DATABASE_URL)', () => {
         { length: clients },
         async (_, index) =>
           (
-            await createApiKey(prisma, {
+            await new ApiKeysRepository(pool).create({
               name: `load ${index}`,
               plan: 'business',
               environment: 'production',

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, json, useTestApi } from '../test/api-harness';
 import { generateApiKey, hashApiKey } from './api-key-format';
-import { revokeApiKey } from './api-key-repository';
 
 // The key cache's clock: real time plus what a test skips, so that no test waits for the cache.
 let skippedMs = 0;
@@ -102,7 +101,7 @@ describe('key lifecycle', () => {
     const key = await api.createKey();
     expect((await api.fetch('/v1/pets', { key })).status).toBe(200);
     const revokedAt = keyCacheClock();
-    await revokeApiKey(api.prisma, key.slice(0, 14));
+    await api.apiKeys.revoke(key.slice(0, 14));
     let status = 200;
     while (status === 200 && keyCacheClock() - revokedAt < 6_000) {
       skippedMs += 100;

@@ -1,5 +1,7 @@
-import type { ApiKeyEnvironment, PrismaClient } from '@pets/db';
-import { createApiKey } from './api-key-repository';
+import type { ApiKeyEnvironment } from '@pets/db';
+import type { Pool } from 'pg';
+import { withTransaction } from '../core/transaction';
+import { ApiKeysRepository } from './api-keys.repository';
 
 /**
  * Transaction-scoped advisory lock key of the demo key (arbitrary, distinct from Prisma's 72707369
@@ -18,15 +20,13 @@ export const DEMO_KEY_NAME = 'demo';
  * and returns it: the only moment the key exists in plain text. Otherwise returns null. Safe when
  * several processes start at once: exactly one of them creates the key.
  */
-export const ensureDemoKey = (
-  prisma: PrismaClient,
-  environment: ApiKeyEnvironment,
-): Promise<string | null> =>
-  prisma.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${DEMO_KEY_LOCK_KEY}::bigint)`;
-    if ((await tx.apiKey.count()) > 0) {
+export const ensureDemoKey = (pool: Pool, environment: ApiKeyEnvironment): Promise<string | null> =>
+  withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [DEMO_KEY_LOCK_KEY]);
+    const keys = new ApiKeysRepository(client);
+    if ((await keys.count()) > 0) {
       return null;
     }
-    const { key } = await createApiKey(tx, { name: DEMO_KEY_NAME, plan: 'free', environment });
+    const { key } = await keys.create({ name: DEMO_KEY_NAME, plan: 'free', environment });
     return key;
   });

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
+  createPool,
   createPrismaClient,
   EmbeddedDatabaseError,
   MigrationError,
@@ -7,7 +8,8 @@ import {
   type TDatabase,
   type TPrismaClient,
 } from '@pets/db';
-import { ApiKeyInputError } from '../api-keys/api-key-repository';
+import type { Pool } from 'pg';
+import { ApiKeyInputError } from '../api-keys/api-keys.repository';
 import { ConfigError, loadConfig, type TConfig } from '../config';
 
 /** Where a command writes: data to `out`, everything meant for people to `err`. */
@@ -65,23 +67,26 @@ export const loadCliConfig = (env: NodeJS.ProcessEnv): TConfig => loadConfig(env
 
 /**
  * Opens the configured database as a short-lived tool (see @pets/db's embedded.ts), runs `work`
- * with a small Prisma client and releases everything, whatever happens.
+ * with a small pool (and a Prisma client on it) and releases everything, whatever happens.
  */
 export const withDatabase = async <T>(
   config: TConfig,
   io: TCliIo,
-  work: (context: { database: TDatabase; prisma: TPrismaClient }) => Promise<T>,
+  work: (context: { database: TDatabase; prisma: TPrismaClient; pool: Pool }) => Promise<T>,
 ): Promise<T> => {
   const database = await openDatabase(config, { role: 'tool', onInfo: io.err });
   // Every time, so a forgotten DATA_DIR or DATABASE_URL shows at once (standard error: the
   // output stays the command's answer).
   io.err(`Database: ${database.label}.`);
   try {
-    const prisma = createPrismaClient(database.url, 2);
+    // One small pool for both: the embedded database serves few connections.
+    const pool = createPool(database.url, 2);
+    const prisma = createPrismaClient(pool);
     try {
-      return await work({ database, prisma });
+      return await work({ database, prisma, pool });
     } finally {
       await prisma.$disconnect();
+      await pool.end();
     }
   } finally {
     await database.close();

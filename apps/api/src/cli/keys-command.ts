@@ -1,11 +1,6 @@
 import { PLAN_LIMITS } from '../api-keys/api-key-plans';
-import type { TApiKeySummary } from '../api-keys/api-key-repository';
-import {
-  createApiKey,
-  listApiKeys,
-  revokeApiKey,
-  ZNewApiKeyInput,
-} from '../api-keys/api-key-repository';
+import type { TApiKeySummary } from '../api-keys/api-keys.repository';
+import { ApiKeysRepository, ZNewApiKeyInput } from '../api-keys/api-keys.repository';
 import { DEMO_KEY_NAME } from '../api-keys/demo-key';
 import {
   loadCliConfig,
@@ -88,8 +83,8 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid key settings');
   }
   const input = parsed.data;
-  const { key, apiKey } = await withDatabase(config, io, ({ prisma }) =>
-    createApiKey(prisma, input),
+  const { key, apiKey } = await withDatabase(config, io, ({ pool }) =>
+    new ApiKeysRepository(pool).create(input),
   );
   io.err(
     `Created ${apiKey.environment} ${apiKey.plan} ${roleOf(apiKey)} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...). It is shown only this once:`,
@@ -147,7 +142,7 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
     return 0;
   }
   const config = loadCliConfig(io.env);
-  const keys = await withDatabase(config, io, ({ prisma }) => listApiKeys(prisma));
+  const keys = await withDatabase(config, io, ({ pool }) => new ApiKeysRepository(pool).list());
   if (values.json) {
     io.out(
       JSON.stringify(
@@ -205,8 +200,8 @@ const revoke = async (args: string[], io: TCliIo): Promise<number> => {
   }
   const reference = positionals[0];
   const config = loadCliConfig(io.env);
-  const { apiKey, wasAlreadyRevoked } = await withDatabase(config, io, ({ prisma }) =>
-    revokeApiKey(prisma, reference),
+  const { apiKey, wasAlreadyRevoked } = await withDatabase(config, io, ({ pool }) =>
+    new ApiKeysRepository(pool).revoke(reference),
   );
   io.out(
     wasAlreadyRevoked

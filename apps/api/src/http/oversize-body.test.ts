@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../api-keys/api-key-repository';
+import { ApiKeysRepository } from '../api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from '../test/api-process';
 import { testDatabases } from '../test/test-database';
 
@@ -19,8 +19,8 @@ let staffKey: string;
 let petId: number;
 
 beforeAll(async () => {
-  const { prisma, url } = await databases.open();
-  ({ key: staffKey } = await createApiKey(prisma, {
+  const { prisma, pool, url } = await databases.open();
+  ({ key: staffKey } = await new ApiKeysRepository(pool).create({
     name: 'staff',
     plan: 'business',
     role: 'staff',

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPool, createPrismaClient, type PrismaClient } from '@pets/db';
 import { afterAll, beforeAll } from 'vitest';
-import { createApiKey, findKeyByHash, type TNewApiKeyInput } from '../api-keys/api-key-repository';
+import { ApiKeysRepository, type TNewApiKeyInput } from '../api-keys/api-keys.repository';
 import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
 import { createApp } from '../app';
@@ -19,6 +19,8 @@ export type TTestApi = {
   baseUrl: string;
   config: TConfig;
   prisma: PrismaClient;
+  /** The API keys of the test's database (creating, revoking). */
+  apiKeys: ApiKeysRepository;
   database: TTestDatabase;
   /** Every JSON log line the API wrote, parsed. */
   logs: Record<string, unknown>[];
@@ -98,10 +100,12 @@ export const startTestApi = async ({
       },
     }),
   );
+  const apiKeys = new ApiKeysRepository(pool);
+  const appKeys = new ApiKeysRepository(appPool);
   let lookups = 0;
   const apiKeyLookup = async (hash: string): Promise<TStoredApiKey | null> => {
     lookups += 1;
-    return findKeyByHash(appPrisma, hash);
+    return appKeys.findByHash(hash);
   };
   let app: NestFastifyApplication;
   try {
@@ -131,7 +135,7 @@ export const startTestApi = async ({
   let defaultKey: string | undefined;
   const createKey = async (input: Partial<TNewApiKeyInput> = {}) =>
     (
-      await createApiKey(prisma, {
+      await apiKeys.create({
         name: 'test',
         plan: 'business',
         environment: config.APP_ENV,
@@ -143,6 +147,7 @@ export const startTestApi = async ({
     baseUrl,
     config,
     prisma,
+    apiKeys,
     database,
     get logs() {
       return chunks

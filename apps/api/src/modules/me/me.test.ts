@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../api-keys/api-key-repository';
 import { errorBody, useTestApi } from '../../test/api-harness';
 
 /** getCurrentKey (GET /v1/me): any valid key describes itself; nothing secret in the answer. */
@@ -66,7 +65,7 @@ describe('getCurrentKey', () => {
     const unknown = `${staff.slice(0, -4)}0000`;
     expect((await api.fetch('/v1/me', { key: unknown })).status).toBe(401);
     const revoked = await api.createKey({ name: 'Gone', role: 'staff' });
-    await revokeApiKey(api.prisma, revoked.slice(0, revoked.indexOf('_', 5) + 5));
+    await api.apiKeys.revoke(revoked.slice(0, revoked.indexOf('_', 5) + 5));
     const response = await api.fetch('/v1/me', { key: revoked });
     expect(response.status).toBe(401);
   });

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryOnce, testDatabase } from '../test/test-database';
 import { apiKeyEnvironment, hashApiKey } from './api-key-format';
-import {
-  ApiKeyInputError,
-  createApiKey,
-  findKeyByHash,
-  listApiKeys,
-  revokeApiKey,
-} from './api-key-repository';
+import { ApiKeyInputError, ApiKeysRepository, type TNewApiKeyInput } from './api-keys.repository';
 
-const { prisma, url, create, drop } = testDatabase();
+const { prisma, pool, url, create, drop } = testDatabase();
+const keys = new ApiKeysRepository(pool);
 beforeAll(create);
 afterAll(drop);
 
@@ -27,9 +22,9 @@ const inputError = async (promise: Promise<unknown>): Promise<string> => {
   throw new Error('expected an ApiKeyInputError');
 };
 
-describe('createApiKey', () => {
+describe('create', () => {
   it('returns the key once and stores only its SHA-256 and display start', async () => {
-    const { key, apiKey } = await createApiKey(prisma, {
+    const { key, apiKey } = await keys.create({
       name: 'Shelter partner',
       plan: 'pro',
       environment: 'production',
@@ -53,7 +48,7 @@ describe('createApiKey', () => {
   });
 
   it('gives staging keys the staging prefix', async () => {
-    const { key } = await createApiKey(prisma, {
+    const { key } = await keys.create({
       name: 'QA',
       plan: 'free',
       environment: 'staging',
@@ -62,7 +57,7 @@ describe('createApiKey', () => {
   });
 
   it('stores custom limits of enterprise keys', async () => {
-    const { apiKey } = await createApiKey(prisma, {
+    const { apiKey } = await keys.create({
       name: 'Big shelter',
       plan: 'enterprise',
       environment: 'production',
@@ -86,27 +81,25 @@ describe('createApiKey', () => {
     [{ plan: 'free', environment: 'test' }, /environment must be production or staging/],
   ])('refuses %j', async (overrides, message) => {
     const before = (await rawRows()).length;
-    const input = { name: 'x', environment: 'production', ...overrides } as Parameters<
-      typeof createApiKey
-    >[1];
-    expect(await inputError(createApiKey(prisma, input))).toMatch(message);
+    const input = { name: 'x', environment: 'production', ...overrides } as TNewApiKeyInput;
+    expect(await inputError(keys.create(input))).toMatch(message);
     expect((await rawRows()).length).toBe(before);
   });
 });
 
-describe('listApiKeys', () => {
+describe('list', () => {
   it('lists every key in creation order without hash or key', async () => {
-    const { apiKey } = await createApiKey(prisma, {
+    const { apiKey } = await keys.create({
       name: 'Listed',
       plan: 'business',
       environment: 'production',
     });
-    const keys = await listApiKeys(prisma);
-    expect(keys.at(-1)).toEqual(apiKey);
-    expect(keys.map((key) => key.id)).toEqual(
-      [...keys.map((key) => key.id)].sort((a, b) => (a < b ? -1 : 1)),
+    const listed = await keys.list();
+    expect(listed.at(-1)).toEqual(apiKey);
+    expect(listed.map((key) => key.id)).toEqual(
+      [...listed.map((key) => key.id)].sort((a, b) => (a < b ? -1 : 1)),
     );
-    for (const key of keys) {
+    for (const key of listed) {
       expect(Object.keys(key).sort()).toEqual([
         'createdAt',
         'environment',
@@ -125,14 +118,14 @@ describe('listApiKeys', () => {
   });
 });
 
-describe('revokeApiKey', () => {
+describe('revoke', () => {
   it('revokes by id', async () => {
-    const { apiKey } = await createApiKey(prisma, {
+    const { apiKey } = await keys.create({
       name: 'By id',
       plan: 'free',
       environment: 'production',
     });
-    const result = await revokeApiKey(prisma, apiKey.id.toString());
+    const result = await keys.revoke(apiKey.id.toString());
     expect(result.wasAlreadyRevoked).toBe(false);
     expect(result.apiKey.revokedAt).toBeInstanceOf(Date);
     const stored = await prisma.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } });
@@ -140,54 +133,54 @@ describe('revokeApiKey', () => {
   });
 
   it('revokes by display start, and by the key itself', async () => {
-    const byStart = await createApiKey(prisma, {
+    const byStart = await keys.create({
       name: 'By start',
       plan: 'free',
       environment: 'production',
     });
-    expect((await revokeApiKey(prisma, byStart.apiKey.start)).apiKey.id).toBe(byStart.apiKey.id);
-    const byKey = await createApiKey(prisma, {
+    expect((await keys.revoke(byStart.apiKey.start)).apiKey.id).toBe(byStart.apiKey.id);
+    const byKey = await keys.create({
       name: 'By key',
       plan: 'free',
       environment: 'staging',
     });
-    expect((await revokeApiKey(prisma, byKey.key)).apiKey.id).toBe(byKey.apiKey.id);
-    expect((await findKeyByHash(prisma, hashApiKey(byKey.key)))?.revokedAt).toBeInstanceOf(Date);
+    expect((await keys.revoke(byKey.key)).apiKey.id).toBe(byKey.apiKey.id);
+    expect((await keys.findByHash(hashApiKey(byKey.key)))?.revokedAt).toBeInstanceOf(Date);
   });
 
   it('says so when the key was already revoked, and keeps the first revocation time', async () => {
-    const { apiKey } = await createApiKey(prisma, {
+    const { apiKey } = await keys.create({
       name: 'Twice',
       plan: 'free',
       environment: 'production',
     });
-    const first = await revokeApiKey(prisma, apiKey.id.toString());
-    const second = await revokeApiKey(prisma, apiKey.id.toString());
+    const first = await keys.revoke(apiKey.id.toString());
+    const second = await keys.revoke(apiKey.id.toString());
     expect(second).toEqual({ apiKey: first.apiKey, wasAlreadyRevoked: true });
   });
 
   it('refuses a display start shared by several active keys, naming their ids', async () => {
-    const one = await createApiKey(prisma, {
+    const one = await keys.create({
       name: 'Twin 1',
       plan: 'free',
       environment: 'production',
     });
-    const two = await createApiKey(prisma, {
+    const two = await keys.create({
       name: 'Twin 2',
       plan: 'free',
       environment: 'production',
     });
     // 62^4 starts per environment: collisions are rare but real.
     await prisma.apiKey.update({ where: { id: two.apiKey.id }, data: { start: one.apiKey.start } });
-    expect(await inputError(revokeApiKey(prisma, one.apiKey.start))).toBe(
+    expect(await inputError(keys.revoke(one.apiKey.start))).toBe(
       `${one.apiKey.start} is the start of 2 active keys (ids ${one.apiKey.id}, ${two.apiKey.id}): revoke by id`,
     );
     expect(await prisma.apiKey.count({ where: { start: one.apiKey.start, revokedAt: null } })).toBe(
       2,
     );
     // Once one is revoked, the start names the other without ambiguity.
-    await revokeApiKey(prisma, one.apiKey.id.toString());
-    expect((await revokeApiKey(prisma, one.apiKey.start)).apiKey.id).toBe(two.apiKey.id);
+    await keys.revoke(one.apiKey.id.toString());
+    expect((await keys.revoke(one.apiKey.start)).apiKey.id).toBe(two.apiKey.id);
   });
 
   it.each([
@@ -197,20 +190,20 @@ describe('revokeApiKey', () => {
     ['-1', /neither a key id/],
     ['99999999999999999999', /neither a key id/],
   ])('refuses %s', async (reference, message) => {
-    expect(await inputError(revokeApiKey(prisma, reference))).toMatch(message);
+    expect(await inputError(keys.revoke(reference))).toMatch(message);
   });
 });
 
-describe('findKeyByHash', () => {
+describe('findByHash', () => {
   it('returns what authentication, rate limiting and GET /v1/me need, for active and revoked keys', async () => {
-    const { key, apiKey } = await createApiKey(prisma, {
+    const { key, apiKey } = await keys.create({
       name: 'Lookup',
       plan: 'enterprise',
       environment: 'production',
       rateLimitPerMinute: 50,
       rateLimitPerDay: 500,
     });
-    expect(await findKeyByHash(prisma, hashApiKey(key))).toEqual({
+    expect(await keys.findByHash(hashApiKey(key))).toEqual({
       apiKeyId: apiKey.id,
       name: 'Lookup',
       start: apiKey.start,
@@ -224,29 +217,29 @@ describe('findKeyByHash', () => {
       hash: hashApiKey(key),
       revokedAt: null,
     });
-    const staff = await createApiKey(prisma, {
+    const staff = await keys.create({
       name: 'Store',
       plan: 'pro',
       environment: 'production',
       role: 'staff',
     });
-    expect(await findKeyByHash(prisma, hashApiKey(staff.key))).toMatchObject({
+    expect(await keys.findByHash(hashApiKey(staff.key))).toMatchObject({
       role: 'staff',
       readOnly: false,
     });
-    const kiosk = await createApiKey(prisma, {
+    const kiosk = await keys.create({
       name: 'Kiosk',
       plan: 'free',
       environment: 'production',
       readOnly: true,
     });
-    expect(await findKeyByHash(prisma, hashApiKey(kiosk.key))).toMatchObject({
+    expect(await keys.findByHash(hashApiKey(kiosk.key))).toMatchObject({
       role: 'partner',
       readOnly: true,
     });
     expect(
       await inputError(
-        createApiKey(prisma, {
+        keys.create({
           name: 'No',
           plan: 'free',
           environment: 'production',
@@ -255,19 +248,19 @@ describe('findKeyByHash', () => {
         }),
       ),
     ).toMatch(/read-only keys are partner keys/);
-    const site = await createApiKey(prisma, {
+    const site = await keys.create({
       name: 'Site',
       plan: 'business',
       environment: 'production',
       firstParty: true,
     });
-    expect(await findKeyByHash(prisma, hashApiKey(site.key))).toMatchObject({
+    expect(await keys.findByHash(hashApiKey(site.key))).toMatchObject({
       role: 'partner',
       firstParty: true,
     });
     expect(
       await inputError(
-        createApiKey(prisma, {
+        keys.create({
           name: 'No',
           plan: 'business',
           environment: 'production',
@@ -276,8 +269,8 @@ describe('findKeyByHash', () => {
         }),
       ),
     ).toMatch(/first-party keys are partner keys/);
-    await revokeApiKey(prisma, apiKey.id.toString());
-    expect((await findKeyByHash(prisma, hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
-    expect(await findKeyByHash(prisma, hashApiKey(`${key}x`))).toBeNull();
+    await keys.revoke(apiKey.id.toString());
+    expect((await keys.findByHash(hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
+    expect(await keys.findByHash(hashApiKey(`${key}x`))).toBeNull();
   });
 });

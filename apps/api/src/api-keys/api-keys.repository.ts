@@ -1,0 +1,316 @@
+import {
+  ApiKeyEnvironment,
+  ApiKeyPlan,
+  ApiKeyRole,
+  prepare,
+  type TQueryable,
+  type TRowOf,
+} from '@pets/db';
+import { z } from 'zod';
+import { apiKeyEnvironment, generateApiKey, hashApiKey } from './api-key-format';
+
+/** A refusal of the caller's input, in one line fit for a person. */
+export class ApiKeyInputError extends Error {}
+
+const ZLimit = (flag: string) =>
+  z
+    .number({ invalid_type_error: `${flag} must be a whole number` })
+    .int(`${flag} must be a whole number`)
+    .min(1, `${flag} must be at least 1`)
+    .max(2_147_483_647, `${flag} is too large`);
+
+export const ZNewApiKeyInput = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'name must not be empty')
+      .max(100, 'name must be at most 100 characters'),
+    plan: z.nativeEnum(ApiKeyPlan, {
+      errorMap: () => ({ message: `plan must be one of ${Object.values(ApiKeyPlan).join(', ')}` }),
+    }),
+    environment: z.nativeEnum(ApiKeyEnvironment, {
+      errorMap: () => ({ message: 'environment must be production or staging' }),
+    }),
+    rateLimitPerMinute: ZLimit('rpm').optional(),
+    rateLimitPerDay: ZLimit('rpd').optional(),
+    role: z
+      .nativeEnum(ApiKeyRole, {
+        errorMap: () => ({
+          message: `role must be one of ${Object.values(ApiKeyRole).join(', ')}`,
+        }),
+      })
+      .default('partner'),
+    readOnly: z.boolean().default(false),
+    /** The store's own site (docs/decisions.md, "The site as a first-party client"). */
+    firstParty: z.boolean().default(false),
+  })
+  .superRefine((input, context) => {
+    if (input.readOnly && input.role !== 'partner') {
+      context.addIssue({
+        code: 'custom',
+        message: 'read-only keys are partner keys: a staff key exists to write',
+      });
+      return;
+    }
+    if (input.firstParty && input.role !== 'partner') {
+      context.addIssue({
+        code: 'custom',
+        message:
+          "first-party keys are partner keys (the site's own key); a staff key is used through the site, not as it",
+      });
+      return;
+    }
+    const hasCustom = input.rateLimitPerMinute !== undefined || input.rateLimitPerDay !== undefined;
+    if (input.plan !== 'enterprise' && hasCustom) {
+      context.addIssue({
+        code: 'custom',
+        message: `custom limits (rpm, rpd) are for enterprise keys only; the ${input.plan} plan has fixed limits`,
+      });
+      return;
+    }
+    if (
+      input.plan === 'enterprise' &&
+      (input.rateLimitPerMinute === undefined || input.rateLimitPerDay === undefined)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        message: 'enterprise keys need both custom limits: rpm (per minute) and rpd (per day)',
+      });
+      return;
+    }
+    if ((input.rateLimitPerDay ?? 0) < (input.rateLimitPerMinute ?? 0)) {
+      context.addIssue({ code: 'custom', message: 'rpd must be at least rpm' });
+    }
+  });
+export type TNewApiKeyInput = z.input<typeof ZNewApiKeyInput>;
+
+/** What lists show: never the hash, never the key. */
+export type TApiKeySummary = {
+  id: bigint;
+  name: string;
+  plan: ApiKeyPlan;
+  environment: ApiKeyEnvironment;
+  role: ApiKeyRole;
+  readOnly: boolean;
+  firstParty: boolean;
+  start: string;
+  rateLimitPerMinute: number | null;
+  rateLimitPerDay: number | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+};
+
+/** What the server needs to authenticate and rate-limit a request. */
+export type TStoredApiKeyRecord = {
+  apiKeyId: bigint;
+  name: string;
+  start: string;
+  plan: ApiKeyPlan;
+  environment: ApiKeyEnvironment;
+  role: ApiKeyRole;
+  readOnly: boolean;
+  /** May vouch for a visitor's address (Pets-Visitor-IP): the store's own site. */
+  firstParty: boolean;
+  rateLimitPerMinute: number | null;
+  rateLimitPerDay: number | null;
+  hash: string;
+  revokedAt: Date | null;
+};
+
+const SUMMARY_COLUMNS = [
+  'id',
+  'name',
+  'plan',
+  'environment',
+  'role',
+  'read_only as readOnly',
+  'first_party as firstParty',
+  'start',
+  'rate_limit_per_minute as rateLimitPerMinute',
+  'rate_limit_per_day as rateLimitPerDay',
+  'created_at as createdAt',
+  'revoked_at as revokedAt',
+] as const;
+
+type TNewKeyParams = {
+  name: string;
+  plan: ApiKeyPlan;
+  environment: ApiKeyEnvironment;
+  role: ApiKeyRole;
+  readOnly: boolean;
+  firstParty: boolean;
+  rateLimitPerMinute: number | null;
+  rateLimitPerDay: number | null;
+  hash: string;
+  start: string;
+};
+
+const INSERT_STATEMENT = prepare((db, p: TNewKeyParams) =>
+  db
+    .insertInto('api_keys')
+    .values({
+      name: p.name,
+      plan: p.plan,
+      environment: p.environment,
+      role: p.role,
+      read_only: p.readOnly,
+      first_party: p.firstParty,
+      rate_limit_per_minute: p.rateLimitPerMinute,
+      rate_limit_per_day: p.rateLimitPerDay,
+      hash: p.hash,
+      start: p.start,
+    })
+    .returning(SUMMARY_COLUMNS),
+);
+
+const LIST_STATEMENT = prepare((db, _p: Record<string, never>) =>
+  db.selectFrom('api_keys').select(SUMMARY_COLUMNS).orderBy('id', 'asc'),
+);
+
+const BY_ID_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('api_keys').select(SUMMARY_COLUMNS).where('id', '=', p.id),
+);
+
+const BY_START_STATEMENT = prepare((db, p: { start: string }) =>
+  db.selectFrom('api_keys').select(SUMMARY_COLUMNS).where('start', '=', p.start).orderBy('id'),
+);
+
+const BY_HASH_STATEMENT = prepare((db, p: { hash: string }) =>
+  db.selectFrom('api_keys').select(SUMMARY_COLUMNS).where('hash', '=', p.hash),
+);
+
+const REVOKE_STATEMENT = prepare((db, p: { id: string; revokedAt: Date }) =>
+  db
+    .updateTable('api_keys')
+    .set({ revoked_at: p.revokedAt })
+    .where('id', '=', p.id)
+    .where('revoked_at', 'is', null)
+    .returning('id'),
+);
+
+const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
+  db
+    .selectFrom('api_keys')
+    .select([
+      'id as apiKeyId',
+      'name',
+      'start',
+      'plan',
+      'environment',
+      'role',
+      'read_only as readOnly',
+      'first_party as firstParty',
+      'rate_limit_per_minute as rateLimitPerMinute',
+      'rate_limit_per_day as rateLimitPerDay',
+      'hash',
+      'revoked_at as revokedAt',
+    ])
+    .where('hash', '=', p.hash),
+);
+
+const COUNT_STATEMENT = prepare((db, _p: Record<string, never>) =>
+  db.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('count')),
+);
+
+/** A key as lists show it: the id a number PostgreSQL sends as text, back to a bigint. */
+const toSummary = (row: TRowOf<typeof LIST_STATEMENT>): TApiKeySummary => ({
+  ...row,
+  id: BigInt(row.id),
+});
+
+const START_PATTERN = /^pets_(live|test)_[0-9A-Za-z]{4}$/;
+const ID_PATTERN = /^[1-9][0-9]{0,18}$/;
+
+/**
+ * Storage of API keys: only the SHA-256 of a key and its display start are kept; the key itself
+ * exists once, in the return value of `create`. On a pool, or on a transaction's client.
+ */
+export class ApiKeysRepository {
+  constructor(private readonly db: TQueryable) {}
+
+  async create(input: TNewApiKeyInput): Promise<{ key: string; apiKey: TApiKeySummary }> {
+    const parsed = ZNewApiKeyInput.safeParse(input);
+    if (!parsed.success) {
+      throw new ApiKeyInputError(parsed.error.issues[0]?.message ?? 'invalid key');
+    }
+    const { key, hash, start } = generateApiKey(parsed.data.environment);
+    const { rows } = await INSERT_STATEMENT.execute(this.db, {
+      name: parsed.data.name,
+      plan: parsed.data.plan,
+      environment: parsed.data.environment,
+      role: parsed.data.role,
+      readOnly: parsed.data.readOnly,
+      firstParty: parsed.data.firstParty,
+      rateLimitPerMinute: parsed.data.rateLimitPerMinute ?? null,
+      rateLimitPerDay: parsed.data.rateLimitPerDay ?? null,
+      hash,
+      start,
+    });
+    return { key, apiKey: toSummary(rows[0] as TRowOf<typeof LIST_STATEMENT>) };
+  }
+
+  async list(): Promise<TApiKeySummary[]> {
+    const { rows } = await LIST_STATEMENT.execute(this.db, {});
+    return rows.map(toSummary);
+  }
+
+  /** How many keys there are, revoked or not. */
+  async count(): Promise<number> {
+    const { rows } = await COUNT_STATEMENT.execute(this.db, {});
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  /**
+   * Revokes the key named by its id, its display start or the key itself. A start shared by
+   * several active keys is refused as ambiguous (name the id instead). Revoking a revoked key
+   * changes nothing and says so.
+   */
+  async revoke(reference: string): Promise<{ apiKey: TApiKeySummary; wasAlreadyRevoked: boolean }> {
+    const targets = await this.findTargets(reference);
+    const active = targets.filter((key) => key.revokedAt === null);
+    if (active.length > 1) {
+      throw new ApiKeyInputError(
+        `${reference} is the start of ${active.length} active keys (ids ${active.map((key) => key.id).join(', ')}): revoke by id`,
+      );
+    }
+    const target = active[0] ?? targets[0];
+    if (!target) {
+      throw new ApiKeyInputError(`no API key matches ${reference}`);
+    }
+    if (target.revokedAt !== null) {
+      return { apiKey: target, wasAlreadyRevoked: true };
+    }
+    const revokedAt = new Date();
+    const { rows } = await REVOKE_STATEMENT.execute(this.db, { id: String(target.id), revokedAt });
+    if (rows.length === 0) {
+      const current = (await BY_ID_STATEMENT.execute(this.db, { id: String(target.id) })).rows[0];
+      return { apiKey: current ? toSummary(current) : target, wasAlreadyRevoked: true };
+    }
+    return { apiKey: { ...target, revokedAt }, wasAlreadyRevoked: false };
+  }
+
+  /** The stored key with this SHA-256 hash, revoked or not, or null. One indexed lookup. */
+  async findByHash(hash: string): Promise<TStoredApiKeyRecord | null> {
+    const row = (await STORED_STATEMENT.execute(this.db, { hash })).rows[0];
+    return row ? { ...row, apiKeyId: BigInt(row.apiKeyId) } : null;
+  }
+
+  /** The keys a revoke argument designates: an id, a display start, or the whole key. */
+  private async findTargets(reference: string): Promise<TApiKeySummary[]> {
+    const value = reference.trim();
+    if (ID_PATTERN.test(value) && BigInt(value) <= 9_223_372_036_854_775_807n) {
+      return (await BY_ID_STATEMENT.execute(this.db, { id: value })).rows.map(toSummary);
+    }
+    if (START_PATTERN.test(value)) {
+      return (await BY_START_STATEMENT.execute(this.db, { start: value })).rows.map(toSummary);
+    }
+    if (apiKeyEnvironment(value) !== null) {
+      const { rows } = await BY_HASH_STATEMENT.execute(this.db, { hash: hashApiKey(value) });
+      return rows.map(toSummary);
+    }
+    throw new ApiKeyInputError(
+      `"${value.slice(0, 40)}" is neither a key id (such as 12) nor a display start (such as pets_live_3xK9)`,
+    );
+  }
+}
