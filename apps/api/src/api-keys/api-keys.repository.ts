@@ -118,8 +118,8 @@ export type TStoredApiKeyRecord = {
   revokedAt: Date | null;
 };
 
-const SUMMARY_COLUMNS = [
-  'id',
+/** The columns both lists and authentication read. */
+const KEY_COLUMNS = [
   'name',
   'plan',
   'environment',
@@ -129,9 +129,11 @@ const SUMMARY_COLUMNS = [
   'start',
   'rate_limit_per_minute as rateLimitPerMinute',
   'rate_limit_per_day as rateLimitPerDay',
-  'created_at as createdAt',
   'revoked_at as revokedAt',
 ] as const;
+
+/** What lists show: never the hash. */
+const SUMMARY_COLUMNS = ['id', ...KEY_COLUMNS, 'created_at as createdAt'] as const;
 
 type TNewKeyParams = {
   name: string;
@@ -192,20 +194,7 @@ const REVOKE_STATEMENT = prepare((db, p: { id: string; revokedAt: Date }) =>
 const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
   db
     .selectFrom('api_keys')
-    .select([
-      'id as apiKeyId',
-      'name',
-      'start',
-      'plan',
-      'environment',
-      'role',
-      'read_only as readOnly',
-      'first_party as firstParty',
-      'rate_limit_per_minute as rateLimitPerMinute',
-      'rate_limit_per_day as rateLimitPerDay',
-      'hash',
-      'revoked_at as revokedAt',
-    ])
+    .select(['id as apiKeyId', ...KEY_COLUMNS, 'hash'])
     .where('hash', '=', p.hash),
 );
 
