@@ -12,7 +12,7 @@ import { callerOf, clientAddressOf, registerRequestIdentity } from './auth/ident
 import { AppError } from './core/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
-import { toAppError } from './http/exception.filter';
+import { answerAfterAdmission } from './http/exception.filter';
 import { honourExpectContinue, lingerAfterAnswer } from './http/lingering-close';
 import {
   clientErrorHandler,
@@ -116,16 +116,12 @@ const answerFrameworkError = async (
   }
   securityHeadersHook(request, reply);
   reply.header(Header.requestId, request.id);
-  let answer =
+  const answer = await answerAfterAdmission(
+    request,
+    reply,
     FRAMEWORK_ERRORS[error.code]?.() ??
-    new AppError('invalid_request', 'The request could not be routed.');
-  try {
-    await request.server.admitV1(request, reply);
-  } catch (refusal) {
-    answer =
-      toAppError(refusal, request) ??
-      new AppError('internal_error', 'Something went wrong on our side.');
-  }
+      new AppError('invalid_request', 'The request could not be routed.'),
+  );
   if (answer.headers) {
     reply.headers(answer.headers);
   }

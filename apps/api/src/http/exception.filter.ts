@@ -96,6 +96,31 @@ const fromHttpException = (exception: HttpException, request: FastifyRequest): A
 };
 
 /** Turns whatever was thrown into an AppError; null when it is an unexpected failure. */
+/**
+ * The answer of a /v1 request refused before the guard (by Fastify, or by its router): the
+ * admission of unrouted requests runs first (AdmissionGuard.admitUnrouted, as `admitV1`), so its
+ * 401 or 429 wins; else `refusal` itself. What nobody planned is a 500, given to `onUnexpected`.
+ */
+export const answerAfterAdmission = async (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  refusal: AppError,
+  onUnexpected?: (error: unknown) => void,
+): Promise<AppError> => {
+  try {
+    await request.server.admitV1(request, reply);
+    return refusal;
+  } catch (error) {
+    const answer =
+      toAppError(error, request) ??
+      new AppError('internal_error', 'Something went wrong on our side.');
+    if (answer.status >= 500) {
+      onUnexpected?.(error);
+    }
+    return answer;
+  }
+};
+
 export const toAppError = (exception: unknown, request: FastifyRequest): AppError | null => {
   if (exception instanceof AppError) {
     return exception;
@@ -191,25 +216,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   /**
-   * A /v1 request refused before the guards ran (Fastify's 415 for a Content-Type it cannot
-   * parse, a missing Host): 401 and 429 come first, as for every /v1 request (http/v1-gate.ts).
+   * A /v1 request refused before the guard ran (Fastify's 415 for a Content-Type it cannot
+   * parse, a missing Host): 401 and 429 come first, as for every /v1 request.
    */
   private async admitThenSend(
     request: FastifyRequest,
     reply: FastifyReply,
     error: AppError,
   ): Promise<void> {
-    let answer = error;
-    try {
-      await request.server.admitV1(request, reply);
-    } catch (refusal) {
-      answer =
-        toAppError(refusal, request) ??
-        new AppError('internal_error', 'Something went wrong on our side.');
-      if (answer.status >= 500) {
-        this.logger.error({ err: refusal, reqId: request.id }, 'request failed');
-      }
-    }
+    const answer = await answerAfterAdmission(request, reply, error, (refusal) =>
+      this.logger.error({ err: refusal, reqId: request.id }, 'request failed'),
+    );
     if (!reply.sent) {
       send(reply, answer);
     }
