@@ -154,6 +154,9 @@ export type TPetProfileInput = {
   [K in keyof typeof profileInput]: z.output<(typeof profileInput)[K]>;
 };
 
+/** The profile's fields, in the order a Pet shows them. */
+export const PET_PROFILE_FIELDS = Object.keys(profileInput) as (keyof typeof profileInput)[];
+
 const PROFILE_EXAMPLE = {
   description:
     'Biscuit is a gentle, curious beagle mix who loves long walks and naps in the sun. ' +

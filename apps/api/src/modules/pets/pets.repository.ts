@@ -12,7 +12,13 @@ import type {
 } from '@pets/contract';
 // The light entries at run time: the bench's floor loads this file, and needs no router.
 import { toPage } from '@pets/contract/rules';
-import { nameSearchWords, OPEN_ORDER_STATUSES, PETS_CURSOR } from '@pets/contract/schemas';
+import {
+  nameSearchWords,
+  OPEN_ORDER_STATUSES,
+  PET_PROFILE_FIELDS,
+  PETS_CURSOR,
+  type TPetProfileInput,
+} from '@pets/contract/schemas';
 import {
   type DB,
   prepare,
@@ -197,14 +203,14 @@ const COUNT_STATEMENTS = prepareShapes([...FILTERS], (db, p: TFilterParams, has)
   ),
 );
 
-type TProfileParams = {
-  description: string | null;
-  sex: TPetSex | null;
-  age: TPetAge | null;
-  size: TPetSize | null;
-  breed: string | null;
-  arrivedAt: string | null;
-};
+/** The profile as the statements take it: every field, null for unknown. */
+type TProfileParams = { [K in keyof TPetProfileInput]: Exclude<TPetProfileInput[K], undefined> };
+
+/** A body's profile fields as statement parameters: one left out is null. */
+const profileParams = (input: Partial<TPetProfileInput>): TProfileParams =>
+  Object.fromEntries(
+    PET_PROFILE_FIELDS.map((field) => [field, input[field] ?? null]),
+  ) as TProfileParams;
 
 const INSERT_STATEMENT = prepare(
   (
@@ -311,6 +317,15 @@ const OPEN_ORDER_STATEMENT = prepare((db, p: { petId: string }) =>
 type TProfileChanges = {
   [K in keyof TProfileParams as `set${Capitalize<K>}`]: boolean;
 };
+
+/** Which profile fields an update names (null included: it clears the field). */
+const profileChanges = (input: Partial<TPetProfileInput>): TProfileChanges =>
+  Object.fromEntries(
+    PET_PROFILE_FIELDS.map((field) => [
+      `set${field.charAt(0).toUpperCase()}${field.slice(1)}`,
+      input[field] !== undefined,
+    ]),
+  ) as TProfileChanges;
 
 type TUpdateParams = {
   id: string;
@@ -443,12 +458,7 @@ export class PetsRepository {
       categoryId: String(categoryId),
       status,
       createdBy: createdBy === null ? null : String(createdBy),
-      description: pet.description ?? null,
-      sex: pet.sex ?? null,
-      age: pet.age ?? null,
-      size: pet.size ?? null,
-      breed: pet.breed ?? null,
-      arrivedAt: pet.arrivedAt ?? null,
+      ...profileParams(pet),
     }).then(
       ({ rows }) => this.toPet(rows[0] as TPetRow),
       (error: unknown) => {
@@ -476,18 +486,8 @@ export class PetsRepository {
       name: changes.name ?? null,
       categoryId: changes.categoryId === undefined ? null : String(changes.categoryId),
       status: changes.status ?? null,
-      description: changes.description ?? null,
-      setDescription: changes.description !== undefined,
-      sex: changes.sex ?? null,
-      setSex: changes.sex !== undefined,
-      age: changes.age ?? null,
-      setAge: changes.age !== undefined,
-      size: changes.size ?? null,
-      setSize: changes.size !== undefined,
-      breed: changes.breed ?? null,
-      setBreed: changes.breed !== undefined,
-      arrivedAt: changes.arrivedAt ?? null,
-      setArrivedAt: changes.arrivedAt !== undefined,
+      ...profileParams(changes),
+      ...profileChanges(changes),
     };
     return withTransaction(this.db, async (client) => {
       const locked = await LOCK_STATEMENT.execute(client, { id: params.id });
