@@ -1,7 +1,6 @@
 import { type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
-import { ZError } from '../schemas/error';
 import {
   ORDER_TRANSITIONS,
   type TOrderAction,
@@ -11,6 +10,7 @@ import {
   ZOrderIdParams,
   ZOrders,
 } from '../schemas/order';
+import { errors } from './errors';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
 
@@ -47,13 +47,8 @@ const transition = <A extends TOrderAction>(
     body: NO_BODY as typeof NO_BODY,
     responses: {
       200: ZOrder,
-      400: ZError,
-      403: ZError,
-      404: ZError,
-      409: ZError,
       // No body is read, but one sent is still checked: too large, or not JSON.
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 404, 409, 413, 415),
     },
     metadata: {
       ...(requiredRole ? { requiredRole } : {}),
@@ -79,7 +74,7 @@ export const ordersRouter = c.router({
     query: ZListOrdersQuery,
     responses: {
       200: ZOrders,
-      400: ZError,
+      ...errors(400),
     },
     metadata: { responseHeaders: { 200: [Header.link] } } satisfies TRouteMetadata,
   },
@@ -96,12 +91,7 @@ export const ordersRouter = c.router({
     body: ZNewOrder,
     responses: {
       201: ZOrder,
-      400: ZError,
-      403: ZError,
-      404: ZError,
-      409: ZError,
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 404, 409, 413, 415),
     },
     metadata: {
       responseHeaders: { 201: [Header.location] },
@@ -122,8 +112,7 @@ export const ordersRouter = c.router({
     pathParams: ZOrderIdParams,
     responses: {
       200: ZOrder,
-      400: ZError,
-      404: ZError,
+      ...errors(400, 404),
     },
     metadata: {
       responseDescriptions: {

@@ -11,9 +11,9 @@ import {
   PHOTO_MEDIA_TYPES,
   PHOTO_WIDTHS,
 } from '../rules/photo-limit';
-import { ZError } from '../schemas/error';
 import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets, ZPetUpdate } from '../schemas/pet';
 import { ZPetPhoto, ZPetPhotoOrder, ZPetPhotoParams, ZPetPhotos } from '../schemas/photo';
+import { errors } from './errors';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
 
@@ -47,7 +47,7 @@ export const petsRouter = c.router({
     query: ZListPetsQuery,
     responses: {
       200: ZPets,
-      400: ZError,
+      ...errors(400),
     },
     metadata: {
       responseHeaders: { 200: [Header.link, Header.totalCount] },
@@ -66,10 +66,7 @@ export const petsRouter = c.router({
     body: ZNewPet,
     responses: {
       201: ZPet,
-      400: ZError,
-      403: ZError,
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 413, 415),
     },
     metadata: {
       responseHeaders: { 201: [Header.location] },
@@ -95,8 +92,7 @@ export const petsRouter = c.router({
     pathParams: ZPetIdParams,
     responses: {
       200: ZPet,
-      400: ZError,
-      404: ZError,
+      ...errors(400, 404),
     },
     metadata: {
       deprecated: true,
@@ -118,12 +114,7 @@ export const petsRouter = c.router({
     body: ZPetUpdate,
     responses: {
       200: ZPet,
-      400: ZError,
-      403: ZError,
-      404: ZError,
-      409: ZError,
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 404, 409, 413, 415),
     },
     metadata: {
       requiredRole: 'staff',
@@ -152,12 +143,7 @@ export const petsRouter = c.router({
     body: c.type<{ [PHOTO_FORM_FIELD]: Blob }>(),
     responses: {
       201: ZPetPhoto,
-      400: ZError,
-      403: ZError,
-      404: ZError,
-      409: ZError,
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 404, 409, 413, 415),
     },
     metadata: {
       bodyLimitBytes: PHOTO_MAX_BYTES,
@@ -212,12 +198,8 @@ export const petsRouter = c.router({
     body: NO_BODY,
     responses: {
       204: NO_BODY,
-      400: ZError,
-      403: ZError,
-      404: ZError,
       // No body is read, but one sent is still checked: too large, or not JSON.
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 404, 413, 415),
     },
     metadata: {
       responseDescriptions: {
@@ -241,12 +223,7 @@ export const petsRouter = c.router({
     body: ZPetPhotoOrder,
     responses: {
       200: ZPetPhotos,
-      400: ZError,
-      403: ZError,
-      404: ZError,
-      409: ZError,
-      413: ZError,
-      415: ZError,
+      ...errors(400, 403, 404, 409, 413, 415),
     },
     metadata: {
       responseDescriptions: {
