@@ -85,39 +85,6 @@ export const ZNewApiKeyInput = z
   });
 export type TNewApiKeyInput = z.input<typeof ZNewApiKeyInput>;
 
-/** What lists show: never the hash, never the key. */
-export type TApiKeySummary = {
-  id: bigint;
-  name: string;
-  plan: ApiKeyPlan;
-  environment: ApiKeyEnvironment;
-  role: ApiKeyRole;
-  readOnly: boolean;
-  firstParty: boolean;
-  start: string;
-  rateLimitPerMinute: number | null;
-  rateLimitPerDay: number | null;
-  createdAt: Date;
-  revokedAt: Date | null;
-};
-
-/** What the server needs to authenticate and rate-limit a request. */
-export type TStoredApiKeyRecord = {
-  apiKeyId: bigint;
-  name: string;
-  start: string;
-  plan: ApiKeyPlan;
-  environment: ApiKeyEnvironment;
-  role: ApiKeyRole;
-  readOnly: boolean;
-  /** May vouch for a visitor's address (Pets-Visitor-IP): the store's own site. */
-  firstParty: boolean;
-  rateLimitPerMinute: number | null;
-  rateLimitPerDay: number | null;
-  hash: string;
-  revokedAt: Date | null;
-};
-
 /** The columns both lists and authentication read. */
 const KEY_COLUMNS = [
   'name',
@@ -191,12 +158,20 @@ const REVOKE_STATEMENT = prepare((db, p: { id: string; revokedAt: Date }) =>
     .returning('id'),
 );
 
+/** What lists show: never the hash, never the key. */
+export type TApiKeySummary = Omit<TRowOf<typeof LIST_STATEMENT>, 'id'> & { id: bigint };
+
 const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
   db
     .selectFrom('api_keys')
     .select(['id as apiKeyId', ...KEY_COLUMNS, 'hash'])
     .where('hash', '=', p.hash),
 );
+
+/** What the server needs to authenticate and rate-limit a request. */
+export type TStoredApiKeyRecord = Omit<TRowOf<typeof STORED_STATEMENT>, 'apiKeyId'> & {
+  apiKeyId: bigint;
+};
 
 const COUNT_STATEMENT = prepare((db, _p: Record<string, never>) =>
   db.selectFrom('api_keys').select((eb) => eb.fn.countAll<string>().as('count')),

@@ -173,12 +173,23 @@ export const registerBodyParsers = (
   deferUpload?: TDeferUpload,
 ): void => {
   fastify.removeAllContentTypeParsers();
+  /** An upload route's body, left unread until admission has passed (http/upload-body.ts). */
+  const isDeferred = (
+    request: FastifyRequest,
+    payload: Readable,
+    done: (error: Error | null, body?: unknown) => void,
+  ): boolean => {
+    const deferred = deferUpload?.(request, payload);
+    if (deferred === undefined) {
+      return false;
+    }
+    done(null, deferred);
+    return true;
+  };
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
 
   fastify.addContentTypeParser('application/json', (request, payload, done) => {
-    const deferred = deferUpload?.(request, payload);
-    if (deferred !== undefined) {
-      done(null, deferred);
+    if (isDeferred(request, payload, done)) {
       return;
     }
     readBody(
@@ -226,9 +237,7 @@ export const registerBodyParsers = (
   });
 
   fastify.addContentTypeParser('*', (request, payload, done) => {
-    const deferred = deferUpload?.(request, payload);
-    if (deferred !== undefined) {
-      done(null, deferred);
+    if (isDeferred(request, payload, done)) {
       return;
     }
     readBody(
