@@ -2,6 +2,7 @@ import { API_PATH_PREFIX } from '@pets/contract';
 import { parseTrustedProxies, type TTrustedProxies } from '@pets/contract/rules';
 import { z } from 'zod';
 import { parseVisitorLimits, type TVisitorLimits } from './edge/visitor-limits';
+import { ConfigError, configError, parseEnvironment } from './environment';
 
 /**
  * The site's configuration, validated once (see env.ts). Pure: it takes the environment as an
@@ -137,44 +138,32 @@ export type TWebConfig = {
   publicCacheSeconds: number;
 };
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+export { ConfigError };
 
 export const parseWebConfig = (environment: Record<string, string | undefined>): TWebConfig => {
-  const present = Object.fromEntries(
-    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
-  );
-  const result = ZWebEnvironment.safeParse(present);
-  const fail = (variable: string, message: string) =>
-    new ConfigError(`Invalid configuration: ${variable} ${message}`);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const variable = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(`Invalid configuration: ${variable} ${issue?.message ?? 'is invalid'}`);
-  }
-  const apiUrl = result.data.API_URL.replace(/\/+$/, '');
-  const proxies = parseTrustedProxies(result.data.TRUSTED_PROXIES);
+  const variables = parseEnvironment(ZWebEnvironment, environment);
+  const apiUrl = variables.API_URL.replace(/\/+$/, '');
+  const proxies = parseTrustedProxies(variables.TRUSTED_PROXIES);
   if (!proxies.ok) {
-    throw fail('TRUSTED_PROXIES', proxies.error);
+    throw configError('TRUSTED_PROXIES', proxies.error);
   }
-  const limits = parseVisitorLimits(result.data.VISITOR_LIMITS);
+  const limits = parseVisitorLimits(variables.VISITOR_LIMITS);
   if (!limits.ok) {
-    throw fail('VISITOR_LIMITS', limits.error);
+    throw configError('VISITOR_LIMITS', limits.error);
   }
-  const siteOrigin = result.data.SITE_URL ? new URL(result.data.SITE_URL).origin : undefined;
+  const siteOrigin = variables.SITE_URL ? new URL(variables.SITE_URL).origin : undefined;
   return {
     apiUrl,
     apiBaseUrl: apiUrl.slice(0, -API_PATH_PREFIX.length),
-    apiKey: result.data.WEB_API_KEY,
-    sessionSecret: result.data.SESSION_SECRET,
+    apiKey: variables.WEB_API_KEY,
+    sessionSecret: variables.SESSION_SECRET,
     siteOrigin,
     isHttps: siteOrigin?.startsWith('https:') ?? false,
     trustedProxies: proxies.value,
-    redisUrl: result.data.REDIS_URL,
-    redisKeyPrefix: result.data.WEB_REDIS_KEY_PREFIX,
+    redisUrl: variables.REDIS_URL,
+    redisKeyPrefix: variables.WEB_REDIS_KEY_PREFIX,
     limits: limits.value,
-    staffSessionIdleSeconds: result.data.STAFF_SESSION_IDLE_SECONDS,
-    publicCacheSeconds: result.data.PUBLIC_CACHE_SECONDS,
+    staffSessionIdleSeconds: variables.STAFF_SESSION_IDLE_SECONDS,
+    publicCacheSeconds: variables.PUBLIC_CACHE_SECONDS,
   };
 };

@@ -1,6 +1,5 @@
 import { ConfigError } from './config';
 import { storeConfig, webConfig } from './env';
-import { StoreConfigError } from './store-config';
 
 // Validate the configuration as the server starts, so a missing WEB_API_KEY or a malformed API_URL
 // stops `next start` with one clear line instead of failing on the first visit.
@@ -8,7 +7,7 @@ try {
   webConfig();
   storeConfig();
 } catch (error) {
-  if (error instanceof ConfigError || error instanceof StoreConfigError) {
+  if (error instanceof ConfigError) {
     console.error(`[web] ${error.message}`);
     process.exit(1);
   }

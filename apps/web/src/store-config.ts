@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError, parseEnvironment } from './environment';
 
 /**
  * Where and when people can visit the store, and how soon it answers an application: shown on an
@@ -45,25 +46,14 @@ export type TStoreConfig = {
   replyDays: number;
 };
 
-export class StoreConfigError extends Error {
-  override name = 'StoreConfigError';
-}
+/** The store's variables fail as every other variable does. */
+export { ConfigError as StoreConfigError };
 
 export const parseStoreConfig = (environment: Record<string, string | undefined>): TStoreConfig => {
-  const present = Object.fromEntries(
-    Object.entries(environment).filter(([, value]) => value !== undefined && value.trim() !== ''),
-  );
-  const result = ZStoreEnvironment.safeParse(present);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const variable = String(issue?.path[0] ?? 'environment');
-    throw new StoreConfigError(
-      `Invalid configuration: ${variable} ${issue?.message ?? 'is invalid'}`,
-    );
-  }
+  const variables = parseEnvironment(ZStoreEnvironment, environment, { isBlankUnset: true });
   return {
-    address: result.data.STORE_ADDRESS,
-    openingHours: result.data.STORE_OPENING_HOURS,
-    replyDays: result.data.STORE_REPLY_DAYS,
+    address: variables.STORE_ADDRESS,
+    openingHours: variables.STORE_OPENING_HOURS,
+    replyDays: variables.STORE_REPLY_DAYS,
   };
 };

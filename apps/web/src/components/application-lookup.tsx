@@ -1,11 +1,14 @@
 'use client';
 
 import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
-import { CircleAlert, CircleCheck, CircleDot, CircleX, Home } from 'lucide-react';
+import { CircleCheck, CircleDot, CircleX, Home } from 'lucide-react';
 import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import type { TApplicationLookupState } from '@/lib/application-lookup';
 import type { TApplicationView } from '@/lib/application-view';
+import { Field } from './form/field';
+import { FormError } from './form/form-error';
+import { SubmitButton } from './form/submit-button';
 
 type TProps = {
   initialReference: string;
@@ -71,56 +74,41 @@ export const ApplicationLookup = ({ initialReference, action }: TProps) => {
   return (
     <>
       <form action={formAction} className="form" aria-busy={isPending}>
-        <div className="field">
-          <label htmlFor="lookup-reference" className="field__label">
-            Reference
-          </label>
-          <p id="lookup-reference-hint" className="field__hint">
-            On your confirmation, such as A-12.
-          </p>
-          <input
-            id="lookup-reference"
-            name="reference"
-            type="text"
-            autoComplete="off"
-            required
-            maxLength={40}
-            defaultValue={state.values.reference}
-            aria-describedby="lookup-reference-hint"
-            className="input"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="lookup-email" className="field__label">
-            Email
-          </label>
-          <p id="lookup-email-hint" className="field__hint">
-            The address you applied with.
-          </p>
-          <input
-            id="lookup-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={ADOPTER_EMAIL_MAX_LENGTH}
-            defaultValue={state.values.email}
-            aria-describedby="lookup-email-hint"
-            className="input"
-          />
-        </div>
-        <div className="form__actions">
-          <button type="submit" className="button" disabled={isPending}>
-            {isPending ? 'Looking…' : 'Show my application'}
-          </button>
-        </div>
+        <Field id="lookup-reference" label="Reference" hint="On your confirmation, such as A-12.">
+          {(control) => (
+            <input
+              {...control}
+              name="reference"
+              type="text"
+              autoComplete="off"
+              required
+              maxLength={40}
+              defaultValue={state.values.reference}
+              className="input"
+            />
+          )}
+        </Field>
+        <Field id="lookup-email" label="Email" hint="The address you applied with.">
+          {(control) => (
+            <input
+              {...control}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={ADOPTER_EMAIL_MAX_LENGTH}
+              defaultValue={state.values.email}
+              className="input"
+            />
+          )}
+        </Field>
+        <SubmitButton label="Show my application" pendingLabel="Looking…" isPending={isPending} />
       </form>
       <div ref={resultRef}>
         {state.formError && !isPending ? (
-          <div className="form__error panel" role="alert" tabIndex={-1}>
-            <CircleAlert aria-hidden="true" focusable="false" className="field__error-icon" />
+          <FormError as="div" className="panel">
             <p>{state.formError}</p>
-          </div>
+          </FormError>
         ) : null}
         {state.application && !isPending ? <Application application={state.application} /> : null}
       </div>

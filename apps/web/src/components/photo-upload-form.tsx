@@ -1,6 +1,6 @@
 'use client';
 
-import { CircleAlert, ImagePlus } from 'lucide-react';
+import { ImagePlus } from 'lucide-react';
 import {
   type ChangeEvent,
   type FormEvent,
@@ -10,6 +10,8 @@ import {
   useState,
 } from 'react';
 import { checkPhotoFile, PHOTO_ACCEPT, PHOTO_LIMITS_TEXT } from '@/lib/photo-upload';
+import { Field } from './form/field';
+import { SubmitButton } from './form/submit-button';
 
 type TState = { error?: string };
 type TProps = { action: (previous: TState, data: FormData) => Promise<TState> };
@@ -68,36 +70,26 @@ export const PhotoUploadForm = ({ action }: TProps) => {
   const error = clientError ?? (isPending ? undefined : state.error);
   return (
     <form action={formAction} onSubmit={onSubmit} className="photo-upload" aria-busy={isPending}>
-      <div className="field">
-        <label htmlFor="photo-file" className="field__label">
-          Add a photo
-        </label>
-        <p id="photo-file-hint" className="field__hint">
-          {PHOTO_LIMITS_TEXT}. Location and camera details are removed before it is published.
-        </p>
-        <input
-          id="photo-file"
-          name="photo"
-          type="file"
-          accept={PHOTO_ACCEPT}
-          onChange={onChange}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'photo-file-hint photo-file-error' : 'photo-file-hint'}
-          className="file-input"
-        />
-        {error ? (
-          <p
-            id="photo-file-error"
-            className="field__error"
-            role="alert"
-            tabIndex={-1}
-            ref={errorRef}
-          >
-            <CircleAlert aria-hidden="true" focusable="false" className="field__error-icon" />
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <Field
+        id="photo-file"
+        label="Add a photo"
+        hint={
+          <>{PHOTO_LIMITS_TEXT}. Location and camera details are removed before it is published.</>
+        }
+        error={error}
+        errorFocusRef={errorRef}
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="photo"
+            type="file"
+            accept={PHOTO_ACCEPT}
+            onChange={onChange}
+            className="file-input"
+          />
+        )}
+      </Field>
       {preview ? (
         <figure className="photo-upload__preview">
           {/* biome-ignore lint/performance/noImgElement: a local object URL of the chosen file. */}
@@ -109,12 +101,12 @@ export const PhotoUploadForm = ({ action }: TProps) => {
           <figcaption className="field__hint">Ready to upload: {preview.name}</figcaption>
         </figure>
       ) : null}
-      <div className="form__actions">
-        <button type="submit" className="button" disabled={isPending}>
-          <ImagePlus aria-hidden="true" focusable="false" className="button__icon" />
-          {isPending ? 'Uploading…' : 'Upload photo'}
-        </button>
-      </div>
+      <SubmitButton
+        label="Upload photo"
+        pendingLabel="Uploading…"
+        isPending={isPending}
+        icon={<ImagePlus aria-hidden="true" focusable="false" className="button__icon" />}
+      />
     </form>
   );
 };

@@ -16,7 +16,9 @@ export type TApiFailure =
   /** Anything else: a 5xx or an answer that breaks the contract. */
   | { kind: 'failed' };
 
-export type TApiResult<T> = { ok: true; data: T } | { ok: false; failure: TApiFailure };
+/** A call's data, or what went wrong in the caller's terms (the site's, or a staff member's). */
+export type TResult<T, F> = { ok: true; data: T } | { ok: false; failure: F };
+export type TApiResult<T> = TResult<T, TApiFailure>;
 
 export const success = <T>(data: T): TApiResult<T> => ({ ok: true, data });
 export const failure = <T>(apiFailure: TApiFailure): TApiResult<T> => ({

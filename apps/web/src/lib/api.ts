@@ -1,24 +1,15 @@
 import 'server-only';
-import {
-  contract,
-  Header,
-  type TCategory,
-  type TListPetsQueryInput,
-  type TPet,
-  ZError,
-} from '@pets/contract';
-import { initClient } from '@ts-rest/core';
+import { Header, type TCategory, type TListPetsQueryInput, type TPet } from '@pets/contract';
 import { unstable_cache } from 'next/cache';
 import { cache } from 'react';
 import { webConfig } from '../env';
+import { callApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
 import { failure, success, type TApiFailure, type TApiResult } from './api-result';
 import { Backoff } from './backoff';
-import { nextCursorOf, retryAfterSeconds, totalCountOf } from './http-headers';
+import { nextCursorOf, totalCountOf } from './http-headers';
 import type { TPetsPage } from './pets-page';
 import { currentVisitor, type TVisitor, visitorHeaders } from './visitor';
 
-/** How long one call to the API may take before the page shows the "unavailable" state. */
-const REQUEST_TIMEOUT_MS = 8_000;
 /**
  * The public catalogue (home, browse, an animal) is read through the site's data cache: an answer
  * serves every visitor for PUBLIC_CACHE_SECONDS (30), then the next visit refreshes it in the
@@ -31,31 +22,6 @@ const categoriesReadSeconds = () => webConfig().publicCacheSeconds * 10;
 /** The data-cache tag of every cached read of animals: updateTag(PETS_TAG) after a staff change. */
 export const PETS_TAG = 'pets';
 const CATEGORIES_TAG = 'categories';
-
-type TClient = ReturnType<typeof createClient>;
-type TRawResponse = { status: number; body: unknown; headers: Headers };
-
-const createClient = () => {
-  const { apiBaseUrl, apiKey } = webConfig();
-  return initClient(contract, {
-    baseUrl: apiBaseUrl,
-    baseHeaders: { authorization: `Bearer ${apiKey}` },
-    // Every answer is checked against the contract's schemas before a page uses it.
-    validateResponse: true,
-    throwOnUnknownStatus: true,
-  });
-};
-
-let client: TClient | undefined;
-const api = (): TClient => {
-  client ??= createClient();
-  return client;
-};
-
-const fetchOptions = () => ({
-  cache: 'no-store' as const,
-  signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-});
 
 /**
  * After a 429, no call goes out for that visitor until Retry-After has passed: the API counts the
@@ -89,60 +55,33 @@ const holdVisitor = (visitor: TVisitor, seconds: number): void => {
   backoff.holdFor(seconds);
 };
 
-/** Turns a non-success answer of the API into what the page should show. */
-const failureOf = (operation: string, response: TRawResponse, visitor: TVisitor): TApiFailure => {
-  switch (response.status) {
-    case 429: {
-      const seconds = retryAfterSeconds(response.headers.get('retry-after'));
-      holdVisitor(visitor, seconds);
-      console.warn(
-        `[web] ${operation}: rate limited; no API calls for this visitor for ${seconds} s.`,
-      );
-      return { kind: 'rate-limited', retryAfterSeconds: seconds };
+/**
+ * The site's own key, on behalf of `visitor`: the visitor is passed in rather than read from the
+ * request, since a cached read runs where the request's headers cannot be read.
+ */
+export const siteCredential = (visitor: TVisitor): TCredential<TApiFailure> => ({
+  apiKey: webConfig().apiKey,
+  headers: visitorHeaders(visitor),
+  logPrefix: '',
+  secondsToWait: () => secondsToWait(visitor),
+  failureOf: (operation, response) => {
+    switch (response.status) {
+      case 429: {
+        const seconds = rateLimitedFor(response);
+        holdVisitor(visitor, seconds);
+        console.warn(
+          `[web] ${operation}: rate limited; no API calls for this visitor for ${seconds} s.`,
+        );
+        return { kind: 'rate-limited', retryAfterSeconds: seconds };
+      }
+      case 401:
+        console.error(`[web] ${operation}: the API refused the site's key (WEB_API_KEY).`);
+        return { kind: 'unavailable' };
+      default:
+        return undefined;
     }
-    case 404:
-      return { kind: 'not-found' };
-    case 400: {
-      const parsed = ZError.safeParse(response.body);
-      return parsed.success ? { kind: 'invalid', error: parsed.data } : { kind: 'failed' };
-    }
-    case 401:
-      console.error(`[web] ${operation}: the API refused the site's key (WEB_API_KEY).`);
-      return { kind: 'unavailable' };
-    case 503:
-      return { kind: 'unavailable' };
-    default:
-      console.error(`[web] ${operation}: the API answered ${response.status}.`);
-      return { kind: 'failed' };
-  }
-};
-
-/** Runs one call; network errors, time-outs and contract violations become failures too. */
-const call = async <R extends TRawResponse, T>(
-  operation: string,
-  visitor: TVisitor,
-  request: (headers: Record<string, string>) => Promise<R>,
-  onSuccess: (response: R) => T | undefined,
-): Promise<TApiResult<T>> => {
-  const wait = secondsToWait(visitor);
-  if (wait > 0) {
-    return failure({ kind: 'rate-limited', retryAfterSeconds: wait });
-  }
-  let response: R;
-  try {
-    response = await request(visitorHeaders(visitor));
-  } catch (error) {
-    const name = error instanceof Error ? error.name : 'Error';
-    if (name === 'TypeError' || name === 'TimeoutError' || name === 'AbortError') {
-      console.warn(`[web] ${operation}: the API is unreachable (${name}).`);
-      return failure({ kind: 'unavailable' });
-    }
-    console.error(`[web] ${operation}: unexpected answer from the API (${name}).`);
-    return failure({ kind: 'failed' });
-  }
-  const data = onSuccess(response);
-  return data === undefined ? failure(failureOf(operation, response, visitor)) : success(data);
-};
+  },
+});
 
 /** A failed read: thrown out of the data cache so that it is never kept. */
 class Uncached extends Error {
@@ -201,11 +140,10 @@ const listPetsNow = (
   query: TListPetsQueryInput,
   visitor: TVisitor,
 ): Promise<TApiResult<TPetsPage>> =>
-  call(
+  callApi(
     'listPets',
-    visitor,
-    (headers) =>
-      api().pets.listPets({ query, extraHeaders: headers, fetchOptions: fetchOptions() }),
+    siteCredential(visitor),
+    (client) => client.pets.listPets({ query, fetchOptions: fetchOptions() }),
     (response) => {
       if (response.status !== 200) {
         return undefined;
@@ -225,29 +163,21 @@ export const listCategories = cache(
       ['listCategories'],
       { seconds: categoriesReadSeconds(), tags: [CATEGORIES_TAG] },
       (visitor) =>
-        call(
+        callApi(
           'listCategories',
-          visitor,
-          (headers) =>
-            api().categories.listCategories({
-              extraHeaders: headers,
-              fetchOptions: fetchOptions(),
-            }),
+          siteCredential(visitor),
+          (client) => client.categories.listCategories({ fetchOptions: fetchOptions() }),
           (response) => (response.status === 200 ? response.body : undefined),
         ),
     ),
 );
 
 const findPetNow = (petId: number, visitor: TVisitor): Promise<TApiResult<TPet[]>> =>
-  call(
+  callApi(
     'listPets',
-    visitor,
-    (headers) =>
-      api().pets.listPets({
-        query: { id: String(petId) },
-        extraHeaders: headers,
-        fetchOptions: fetchOptions(),
-      }),
+    siteCredential(visitor),
+    (client) =>
+      client.pets.listPets({ query: { id: String(petId) }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
@@ -285,6 +215,3 @@ export const findPetFresh = cache(
   async (petId: number): Promise<TApiResult<TPet>> =>
     petOf(petId, await findPetNow(petId, await currentVisitor())),
 );
-
-/** For lib/orders-api.ts: the same client, time-out, back-off and failure mapping. */
-export { api as siteApi, call as callApi, fetchOptions };

@@ -1,13 +1,14 @@
 import 'server-only';
 import { type TNewOrder, type TOrder, ZError } from '@pets/contract';
 import { updateTag } from 'next/cache';
-import { callApi, fetchOptions, PETS_TAG, siteApi } from './api';
+import { PETS_TAG, siteCredential } from './api';
+import { callApi, fetchOptions } from './api-client';
 import { failure, success, type TApiResult } from './api-result';
 import { currentVisitor } from './visitor';
 
 /**
  * The adopter's side of the orders API, with the site's own (partner) key: placing an application
- * and finding it again. Beside lib/api.ts, whose client, time-out and 429 back-off it shares.
+ * and finding it again, with lib/api.ts's credential (and so its per-visitor 429 back-off).
  */
 
 export type TPlaced =
@@ -36,12 +37,11 @@ export const placeOrder = async (
   for (let attempt = 0; ; attempt += 1) {
     const result: TApiResult<TPlaceAttempt> = await callApi(
       'placeOrder',
-      visitor,
-      (headers) =>
-        siteApi().orders.placeOrder({
+      siteCredential(visitor),
+      (client) =>
+        client.orders.placeOrder({
           body,
           headers: { 'idempotency-key': idempotencyKey },
-          extraHeaders: headers,
           fetchOptions: fetchOptions(),
         }),
       (response): TPlaceAttempt | undefined => {
@@ -82,12 +82,7 @@ export const placeOrder = async (
 export const getOrder = async (orderId: number): Promise<TApiResult<TOrder>> =>
   callApi(
     'getOrder',
-    await currentVisitor(),
-    (headers) =>
-      siteApi().orders.getOrder({
-        params: { orderId },
-        extraHeaders: headers,
-        fetchOptions: fetchOptions(),
-      }),
+    siteCredential(await currentVisitor()),
+    (client) => client.orders.getOrder({ params: { orderId }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );

@@ -1,6 +1,5 @@
 import 'server-only';
 import {
-  contract,
   type TCurrentKey,
   type TListOrdersQuery,
   type TListPetsQueryInput,
@@ -12,12 +11,17 @@ import {
   type TPetUpdate,
   ZError,
 } from '@pets/contract';
-import { initClient, tsRestFetchApi } from '@ts-rest/core';
 import { updateTag } from 'next/cache';
-import { webConfig } from '../env';
 import { PETS_TAG } from './api';
-import { failure, success, type TApiFailure } from './api-result';
-import { nextCursorOf, retryAfterSeconds } from './http-headers';
+import {
+  callApi,
+  fetchOptions,
+  type TApiClient,
+  type TCredential,
+  type TRawResponse,
+} from './api-client';
+import { failure, success, type TApiFailure, type TResult } from './api-result';
+import { nextCursorOf } from './http-headers';
 import type { TPetsPage } from './pets-page';
 import { currentVisitor, vouchedVisitorHeaders } from './visitor';
 
@@ -27,7 +31,6 @@ import { currentVisitor, vouchedVisitorHeaders } from './visitor';
  * The key comes in as an argument from session.ts and goes out only in the Authorization header.
  */
 
-const REQUEST_TIMEOUT_MS = 8_000;
 /** An upload sends up to the photo limit and waits while the API makes its sizes. */
 const UPLOAD_TIMEOUT_MS = 60_000;
 
@@ -41,41 +44,16 @@ export type TStaffFailure =
   | { kind: 'forbidden' }
   | { kind: 'conflict'; code: string }
   | { kind: 'refused'; status: 413 | 415; code: string };
-export type TStaffResult<T> = { ok: true; data: T } | { ok: false; failure: TStaffFailure };
+export type TStaffResult<T> = TResult<T, TStaffFailure>;
 
-type TRawResponse = { status: number; body: unknown; headers: Headers };
-
-/**
- * Each call also says who the visitor is, vouched for by the site's first-party key: a refused
- * staff key then counts against the visitor who typed it, never against the site.
- */
-const clientFor = (apiKey: string) =>
-  initClient(contract, {
-    baseUrl: webConfig().apiBaseUrl,
-    baseHeaders: { authorization: `Bearer ${apiKey}` },
-    validateResponse: true,
-    throwOnUnknownStatus: true,
-    api: async (args) =>
-      tsRestFetchApi({
-        ...args,
-        headers: { ...args.headers, ...vouchedVisitorHeaders(await currentVisitor()) },
-      }),
-  });
-
-const fetchOptions = (timeoutMs = REQUEST_TIMEOUT_MS) => ({
-  cache: 'no-store' as const,
-  signal: AbortSignal.timeout(timeoutMs),
-});
-
-const failureOf = (operation: string, response: TRawResponse): TStaffFailure => {
+/** The answers that are about the staff member or what they sent, told to them in words. */
+const staffFailureOf = (response: TRawResponse): TStaffFailure | undefined => {
   const error = ZError.safeParse(response.body);
   switch (response.status) {
     case 401:
       return { kind: 'signed-out' };
     case 403:
       return { kind: 'forbidden' };
-    case 404:
-      return { kind: 'not-found' };
     case 409:
       return { kind: 'conflict', code: error.success ? error.data.code : 'conflict' };
     case 413:
@@ -85,49 +63,36 @@ const failureOf = (operation: string, response: TRawResponse): TStaffFailure => 
         status: response.status,
         code: error.success ? error.data.code : 'refused',
       };
-    case 429:
-      return {
-        kind: 'rate-limited',
-        retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after')),
-      };
-    case 400:
     case 422:
       return error.success ? { kind: 'invalid', error: error.data } : { kind: 'failed' };
-    case 503:
-      return { kind: 'unavailable' };
     default:
-      // The status only: a body could echo what was sent.
-      console.error(`[web] staff ${operation}: the API answered ${response.status}.`);
-      return { kind: 'failed' };
+      return undefined;
   }
 };
 
+/**
+ * A staff member's own key, with who the visitor is, vouched for by the site's first-party key:
+ * a refused staff key then counts against the visitor who typed it, never against the site.
+ */
+const staffCredential = async (apiKey: string): Promise<TCredential<TStaffFailure>> => ({
+  apiKey,
+  headers: vouchedVisitorHeaders(await currentVisitor()),
+  logPrefix: 'staff ',
+  failureOf: (_operation, response) => staffFailureOf(response),
+});
+
 const call = async <R extends TRawResponse, T>(
   operation: string,
-  request: () => Promise<R>,
+  apiKey: string,
+  request: (client: TApiClient) => Promise<R>,
   onSuccess: (response: R) => T | undefined,
 ): Promise<TStaffResult<T>> => {
-  let response: R;
-  try {
-    response = await request();
-  } catch (error) {
-    const name = error instanceof Error ? error.name : 'Error';
-    if (name === 'TypeError' || name === 'TimeoutError' || name === 'AbortError') {
-      console.warn(`[web] staff ${operation}: the API is unreachable (${name}).`);
-      return failure({ kind: 'unavailable' });
-    }
-    console.error(`[web] staff ${operation}: unexpected answer from the API (${name}).`);
-    return failure({ kind: 'failed' });
-  }
-  const data = onSuccess(response);
-  if (data === undefined) {
-    return { ok: false, failure: failureOf(operation, response) };
-  }
-  if (CHANGES_THE_CATALOGUE.has(operation)) {
+  const result = await callApi(operation, await staffCredential(apiKey), request, onSuccess);
+  if (result.ok && CHANGES_THE_CATALOGUE.has(operation)) {
     // The public pages read the catalogue through the data cache: the change shows at once.
     updateTag(PETS_TAG);
   }
-  return success(data);
+  return result;
 };
 
 /** Operations after which the public pages' cached animals are out of date. */
@@ -146,7 +111,8 @@ const CHANGES_THE_CATALOGUE = new Set([
 export const describeKey = (apiKey: string): Promise<TStaffResult<TCurrentKey>> =>
   call(
     'getCurrentKey',
-    () => clientFor(apiKey).me.getCurrentKey({ fetchOptions: fetchOptions() }),
+    apiKey,
+    (client) => client.me.getCurrentKey({ fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
@@ -158,7 +124,8 @@ export const listOrders = (
 ): Promise<TStaffResult<TOrdersPage>> =>
   call(
     'listOrders',
-    () => clientFor(apiKey).orders.listOrders({ query, fetchOptions: fetchOptions() }),
+    apiKey,
+    (client) => client.orders.listOrders({ query, fetchOptions: fetchOptions() }),
     (response) =>
       response.status === 200
         ? { orders: response.body, nextCursor: nextCursorOf(response.headers.get('link')) }
@@ -168,7 +135,8 @@ export const listOrders = (
 export const getOrder = (apiKey: string, orderId: number): Promise<TStaffResult<TOrder>> =>
   call(
     'getOrder',
-    () => clientFor(apiKey).orders.getOrder({ params: { orderId }, fetchOptions: fetchOptions() }),
+    apiKey,
+    (client) => client.orders.getOrder({ params: { orderId }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
@@ -179,7 +147,6 @@ export const transitionOrder = (
   orderId: number,
   idempotencyKey: string,
 ): Promise<TStaffResult<TOrder>> => {
-  const client = clientFor(apiKey).orders;
   const args = {
     params: { orderId },
     body: undefined,
@@ -187,11 +154,11 @@ export const transitionOrder = (
     fetchOptions: fetchOptions(),
   };
   const operations = {
-    approve: () => client.approveOrder(args),
-    complete: () => client.completeOrder(args),
-    cancel: () => client.cancelOrder(args),
+    approve: (client: TApiClient) => client.orders.approveOrder(args),
+    complete: (client: TApiClient) => client.orders.completeOrder(args),
+    cancel: (client: TApiClient) => client.orders.cancelOrder(args),
   } as const;
-  return call(`${action}Order`, operations[action], (response) =>
+  return call(`${action}Order`, apiKey, operations[action], (response) =>
     response.status === 200 ? response.body : undefined,
   );
 };
@@ -203,8 +170,9 @@ export const findPetAsStaff = async (
 ): Promise<TStaffResult<TPet>> => {
   const found = await call(
     'listPets',
-    () =>
-      clientFor(apiKey).pets.listPets({
+    apiKey,
+    (client) =>
+      client.pets.listPets({
         query: { id: String(petId) },
         fetchOptions: fetchOptions(),
       }),
@@ -220,7 +188,8 @@ export const findPetAsStaff = async (
 export const createPetAsStaff = (apiKey: string, body: TNewPetInput): Promise<TStaffResult<TPet>> =>
   call(
     'createPet',
-    () => clientFor(apiKey).pets.createPet({ body, fetchOptions: fetchOptions() }),
+    apiKey,
+    (client) => client.pets.createPet({ body, fetchOptions: fetchOptions() }),
     (response) => (response.status === 201 ? response.body : undefined),
   );
 
@@ -231,8 +200,8 @@ export const updatePet = (
 ): Promise<TStaffResult<TPet>> =>
   call(
     'updatePet',
-    () =>
-      clientFor(apiKey).pets.updatePet({ params: { petId }, body, fetchOptions: fetchOptions() }),
+    apiKey,
+    (client) => client.pets.updatePet({ params: { petId }, body, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
@@ -243,7 +212,8 @@ export const listPetsAsStaff = (
 ): Promise<TStaffResult<TPetsPage>> =>
   call(
     'listPets',
-    () => clientFor(apiKey).pets.listPets({ query, fetchOptions: fetchOptions() }),
+    apiKey,
+    (client) => client.pets.listPets({ query, fetchOptions: fetchOptions() }),
     (response) =>
       response.status === 200
         ? { pets: response.body, nextCursor: nextCursorOf(response.headers.get('link')) }
@@ -263,8 +233,9 @@ export const addPetPhotoAsStaff = (
 ): Promise<TStaffResult<TPetPhoto>> =>
   call(
     'addPetPhoto',
-    () =>
-      clientFor(apiKey).pets.addPetPhoto({
+    apiKey,
+    (client) =>
+      client.pets.addPetPhoto({
         params: { petId },
         // ts-rest's client sends only a `File` as a file part (a bare `Blob` would go as JSON).
         body: {
@@ -283,8 +254,9 @@ export const deletePetPhotoAsStaff = (
 ): Promise<TStaffResult<true>> =>
   call(
     'deletePetPhoto',
-    () =>
-      clientFor(apiKey).pets.deletePetPhoto({
+    apiKey,
+    (client) =>
+      client.pets.deletePetPhoto({
         params: { petId, photoId },
         fetchOptions: fetchOptions(),
       }),
@@ -299,8 +271,9 @@ export const reorderPetPhotosAsStaff = (
 ): Promise<TStaffResult<TPetPhoto[]>> =>
   call(
     'reorderPetPhotos',
-    () =>
-      clientFor(apiKey).pets.reorderPetPhotos({
+    apiKey,
+    (client) =>
+      client.pets.reorderPetPhotos({
         params: { petId },
         body: { photoIds },
         fetchOptions: fetchOptions(),

@@ -1,10 +1,13 @@
 'use client';
 
-import { CircleAlert } from 'lucide-react';
 import { useActionState, useEffect, useRef } from 'react';
+import { Field } from '@/components/form/field';
+import { FormError } from '@/components/form/form-error';
+import { SubmitButton } from '@/components/form/submit-button';
 import { signIn, type TSignInState } from './actions';
 
 const INITIAL: TSignInState = {};
+const ERROR_ID = 'sign-in-error';
 
 /**
  * The staff key, typed once. A real form posting to the signIn server action: it works without
@@ -12,7 +15,7 @@ const INITIAL: TSignInState = {};
  */
 export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
   const [state, formAction, isPending] = useActionState(signIn, INITIAL);
-  const errorRef = useRef<HTMLParagraphElement>(null);
+  const errorRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if (state.error) {
@@ -24,35 +27,29 @@ export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
     <form action={formAction} className="form" aria-busy={isPending}>
       {returnTo ? <input type="hidden" name="next" value={returnTo} /> : null}
       {state.error && !isPending ? (
-        <p className="form__error" role="alert" tabIndex={-1} ref={errorRef} id="sign-in-error">
-          <CircleAlert aria-hidden="true" focusable="false" className="field__error-icon" />
+        <FormError id={ERROR_ID} focusRef={errorRef}>
           {state.error}
-        </p>
+        </FormError>
       ) : null}
-      <div className="field">
-        <label htmlFor="staff-key" className="field__label">
-          Staff key
-        </label>
-        <p id="staff-key-hint" className="field__hint">
-          Your own key, starting with pets_live_ or pets_test_. It stays on our server.
-        </p>
-        <input
-          id="staff-key"
-          name="apiKey"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          required
-          aria-invalid={state.error ? true : undefined}
-          aria-describedby={state.error ? 'staff-key-hint sign-in-error' : 'staff-key-hint'}
-          className="input"
-        />
-      </div>
-      <div className="form__actions">
-        <button type="submit" className="button" disabled={isPending}>
-          {isPending ? 'Signing in…' : 'Sign in'}
-        </button>
-      </div>
+      <Field
+        id="staff-key"
+        label="Staff key"
+        hint="Your own key, starting with pets_live_ or pets_test_. It stays on our server."
+        outsideErrorId={state.error ? ERROR_ID : undefined}
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="apiKey"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            required
+            className="input"
+          />
+        )}
+      </Field>
+      <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={isPending} />
     </form>
   );
 };
