@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { PetForm } from '@/components/pet-form';
+import { staffReadFailure } from '@/components/staff-read-failure';
 import { listCategories } from '@/lib/api';
 import { petFormValues } from '@/lib/pet-form';
 import { parsePetId, petHref } from '@/lib/pet-links';
 import { parsePhotoNotice, parsePhotoProblem } from '@/lib/photo-upload';
-import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
-import { asPageFailure, findPetAsStaff } from '@/lib/staff-api';
+import { requireStaffKey } from '@/lib/session';
+import { findPetAsStaff } from '@/lib/staff-api';
 import { editPet } from './actions';
 import { PhotoManager } from './photo-manager';
 
@@ -37,13 +38,7 @@ const EditPetPage = async ({ params, searchParams }: TProps) => {
   const here = `/staff/animals/${petId}`;
   const [pet, categories] = await Promise.all([findPetAsStaff(apiKey, petId), listCategories()]);
   if (!pet.ok) {
-    if (pet.failure.kind === 'signed-out') {
-      redirect(SESSION_EXPIRED_PATH);
-    }
-    if (pet.failure.kind === 'not-found') {
-      notFound();
-    }
-    return <ApiFailure failure={asPageFailure(pet.failure)} retryHref={here} headingLevel={1} />;
+    return staffReadFailure(pet.failure, here);
   }
   return (
     <div className="narrow">

@@ -8,16 +8,16 @@ import {
 import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
-import { ApiFailure } from '@/components/api-failure';
 import { PetVisual } from '@/components/pet-visual';
+import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
 import { listCategories } from '@/lib/api';
 import { rateLimitedMessage } from '@/lib/messages';
 import { petHref } from '@/lib/pet-links';
-import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
-import { asPageFailure, findPetAsStaff, getOrder } from '@/lib/staff-api';
+import { requireStaffKey } from '@/lib/session';
+import { findPetAsStaff, getOrder } from '@/lib/staff-api';
 import { changeOrder } from '../actions';
 import { formatInstant, historyStep, OrderStatusBadge } from '../order-status';
 
@@ -77,13 +77,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
   const here = `/staff/applications/${orderId}`;
   const found = await getOrder(apiKey, orderId);
   if (!found.ok) {
-    if (found.failure.kind === 'signed-out') {
-      redirect(SESSION_EXPIRED_PATH);
-    }
-    if (found.failure.kind === 'not-found') {
-      notFound();
-    }
-    return <ApiFailure failure={asPageFailure(found.failure)} retryHref={here} headingLevel={1} />;
+    return staffReadFailure(found.failure, here);
   }
   const order = found.data;
   const [pet, categories] = await Promise.all([
