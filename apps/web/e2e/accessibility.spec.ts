@@ -83,6 +83,9 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     await signIn(page, stack.siteUrl, stack.staffApiKey);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
+    // After the sign-out's redirect the page's title arrives with its streamed metadata, a moment
+    // after its content: a person sees it in the tab, and so must axe.
+    await expect(page).toHaveTitle(/^Staff sign in · /);
     await expectNoSeriousViolations(page, 'Staff sign in, signed out');
   });
 
