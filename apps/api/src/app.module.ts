@@ -10,6 +10,7 @@ import {
   DEFAULT_IDEMPOTENCY_SETTINGS,
   type TIdempotencySettings,
 } from './idempotency/idempotency.types';
+import { MailModule } from './mail/mail.module';
 import { CategoriesModule } from './modules/categories/categories.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
@@ -56,6 +57,7 @@ export class AppModule {
         PhotosModule,
         MediaModule,
         OrdersModule,
+        MailModule,
         CategoriesModule,
         MeModule,
         HealthModule,

@@ -229,6 +229,43 @@ export const ZEnvironment = z.object({
     .describe(
       "public address of the photo files: a photo's URL is `<MEDIA_BASE_URL>/<file key>`; unset: the API's own `http://localhost:<PORT>/media`; with object storage, the bucket's public address or a CDN in front of it",
     ),
+  // --- Email and the job queue (docs/operations.md, "Email") ---
+  /** Unset: every message goes to the dev mailbox in MAIL_DIR (`pnpm mail`, the site's /staff/mail). */
+  SMTP_URL: ZUrl(['smtp', 'smtps'])
+    .optional()
+    .describe(
+      'the mail server, `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://...:465`; unset: every message goes to the dev mailbox in `MAIL_DIR` ([Email](#email))',
+    ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .min(3)
+    .max(200)
+    .regex(/^([^<>@]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+      message: 'must be an address, or a name and an address in <>',
+    })
+    .optional()
+    .describe(
+      "the sender of every message, `Name <address>` or an address; unset: the store's name and `STORE_EMAIL`",
+    ),
+  MAIL_DIR: z
+    .string()
+    .min(1)
+    .default('mail')
+    .describe(
+      'the dev mailbox (used when `SMTP_URL` is unset): a folder of `.eml` files, relative to `DATA_DIR`',
+    ),
+  /** Where an adopter follows a link in an email: the site, not the API. */
+  SITE_URL: ZUrl(['http', 'https'])
+    .default('http://localhost:3000')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .describe('public address of the site, for the links in emails'),
+  JOBS_WORKER: z
+    .enum(['on', 'off'], { errorMap: () => ({ message: 'must be on or off' }) })
+    .default('on')
+    .describe(
+      "`on`: this process also runs the job queue's worker (sending email); `off`: it only serves requests and queues work for processes that have it on",
+    ),
   // --- Photo storage (docs/operations.md, "Photo storage") ---
   /**
    * The S3-compatible bucket that holds photo files (AWS S3, MinIO, Cloudflare R2...). Unset: the
@@ -311,6 +348,8 @@ export type TConfig = z.infer<typeof ZEnvironment> & {
   dataDir: string;
   /** MEDIA_BASE_URL without trailing slashes, or the API's own `/media` on PORT. */
   mediaBaseUrl: string;
+  /** Absolute path of MAIL_DIR. */
+  mailDir: string;
 };
 
 export class ConfigError extends Error {}
@@ -353,9 +392,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
   if (problem) {
     throw new ConfigError(`Invalid configuration: ${problem}`);
   }
+  const dataDir = isAbsolute(config.DATA_DIR) ? config.DATA_DIR : join(REPO_ROOT, config.DATA_DIR);
   return {
     ...config,
-    dataDir: isAbsolute(config.DATA_DIR) ? config.DATA_DIR : join(REPO_ROOT, config.DATA_DIR),
+    dataDir,
+    mailDir: isAbsolute(config.MAIL_DIR) ? config.MAIL_DIR : join(dataDir, config.MAIL_DIR),
     mediaBaseUrl: (config.MEDIA_BASE_URL ?? `http://localhost:${config.PORT}/media`).replace(
       /\/+$/,
       '',

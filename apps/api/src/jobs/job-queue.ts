@@ -1,0 +1,115 @@
+import type { TQueryable } from '@pets/db';
+import type { Pool } from 'pg';
+import { PgBoss } from 'pg-boss';
+import type { Logger } from 'pino';
+
+/**
+ * The job queue: pg-boss on the API's own PostgreSQL (its schema `pgboss`, created and migrated by
+ * `start()`; the embedded default too). Work that leaves a request (email) is queued with
+ * `send(client, ...)` on the request's transaction, so it exists exactly when the change it
+ * reports was committed. pg-boss rather than graphile-worker: a worker that dies mid-job stops its
+ * heartbeat and the job is retried within about half a minute, where graphile-worker keeps a
+ * crashed worker's job locked for four hours (docs/decisions.md, "Email").
+ */
+
+/** Every queue, with how its jobs are retried. */
+export const QUEUES = {
+  /** One email of the outbox (`mail_messages.id`). */
+  mail: 'mail.send',
+} as const;
+export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export type TMailJob = { mailId: string };
+
+/**
+ * Retries: 10 s, then doubling, at most an hour apart, for 20 attempts (about 14 hours), so a mail
+ * server down for a night still gets the message. A job whose worker stops sending heartbeats
+ * (a killed process) is failed and retried after HEARTBEAT_SECONDS.
+ */
+const MAIL_QUEUE_OPTIONS = {
+  retryLimit: 20,
+  retryDelay: 10,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+  expireInSeconds: 300,
+  heartbeatSeconds: 10,
+};
+
+export type TJobQueueOptions = {
+  /** The API's pool: the queue's own statements are few (a poll a second while working). */
+  pool: Pool;
+  logger: Logger;
+  /** The embedded database: no maintenance that PGlite cannot do (concurrent reindexing). */
+  isEmbedded: boolean;
+};
+
+export type TJobQueue = {
+  /**
+   * Creates or updates the queue's schema and queues, and starts its supervisor. Until it has
+   * succeeded once on a database, `send` fails there (the request's transaction with it: a 503,
+   * nothing half done).
+   */
+  start: () => Promise<void>;
+  /** Queues a job on `client`'s transaction: committed with it, or never. */
+  send: (client: TQueryable, queue: TQueueName, data: TMailJob) => Promise<void>;
+  /** Runs `handle` for each job of `queue` in this process until stop(), once started. */
+  work: (queue: TQueueName, handle: (data: TMailJob) => Promise<void>) => Promise<void>;
+  /** Lets the job in hand finish (up to 10 s) and starts no other. */
+  stop: () => Promise<void>;
+};
+
+export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): TJobQueue => {
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
+    // A killed worker's job is found by another process's supervisor this often.
+    superviseIntervalSeconds: 10,
+    ...(isEmbedded ? { reindex: false, monitorVacuum: false } : {}),
+  });
+  boss.on('error', (error: Error) => logger.warn({ err: error.message }, 'job queue error'));
+  let isStarted = false;
+  let isStopped = false;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    markStarted = resolve;
+  });
+  return {
+    start: async () => {
+      if (isStarted) {
+        return;
+      }
+      await boss.start();
+      isStarted = true;
+      await boss.createQueue(QUEUES.mail, MAIL_QUEUE_OPTIONS);
+      // An existing queue keeps its old options otherwise.
+      await boss.updateQueue(QUEUES.mail, MAIL_QUEUE_OPTIONS);
+      markStarted();
+    },
+    send: async (client, queue, data) => {
+      await boss.send(queue, data, {
+        db: { executeSql: (text, values) => client.query(text, values as unknown[]) },
+      });
+    },
+    work: async (queue, handle) => {
+      await started;
+      if (isStopped) {
+        return;
+      }
+      await boss.work<TMailJob>(
+        queue,
+        { batchSize: 1, pollingIntervalSeconds: 1 },
+        async ([job]) => {
+          if (job) {
+            await handle(job.data);
+          }
+        },
+      );
+    },
+    stop: async () => {
+      isStopped = true;
+      markStarted();
+      if (isStarted) {
+        await boss.stop({ graceful: true, timeout: 10_000 });
+      }
+    },
+  };
+};

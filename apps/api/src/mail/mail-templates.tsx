@@ -1,0 +1,250 @@
+import {
+  Body,
+  Button,
+  Container,
+  Head,
+  Heading,
+  Hr,
+  Html,
+  Link,
+  Preview,
+  Section,
+  Text,
+} from '@react-email/components';
+import { render, toPlainText } from '@react-email/render';
+import type { ReactNode } from 'react';
+
+/**
+ * Every email the product sends, each written once as React (react-email) and rendered to HTML and
+ * to plain text from that one source. A message's `data` is what the change left in the outbox; the
+ * store's details and the site's address are read at send time, so a message queued before a
+ * configuration change goes out in the store's current words.
+ */
+
+/** What an email about an application knows: nothing more than the adopter may see. */
+export type TApplicationMailData = {
+  orderId: number;
+  petId: number;
+  petName: string;
+  adopterName: string;
+  /** RFC 3339. */
+  placedAt: string;
+  declineReason?: string;
+  declineNote?: string;
+};
+
+/** The messages to adopters about their application, by the status it reached. */
+export const APPLICATION_TEMPLATES = [
+  'application-received',
+  'application-approved',
+  'application-waitlisted',
+  'application-declined',
+  'application-completed',
+  'application-cancelled',
+  'application-available-again',
+] as const;
+export type TApplicationTemplate = (typeof APPLICATION_TEMPLATES)[number];
+
+export type TMailRequest = {
+  template: TApplicationTemplate | 'staff-new-application';
+  to: string;
+  /** The application it is about (listed on its staff page). */
+  orderId?: number;
+  data: TApplicationMailData;
+};
+
+export type TMailStore = {
+  name: string;
+  address: string;
+  openingHours: string;
+  phone: string;
+  email: string;
+  timeZone: string;
+};
+
+export type TMailContext = {
+  store: TMailStore;
+  /** The site's public address, no trailing slash. */
+  siteUrl: string;
+};
+
+export type TRenderedMail = { subject: string; html: string; text: string };
+
+/** Kind words for each reason a store may decline with; unknown reasons fall back to the last. */
+const DECLINE_REASON_WORDS: Record<string, string> = {
+  not_a_match: 'we think another home will suit them better',
+  home_not_suitable: "we don't think your home is the right fit for their needs",
+  incomplete_application: "we didn't have enough information to go ahead",
+  no_response: "we weren't able to reach you",
+  adopted_by_another_family: 'they have been adopted by another family',
+  other: 'we have decided not to go ahead',
+};
+
+const dateIn = (timeZone: string, instant: string): string =>
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(
+    new Date(instant),
+  );
+
+const colors = { ink: '#1f2a24', muted: '#5b6660', accent: '#2f6b4f', paper: '#fbf8f3' };
+
+const Layout = ({
+  preview,
+  context,
+  children,
+}: {
+  preview: string;
+  context: TMailContext;
+  children: ReactNode;
+}) => (
+  <Html lang="en">
+    <Head />
+    <Preview>{preview}</Preview>
+    <Body
+      style={{ backgroundColor: colors.paper, color: colors.ink, fontFamily: 'Georgia, serif' }}
+    >
+      <Container style={{ maxWidth: '560px', padding: '24px' }}>
+        <Text style={{ fontSize: '14px', color: colors.muted }}>{context.store.name}</Text>
+        {children}
+        <Hr />
+        <Section style={{ fontSize: '13px', color: colors.muted }}>
+          <Text>{`${context.store.name}, ${context.store.address}. Open ${context.store.openingHours}.`}</Text>
+          <Text>
+            Phone{' '}
+            <Link href={`tel:${context.store.phone.replace(/[^+\d]/g, '')}`}>
+              {context.store.phone}
+            </Link>{' '}
+            · Email <Link href={`mailto:${context.store.email}`}>{context.store.email}</Link>
+          </Text>
+        </Section>
+      </Container>
+    </Body>
+  </Html>
+);
+
+const P = ({ children }: { children: ReactNode }) => (
+  <Text style={{ fontSize: '16px', lineHeight: '24px' }}>{children}</Text>
+);
+
+const petLink = (context: TMailContext, data: TApplicationMailData) =>
+  `${context.siteUrl}/pets/${data.petId}`;
+
+type TTemplate = {
+  subject: (data: TApplicationMailData, context: TMailContext) => string;
+  body: (data: TApplicationMailData, context: TMailContext) => ReactNode;
+};
+
+const TEMPLATES: Record<TMailRequest['template'], TTemplate> = {
+  'application-received': {
+    subject: (data) => `We have your application for ${data.petName}`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`Thank you, ${data.adopterName}`}</Heading>
+        <P>{`We received your application to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)}. Your reference is A-${data.orderId}.`}</P>
+        <P>{`Other people may apply for ${data.petName} too. We read every application, choose the home that suits ${data.petName} best, and write to everyone who applied.`}</P>
+        <Button
+          href={petLink(context, data)}
+          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
+        >{`See ${data.petName}`}</Button>
+      </>
+    ),
+  },
+  'application-approved': {
+    subject: (data) => `Good news: ${data.petName} can go home with you`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`Good news, ${data.adopterName}`}</Heading>
+        <P>{`We have approved your application (A-${data.orderId}) to adopt ${data.petName}. We are keeping ${data.petName} for you.`}</P>
+        <P>{`Come and meet ${data.petName} at ${context.store.address} (${context.store.openingHours}). Please bring photo ID, proof of address, and a carrier or lead for the journey home. Call us on ${context.store.phone} if you would like to agree a time.`}</P>
+      </>
+    ),
+  },
+  'application-waitlisted': {
+    subject: (data) => `Your application for ${data.petName}: you are on the waiting list`,
+    body: (data) => (
+      <>
+        <Heading as="h1">You are on the waiting list</Heading>
+        <P>{`Dear ${data.adopterName}, we have approved another application for ${data.petName}, so yours (A-${data.orderId}) is now on the waiting list. If that adoption does not go ahead, we will look at the waiting list in the order people applied, and write to you.`}</P>
+      </>
+    ),
+  },
+  'application-available-again': {
+    subject: (data) => `${data.petName} is looking for a home again`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`${data.petName} is available again`}</Heading>
+        <P>{`Dear ${data.adopterName}, the adoption that was going ahead for ${data.petName} will not happen after all. Your application (A-${data.orderId}) is still with us and we will be in touch soon.`}</P>
+        <Button
+          href={petLink(context, data)}
+          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
+        >{`See ${data.petName}`}</Button>
+      </>
+    ),
+  },
+  'application-declined': {
+    subject: (data) => `Your application for ${data.petName}`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`Thank you for applying, ${data.adopterName}`}</Heading>
+        <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}, because ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'] ?? DECLINE_REASON_WORDS.other}.`}</P>
+        {data.declineNote ? <P>{data.declineNote}</P> : null}
+        <P>{`Many other animals are looking for a home, and you are welcome to apply again. Write to us at ${context.store.email} with any question.`}</P>
+        <Button
+          href={`${context.siteUrl}/`}
+          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
+        >
+          Meet the animals
+        </Button>
+      </>
+    ),
+  },
+  'application-completed': {
+    subject: (data) => `Welcome home, ${data.petName}`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`Congratulations, ${data.adopterName}`}</Heading>
+        <P>{`${data.petName} is officially yours. Thank you for giving ${data.petName} a home. If you have any question in the first weeks, call us on ${context.store.phone}: we are glad to help.`}</P>
+      </>
+    ),
+  },
+  'application-cancelled': {
+    subject: (data) => `Your application for ${data.petName} is cancelled`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">Your application is cancelled</Heading>
+        <P>{`Dear ${data.adopterName}, your application (A-${data.orderId}) to adopt ${data.petName} is cancelled. If that is a mistake, write to us at ${context.store.email}.`}</P>
+      </>
+    ),
+  },
+  'staff-new-application': {
+    subject: (data) => `New application A-${data.orderId} for ${data.petName}`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`New application for ${data.petName}`}</Heading>
+        <P>{`${data.adopterName} applied to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)} (A-${data.orderId}).`}</P>
+        <Button
+          href={`${context.siteUrl}/staff/applications/${data.orderId}`}
+          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
+        >
+          Open the application
+        </Button>
+      </>
+    ),
+  },
+};
+
+export const renderMail = async (
+  mail: Pick<TMailRequest, 'template' | 'data'>,
+  context: TMailContext,
+): Promise<TRenderedMail> => {
+  const template = TEMPLATES[mail.template];
+  const subject = template.subject(mail.data, context);
+  const html = await render(
+    <Layout preview={subject} context={context}>
+      {template.body(mail.data, context)}
+    </Layout>,
+  );
+  return { subject, html, text: toPlainText(html) };
+};
+
+export const isMailTemplate = (value: string): value is TMailRequest['template'] =>
+  Object.hasOwn(TEMPLATES, value);

@@ -1,0 +1,122 @@
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createTransport } from 'nodemailer';
+
+/**
+ * Where a rendered message goes: the mail server of SMTP_URL, or, without one (the `pnpm start`
+ * default), the dev mailbox: a folder with each message as `<id>.eml` (open it in any mail client)
+ * and `<id>.json` (what `pnpm mail` and the site's /staff/mail list). A message is named by its
+ * outbox id, so writing it twice leaves one message.
+ */
+
+export type TOutgoingMail = {
+  /** The outbox id (mail_messages.id). */
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** Stable across retries, so a second copy is recognisably the same message. */
+  messageId: string;
+  date: Date;
+};
+
+/** One message of the dev mailbox, as `<id>.json` holds it. */
+export type TMailboxEntry = {
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  /** RFC 3339. */
+  date: string;
+  text: string;
+  html: string;
+};
+
+export type TMailTransport = {
+  /** Resolves once the server (or the folder) has the message; rejects with our own words. */
+  send: (mail: TOutgoingMail) => Promise<void>;
+  close: () => void;
+};
+
+/** Fails the attempt in our words: the server's own reply may carry addresses or credentials. */
+export class MailSendError extends Error {}
+
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export const smtpTransport = (smtpUrl: string): TMailTransport => {
+  const transporter = createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+  return {
+    send: async (mail) => {
+      try {
+        await transporter.sendMail({
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+          messageId: mail.messageId,
+          date: mail.date,
+        });
+      } catch (error) {
+        const code = (error as { code?: unknown; responseCode?: unknown }) ?? {};
+        throw new MailSendError(
+          `the mail server did not take the message (${String(code.responseCode ?? code.code ?? 'no answer')})`,
+        );
+      }
+    },
+    close: () => transporter.close(),
+  };
+};
+
+const fileName = (id: string) => id.padStart(10, '0');
+
+export const mailboxTransport = (folder: string): TMailTransport => {
+  const builder = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const write = async (name: string, content: string | Buffer) => {
+    const path = join(folder, name);
+    await writeFile(`${path}.tmp`, content);
+    await rename(`${path}.tmp`, path);
+  };
+  return {
+    send: async (mail) => {
+      const built = await builder.sendMail({
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        messageId: mail.messageId,
+        date: mail.date,
+      });
+      await mkdir(folder, { recursive: true });
+      const entry: TMailboxEntry = {
+        id: mail.id,
+        from: mail.from,
+        to: mail.to,
+        subject: mail.subject,
+        date: mail.date.toISOString(),
+        text: mail.text,
+        html: mail.html,
+      };
+      await write(`${fileName(mail.id)}.eml`, built.message as Buffer);
+      // Last: a listed message always has its .eml.
+      await write(`${fileName(mail.id)}.json`, JSON.stringify(entry));
+    },
+    close: () => builder.close(),
+  };
+};
+
+/** The dev mailbox's messages, newest first; none when the folder does not exist. */
+export const readMailbox = async (folder: string): Promise<TMailboxEntry[]> => {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const entries = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .reverse()
+      .map(async (name) => JSON.parse(await readFile(join(folder, name), 'utf8')) as TMailboxEntry),
+  );
+  return entries;
+};

@@ -1,0 +1,94 @@
+import { prepare, type TQueryable } from '@pets/db';
+import type { Pool } from 'pg';
+import { QUEUES, type TJobQueue } from '../jobs/job-queue';
+import type { TMailRequest } from './mail-templates';
+
+/**
+ * The mail_messages table, the outbox of email. `enqueue` runs on the transaction of the change a
+ * message reports: the row and its `mail.send` job commit with that change or not at all. The
+ * worker then claims the row (an autocommitted UPDATE, no transaction held while the mail server
+ * answers: on the embedded database a transaction would stop every other client), sends it, and
+ * records `sent_at`. A row already sent is never sent again; the only window for a second copy is
+ * a crash between the server's acceptance and that UPDATE, and the copy carries the same
+ * Message-ID (mail-message-id.ts), which mail systems use to drop duplicates.
+ */
+
+const INSERT_STATEMENT = prepare(
+  (db, p: { template: string; recipient: string; data: string; orderId: string | null }) =>
+    db
+      .insertInto('mail_messages')
+      .values({
+        template: p.template,
+        recipient: p.recipient,
+        data: p.data,
+        order_id: p.orderId,
+      })
+      .returning(['id']),
+);
+
+/** Counts the attempt and returns the row, unless it was sent already (or does not exist). */
+const CLAIM_STATEMENT = prepare((db, p: { id: string }) =>
+  db
+    .updateTable('mail_messages')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', p.id)
+    .where('sent_at', 'is', null)
+    .returning(['id', 'template', 'recipient', 'data', 'created_at as createdAt', 'attempts']),
+);
+
+const SENT_STATEMENT = prepare((db, p: { id: string; now: Date }) =>
+  db
+    .updateTable('mail_messages')
+    .set({ sent_at: p.now, last_error: null })
+    .where('id', '=', p.id)
+    .where('sent_at', 'is', null),
+);
+
+const FAILED_STATEMENT = prepare((db, p: { id: string; error: string }) =>
+  db.updateTable('mail_messages').set({ last_error: p.error }).where('id', '=', p.id),
+);
+
+export type TClaimedMail = {
+  id: string;
+  template: string;
+  recipient: string;
+  data: unknown;
+  createdAt: Date;
+  attempts: number;
+};
+
+export class MailRepository {
+  constructor(
+    private readonly pool: Pool,
+    private readonly queue: Pick<TJobQueue, 'send'>,
+  ) {}
+
+  /** On `client`'s transaction: the message and the job that will send it. */
+  async enqueue(client: TQueryable, mail: TMailRequest): Promise<void> {
+    const { rows } = await INSERT_STATEMENT.execute(client, {
+      template: mail.template,
+      recipient: mail.to,
+      data: JSON.stringify(mail.data),
+      orderId: mail.orderId === undefined ? null : String(mail.orderId),
+    });
+    const id = rows[0]?.id;
+    if (id === undefined) {
+      throw new Error('mail_messages: the insert returned no row');
+    }
+    await this.queue.send(client, QUEUES.mail, { mailId: String(id) });
+  }
+
+  async claim(id: string): Promise<TClaimedMail | undefined> {
+    const { rows } = await CLAIM_STATEMENT.execute(this.pool, { id });
+    const row = rows[0];
+    return row ? { ...row, id: String(row.id) } : undefined;
+  }
+
+  async markSent(id: string): Promise<void> {
+    await SENT_STATEMENT.execute(this.pool, { id, now: new Date() });
+  }
+
+  async markFailed(id: string, error: string): Promise<void> {
+    await FAILED_STATEMENT.execute(this.pool, { id, error: error.slice(0, 500) });
+  }
+}

@@ -1,0 +1,75 @@
+import type { Logger } from 'pino';
+import { QUEUES, type TJobQueue } from '../jobs/job-queue';
+import type { MailRepository } from './mail.repository';
+import {
+  isMailTemplate,
+  renderMail,
+  type TApplicationMailData,
+  type TMailContext,
+} from './mail-templates';
+import type { TMailTransport } from './mail-transport';
+
+export type TMailWorkerOptions = {
+  queue: Pick<TJobQueue, 'work'>;
+  mail: MailRepository;
+  transport: TMailTransport;
+  context: TMailContext;
+  from: string;
+  logger: Logger;
+};
+
+/** `<mail-7.1795716778832@localhost>`: the outbox id and its creation time, the same on a retry. */
+export const messageIdOf = (id: string, createdAt: Date, siteUrl: string): string =>
+  `<mail-${id}.${createdAt.getTime()}@${new URL(siteUrl).hostname}>`;
+
+/**
+ * Sends the outbox's messages: claims the row (counting the attempt), renders it, hands it to the
+ * transport and records it sent. A failure is written on the row in our words and thrown, so the
+ * queue retries the job with back-off; a row already sent is skipped, so a job run twice sends once.
+ */
+export const startMailWorker = async ({
+  queue,
+  mail,
+  transport,
+  context,
+  from,
+  logger,
+}: TMailWorkerOptions): Promise<void> => {
+  await queue.work(QUEUES.mail, async ({ mailId }) => {
+    const claimed = await mail.claim(mailId);
+    if (!claimed) {
+      return;
+    }
+    if (!isMailTemplate(claimed.template)) {
+      // Written by a newer version of the API: not ours to guess at; kept for the operator.
+      await mail.markFailed(mailId, `unknown template ${claimed.template}`);
+      logger.error({ mailId, template: claimed.template }, 'mail not sent: unknown template');
+      return;
+    }
+    const rendered = await renderMail(
+      { template: claimed.template, data: claimed.data as TApplicationMailData },
+      context,
+    );
+    try {
+      await transport.send({
+        id: claimed.id,
+        from,
+        to: claimed.recipient,
+        ...rendered,
+        messageId: messageIdOf(claimed.id, claimed.createdAt, context.siteUrl),
+        date: new Date(),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'the message could not be sent';
+      await mail.markFailed(mailId, reason);
+      // The recipient is personal data: the id finds it for whoever may see it.
+      logger.warn(
+        { mailId, template: claimed.template, attempt: claimed.attempts, reason },
+        'mail not sent yet: retrying later',
+      );
+      throw error;
+    }
+    await mail.markSent(mailId);
+    logger.info({ mailId, template: claimed.template, attempt: claimed.attempts }, 'mail sent');
+  });
+};

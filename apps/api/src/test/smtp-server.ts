@@ -1,0 +1,122 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A message the test server accepted (answered 250 to), parsed. */
+export type TReceivedMail = {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+};
+
+export type TTestSmtpServer = {
+  /** smtp://127.0.0.1:<port>, for SMTP_URL. */
+  url: string;
+  /** Every accepted message, in arrival order. */
+  received: TReceivedMail[];
+  /** Messages whose data arrived but were never accepted (the client went away first). */
+  abandoned: () => number;
+  /** Refuses the next `count` messages with a temporary failure (451). */
+  refuseNext: (count: number) => void;
+  /** Holds the next message's answer until release() (or until the client disconnects). */
+  holdNext: () => { arrived: Promise<void>; release: () => void };
+  /** Resolves once `count` messages have been accepted (or rejects after `timeoutMs`). */
+  waitFor: (count: number, timeoutMs?: number) => Promise<TReceivedMail[]>;
+  close: () => Promise<void>;
+};
+
+/**
+ * A real SMTP server (the smtp-server package) on a free loopback port, no TLS, no login: the
+ * API's SMTP transport talks to it as to any mail server. A message counts as received only once
+ * the server has answered 250, as a mail server commits it.
+ */
+export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
+  const received: TReceivedMail[] = [];
+  let abandoned = 0;
+  let refusals = 0;
+  let hold: { arrived: () => void; released: Promise<void> } | undefined;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const parsed = simpleParser(stream);
+      void (async () => {
+        const mail = await parsed;
+        if (refusals > 0) {
+          refusals -= 1;
+          const error = Object.assign(new Error('Try again later'), { responseCode: 451 });
+          callback(error);
+          return;
+        }
+        const held = hold;
+        hold = undefined;
+        if (held) {
+          held.arrived();
+          await held.released;
+        }
+        const address = (value: typeof mail.to) =>
+          (Array.isArray(value) ? value : value ? [value] : []).map((each) => each.text).join(', ');
+        if (!isConnected(session.id)) {
+          // The client went away before our answer: it never learnt the message was taken.
+          abandoned += 1;
+          return;
+        }
+        received.push({
+          from: mail.from?.text ?? '',
+          to: address(mail.to),
+          subject: mail.subject ?? '',
+          text: mail.text ?? '',
+          html: typeof mail.html === 'string' ? mail.html : '',
+          messageId: mail.messageId ?? '',
+        });
+        callback();
+      })();
+    },
+  });
+  const isConnected = (sessionId: string): boolean => {
+    const connections = (
+      server as unknown as { connections: Set<{ id: string; _socket?: { destroyed: boolean } }> }
+    ).connections;
+    const connection = [...connections].find((each) => each.id === sessionId);
+    return connection?._socket?.destroyed === false;
+  };
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = (
+    server as unknown as { server: { address: () => AddressInfo } }
+  ).server.address();
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    abandoned: () => abandoned,
+    refuseNext: (count) => {
+      refusals += count;
+    },
+    holdNext: () => {
+      let arrived: () => void = () => undefined;
+      let release: () => void = () => undefined;
+      const arrival = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      hold = { arrived, released };
+      return { arrived: arrival, release };
+    },
+    waitFor: async (count, timeoutMs = 30_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) {
+          throw new Error(`expected ${count} messages, received ${received.length}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return received;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+};
