@@ -396,8 +396,12 @@ const startApiInWatchMode = async () => {
   );
 };
 
-/** The API's output: access lines to their file, its demo key noted for the summary. */
+/**
+ * The API's output (access lines to their file, its demo key noted for the summary) and what it
+ * needs of the site: where the links in its emails lead.
+ */
 const API_OUTPUT = {
+  env: { SITE_URL: env.SITE_URL || `http://localhost:${webPort}` },
   accessLog: accessLogFile,
   onLine: (line) => {
     demoKey ??= /^\s+(pets_(?:live|test)_\S+)$/.exec(line)?.[1] ?? null;
@@ -441,6 +445,8 @@ const main = async () => {
     SESSION_SECRET: sessionSecret(),
     WEB_PORT: String(webPort),
     NEXT_TELEMETRY_DISABLED: '1',
+    // The API's dev mailbox, for /staff/mail (none when the API sends through a mail server).
+    ...(env.SMTP_URL ? {} : { MAIL_DIR: resolve(dataDir, env.MAIL_DIR || 'mail') }),
   };
   // The site's edge (apps/web/src/edge/server.ts) serves Next.js: visitor limits, CSP, origins.
   const webDir = join(ROOT, 'apps', 'web');

@@ -106,6 +106,14 @@ export const ZWebEnvironment = z.object({
     .max(28_800, 'must be a whole number of seconds from 10 to 28800')
     .default(3_600)
     .describe('a staff session unused this long ends (10 to 28800)'),
+  /** The API's dev mailbox (its MAIL_DIR, absolute), shown at /staff/mail. */
+  MAIL_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the API's dev mailbox folder (its `MAIL_DIR`, as an absolute path), where email goes when the API has no `SMTP_URL`: staff read it at `/staff/mail`; `pnpm start` sets it; unset: that page says email goes out through the mail server",
+    ),
   /** Overrides of the per-visitor limits, e.g. `page=600/60,sign-in=10/600` (see edge/visitor-limits.ts). */
   VISITOR_LIMITS: z
     .string()
@@ -136,6 +144,8 @@ export type TWebConfig = {
   limits: TVisitorLimits;
   staffSessionIdleSeconds: number;
   publicCacheSeconds: number;
+  /** The dev mailbox folder, when there is one to show. */
+  mailDir: string | undefined;
 };
 
 export { ConfigError };
@@ -165,5 +175,6 @@ export const parseWebConfig = (environment: Record<string, string | undefined>):
     limits: limits.value,
     staffSessionIdleSeconds: variables.STAFF_SESSION_IDLE_SECONDS,
     publicCacheSeconds: variables.PUBLIC_CACHE_SECONDS,
+    mailDir: variables.MAIL_DIR,
   };
 };

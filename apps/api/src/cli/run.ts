@@ -1,12 +1,14 @@
 import { describeError, type TCliIo, UsageError } from './cli-support';
 import { runEnvironmentCommand, runMigrateCommand, runSeedCommand } from './db-command';
 import { runKeysCommand } from './keys-command';
+import { runMailCommand } from './mail-command';
 
 const COMMANDS: Record<string, (args: string[], io: TCliIo) => Promise<number>> = {
   keys: runKeysCommand,
   migrate: runMigrateCommand,
   seed: runSeedCommand,
   environment: runEnvironmentCommand,
+  mail: runMailCommand,
 };
 
 /**
@@ -17,7 +19,7 @@ export const runCli = async (argv: string[], io: TCliIo): Promise<number> => {
   const [command, ...args] = argv;
   const run = command ? COMMANDS[command] : undefined;
   if (!run) {
-    io.err(`error: unknown command "${command ?? ''}" (keys, migrate, seed or environment)`);
+    io.err(`error: unknown command "${command ?? ''}" (keys, migrate, seed, environment or mail)`);
     return 2;
   }
   try {

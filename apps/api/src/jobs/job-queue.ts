@@ -50,13 +50,32 @@ export type TJobQueue = {
    * nothing half done).
    */
   start: () => Promise<void>;
-  /** Queues a job on `client`'s transaction: committed with it, or never. */
+  /**
+   * Queues a job on `client`'s transaction: committed with it, or never. Before the queue has
+   * started (a database that did not answer at start), waits for it a moment, then throws
+   * JobQueueNotReadyError: the request's transaction is rolled back and it is answered 503.
+   */
   send: (client: TQueryable, queue: TQueueName, data: TMailJob) => Promise<void>;
   /** Runs `handle` for each job of `queue` in this process until stop(), once started. */
   work: (queue: TQueueName, handle: (data: TMailJob) => Promise<void>) => Promise<void>;
   /** Lets the job in hand finish (up to 10 s) and starts no other. */
   stop: () => Promise<void>;
 };
+
+/**
+ * The queue has not started yet. Carries PostgreSQL's "cannot connect now" code, so that the
+ * request is answered as for a database still starting (http/database-faults.ts): 503, retry.
+ */
+export class JobQueueNotReadyError extends Error {
+  readonly code = '57P03';
+
+  constructor() {
+    super('the job queue has not started yet');
+  }
+}
+
+/** How long a request waits for a queue that is still starting. */
+const START_WAIT_MS = 2_000;
 
 export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): TJobQueue => {
   const boss = new PgBoss({
@@ -66,6 +85,7 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
     ...(isEmbedded ? { reindex: false, monitorVacuum: false } : {}),
   });
   boss.on('error', (error: Error) => logger.warn({ err: error.message }, 'job queue error'));
+  let isBossStarted = false;
   let isStarted = false;
   let isStopped = false;
   let markStarted: () => void = () => undefined;
@@ -77,14 +97,30 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
       if (isStarted) {
         return;
       }
-      await boss.start();
-      isStarted = true;
+      if (!isBossStarted) {
+        await boss.start();
+        isBossStarted = true;
+      }
       await boss.createQueue(QUEUES.mail, MAIL_QUEUE_OPTIONS);
       // An existing queue keeps its old options otherwise.
       await boss.updateQueue(QUEUES.mail, MAIL_QUEUE_OPTIONS);
+      isStarted = true;
       markStarted();
     },
     send: async (client, queue, data) => {
+      if (!isStarted) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          started,
+          new Promise((resolve) => {
+            timer = setTimeout(resolve, START_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (!isStarted || isStopped) {
+          throw new JobQueueNotReadyError();
+        }
+      }
       await boss.send(queue, data, {
         db: { executeSql: (text, values) => client.query(text, values as unknown[]) },
       });
@@ -107,7 +143,7 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
     stop: async () => {
       isStopped = true;
       markStarted();
-      if (isStarted) {
+      if (isBossStarted) {
         await boss.stop({ graceful: true, timeout: 10_000 });
       }
     },

@@ -1,12 +1,13 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mailboxFileName, type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/rules';
 import { createTransport } from 'nodemailer';
 
 /**
  * Where a rendered message goes: the mail server of SMTP_URL, or, without one (the `pnpm start`
- * default), the dev mailbox: a folder with each message as `<id>.eml` (open it in any mail client)
- * and `<id>.json` (what `pnpm mail` and the site's /staff/mail list). A message is named by its
- * outbox id, so writing it twice leaves one message.
+ * default), the dev mailbox (the contract's dev-mailbox.ts: an `.eml`, an `.html` and a `.json`
+ * per message, read by `pnpm mail` and the site's /staff/mail). A message is named by its outbox
+ * id, so writing it twice leaves one message.
  */
 
 export type TOutgoingMail = {
@@ -20,18 +21,6 @@ export type TOutgoingMail = {
   /** Stable across retries, so a second copy is recognisably the same message. */
   messageId: string;
   date: Date;
-};
-
-/** One message of the dev mailbox, as `<id>.json` holds it. */
-export type TMailboxEntry = {
-  id: string;
-  from: string;
-  to: string;
-  subject: string;
-  /** RFC 3339. */
-  date: string;
-  text: string;
-  html: string;
 };
 
 export type TMailTransport = {
@@ -70,8 +59,6 @@ export const smtpTransport = (smtpUrl: string): TMailTransport => {
   };
 };
 
-const fileName = (id: string) => id.padStart(10, '0');
-
 export const mailboxTransport = (folder: string): TMailTransport => {
   const builder = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const write = async (name: string, content: string | Buffer) => {
@@ -91,7 +78,7 @@ export const mailboxTransport = (folder: string): TMailTransport => {
         date: mail.date,
       });
       await mkdir(folder, { recursive: true });
-      const entry: TMailboxEntry = {
+      const entry: TDevMailboxEntry = {
         id: mail.id,
         from: mail.from,
         to: mail.to,
@@ -100,23 +87,25 @@ export const mailboxTransport = (folder: string): TMailTransport => {
         text: mail.text,
         html: mail.html,
       };
-      await write(`${fileName(mail.id)}.eml`, built.message as Buffer);
+      await write(`${mailboxFileName(mail.id)}.eml`, built.message as Buffer);
+      await write(`${mailboxFileName(mail.id)}.html`, mail.html);
       // Last: a listed message always has its .eml.
-      await write(`${fileName(mail.id)}.json`, JSON.stringify(entry));
+      await write(`${mailboxFileName(mail.id)}.json`, JSON.stringify(entry));
     },
     close: () => builder.close(),
   };
 };
 
 /** The dev mailbox's messages, newest first; none when the folder does not exist. */
-export const readMailbox = async (folder: string): Promise<TMailboxEntry[]> => {
+export const readMailbox = async (folder: string): Promise<TDevMailboxEntry[]> => {
   const names = await readdir(folder).catch(() => [] as string[]);
-  const entries = await Promise.all(
+  return Promise.all(
     names
       .filter((name) => name.endsWith('.json'))
       .sort()
       .reverse()
-      .map(async (name) => JSON.parse(await readFile(join(folder, name), 'utf8')) as TMailboxEntry),
+      .map(async (name) =>
+        ZDevMailboxEntry.parse(JSON.parse(await readFile(join(folder, name), 'utf8'))),
+      ),
   );
-  return entries;
 };

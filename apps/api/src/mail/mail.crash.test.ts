@@ -8,8 +8,8 @@ import { withTransaction } from '../core/transaction';
 import { createJobQueue, type TJobQueue } from '../jobs/job-queue';
 import { createLogger } from '../logging/logger';
 import { startApiProcess, type TApiProcess } from '../test/api-process';
-import { createTestDatabase, type TTestDatabase } from '../test/test-database';
 import { startSmtpServer, type TTestSmtpServer } from '../test/smtp-server';
+import { createTestDatabase, type TTestDatabase } from '../test/test-database';
 import { MailRepository } from './mail.repository';
 
 /**
@@ -32,6 +32,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pets-mail-crash-'));
   pool = createPool(database.url, 2);
   queue = createJobQueue({ pool, logger: createLogger('silent'), isEmbedded: false });
+  await queue.start();
 }, 60_000);
 
 afterAll(async () => {

@@ -40,6 +40,7 @@ beforeAll(async () => {
   // The sending side, as a feature's transaction uses it.
   pool = createPool(api.database.url, 2);
   queue = createJobQueue({ pool, logger: createLogger('silent'), isEmbedded: false });
+  await queue.start();
   mail = new MailRepository(pool, queue);
 }, 60_000);
 

@@ -2,6 +2,7 @@
 // ts-rest router or the OpenAPI generator, so the site's browser bundle can import them.
 export * from './body-limit';
 export * from './cursor';
+export * from './dev-mailbox';
 export * from './link';
 export * from './photo-limit';
 export * from './trusted-proxies';

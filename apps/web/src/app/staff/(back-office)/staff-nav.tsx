@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/staff/applications', label: 'Applications' },
   { href: '/staff/animals', label: 'Animals' },
   { href: '/staff/animals/new', label: 'Add an animal' },
+  { href: '/staff/mail', label: 'Mail' },
 ] as const;
 
 /** The back office's own navigation; the current section is marked for screen readers. */

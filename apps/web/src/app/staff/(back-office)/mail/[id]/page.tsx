@@ -1,0 +1,60 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { webConfig } from '@/env';
+import { readDevMail } from '@/lib/dev-mailbox';
+import { requireStaff } from '@/lib/session';
+import { formatInstant } from '../../applications/order-status';
+
+export const metadata: Metadata = { title: 'Message' };
+
+type TProps = { params: Promise<{ id: string }> };
+
+/** One message of the dev mailbox: its envelope, its HTML as sent (sandboxed) and its plain text. */
+const MessagePage = async ({ params }: TProps) => {
+  await connection();
+  await requireStaff();
+  const { id } = await params;
+  const { mailDir } = webConfig();
+  const message = mailDir ? await readDevMail(mailDir, id) : undefined;
+  if (!message) {
+    notFound();
+  }
+  return (
+    <>
+      <p>
+        <Link href="/staff/mail">All mail</Link>
+      </p>
+      <div className="page-intro">
+        <h1 className="page-title">{message.subject}</h1>
+        <dl className="facts">
+          <div className="facts__row">
+            <dt>From</dt>
+            <dd>{message.from}</dd>
+          </div>
+          <div className="facts__row">
+            <dt>To</dt>
+            <dd>{message.to}</dd>
+          </div>
+          <div className="facts__row">
+            <dt>Sent</dt>
+            <dd>{formatInstant(message.date)}</dd>
+          </div>
+        </dl>
+      </div>
+      <h2>As the adopter sees it</h2>
+      {/* The message's HTML comes from its own address with a CSP that runs nothing (html/route.ts). */}
+      <iframe
+        title={`The message "${message.subject}"`}
+        src={`/staff/mail/${message.id}/html`}
+        sandbox=""
+        className="mail-frame"
+      />
+      <h2>Plain text</h2>
+      <pre className="mail-text">{message.text}</pre>
+    </>
+  );
+};
+
+export default MessagePage;

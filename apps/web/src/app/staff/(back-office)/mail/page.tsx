@@ -1,0 +1,63 @@
+import { Mail } from 'lucide-react';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { connection } from 'next/server';
+import { StatePanel } from '@/components/state-panel';
+import { webConfig } from '@/env';
+import { listDevMailbox } from '@/lib/dev-mailbox';
+import { requireStaff } from '@/lib/session';
+import { formatInstant } from '../applications/order-status';
+
+export const metadata: Metadata = { title: 'Mail' };
+
+/**
+ * The dev mailbox: every email the API would have sent, when it has no mail server (`pnpm start`).
+ * Staff see what adopters receive; developers check a message without a mail client.
+ */
+const MailPage = async () => {
+  await connection();
+  await requireStaff();
+  const { mailDir } = webConfig();
+  if (!mailDir) {
+    return (
+      <StatePanel icon={Mail} title="Email goes out through the mail server" headingLevel={1}>
+        <p>
+          This site has no dev mailbox: the API sends every message through its mail server
+          (SMTP_URL), so adopters receive them in their own inboxes.
+        </p>
+      </StatePanel>
+    );
+  }
+  const messages = await listDevMailbox(mailDir);
+  return (
+    <>
+      <div className="page-intro">
+        <h1 className="page-title">Mail</h1>
+        <p className="lead">
+          The dev mailbox: with no mail server configured, every email the store sends lands here
+          instead, newest first.
+        </p>
+      </div>
+      {messages.length === 0 ? (
+        <StatePanel icon={Mail} title="No email yet" role="status">
+          <p>Messages to adopters and to staff appear here as applications come and go.</p>
+        </StatePanel>
+      ) : (
+        <ol className="queue" aria-label="Messages">
+          {messages.map((message) => (
+            <li key={message.id} className="queue__item">
+              <Link href={`/staff/mail/${message.id}`} className="queue__link">
+                <span className="queue__title">{message.subject}</span>
+                <span className="queue__meta">
+                  To {message.to} · {formatInstant(message.date)}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+};
+
+export default MailPage;

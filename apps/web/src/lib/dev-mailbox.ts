@@ -1,0 +1,39 @@
+import 'server-only';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mailboxFileName, type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/rules';
+
+/**
+ * The API's dev mailbox (the contract's dev-mailbox.ts), read from its folder: the site and the API
+ * run on one machine in the setups that have one (`pnpm start`, `pnpm dev`).
+ */
+
+const readEntry = async (folder: string, name: string): Promise<TDevMailboxEntry | undefined> => {
+  try {
+    const parsed = ZDevMailboxEntry.safeParse(
+      JSON.parse(await readFile(join(folder, name), 'utf8')),
+    );
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The newest `limit` messages, newest first; none when the folder does not exist yet. */
+export const listDevMailbox = async (folder: string, limit = 200): Promise<TDevMailboxEntry[]> => {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const newest = names
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .reverse()
+    .slice(0, limit);
+  const entries = await Promise.all(newest.map((name) => readEntry(folder, name)));
+  return entries.filter((entry) => entry !== undefined);
+};
+
+/** One message by its id; undefined for an id that is not a number or names no message. */
+export const readDevMail = async (
+  folder: string,
+  id: string,
+): Promise<TDevMailboxEntry | undefined> =>
+  /^\d{1,19}$/.test(id) ? readEntry(folder, `${mailboxFileName(id)}.json`) : undefined;
