@@ -3,5 +3,6 @@
 export * from './body-limit';
 export * from './cursor';
 export * from './link';
+export * from './phone';
 export * from './photo-limit';
 export * from './trusted-proxies';
