@@ -77,7 +77,7 @@ export const configTables = async () => [
   {
     file: 'docs/site.md',
     marker: 'store',
-    rows: schemaRows(await load('apps/web/src/store-config.ts', 'ZStoreEnvironment')),
+    rows: schemaRows(await load('packages/contract/src/store/config.ts', 'ZStoreEnvironment')),
   },
 ];
 

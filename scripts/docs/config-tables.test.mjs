@@ -18,7 +18,16 @@ describe('the configuration tables of the docs', () => {
     const names = (marker) => tables[marker].map((row) => row.name);
     expect(names('api')).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'S3_BUCKET']));
     expect(names('web')).toEqual(expect.arrayContaining(['API_URL', 'SESSION_SECRET']));
-    expect(names('store')).toEqual(['STORE_ADDRESS', 'STORE_OPENING_HOURS', 'STORE_REPLY_DAYS']);
+    expect(names('store')).toEqual([
+      'STORE_NAME',
+      'STORE_ADDRESS',
+      'STORE_OPENING_HOURS',
+      'STORE_REPLY_DAYS',
+      'STORE_PHONE',
+      'STORE_EMAIL',
+      'STORE_TIME_ZONE',
+      'STORE_ADOPTION_FEE',
+    ]);
     expect(names('stack')).toEqual(['PORT', 'WEB_PORT', 'DATA_DIR']);
     for (const row of Object.values(tables).flat()) {
       expect(row.description.length, row.name).toBeGreaterThan(10);

@@ -1,6 +1,6 @@
 import 'server-only';
+import { parseStoreConfig, type TStoreConfig } from '@pets/contract/store';
 import { parseWebConfig, type TWebConfig } from './config';
-import { parseStoreConfig, type TStoreConfig } from './store-config';
 
 /*
  * The only place in the site (with the edge's server.ts) that reads `process.env`; `server-only`
@@ -17,7 +17,10 @@ export const webConfig = (): TWebConfig => {
   return config;
 };
 
-/** The store's address, opening hours and reply time (store-config.ts). */
+/**
+ * The store's name, address, hours, contact, time zone and fee (`@pets/contract/store`, the rule
+ * the API's emails read too).
+ */
 export const storeConfig = (): TStoreConfig => {
   store ??= parseStoreConfig(process.env);
   return store;

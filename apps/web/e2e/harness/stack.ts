@@ -108,6 +108,12 @@ const createKey = async (databaseUrl: string, args: string[]): Promise<string> =
  */
 const RAISED_LIMITS =
   'page=100000/60,form=100000/60,sign-in=1000/600,sign-in-site=10000/600,lookup=1000/600,apply=1000/3600,apply-email=1000/86400';
+/**
+ * Every site of the run keeps the store's time in New York: neither UTC nor the default
+ * (Europe/London, which is UTC all winter), so a date shown on the server's clock, or the default
+ * store's, fails the test that looks (store.spec.ts).
+ */
+export const E2E_STORE_TIME_ZONE = 'America/New_York';
 const TRUSTED_PROXY_ADDRESS = '127.0.0.9';
 /** The guarded site's staff sessions end after this long unused (an hour by default). */
 export const GUARDED_SESSION_IDLE_SECONDS = 12;
@@ -136,6 +142,7 @@ const startSite = async (
         WEB_API_KEY: apiKey,
         SESSION_SECRET: E2E_SESSION_SECRET,
         REDIS_URL: '',
+        STORE_TIME_ZONE: E2E_STORE_TIME_ZONE,
         ...extraEnv,
       },
     },

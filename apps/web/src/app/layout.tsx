@@ -1,15 +1,21 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { SiteHeader } from '@/components/site-header';
-import { StoreFooterLine } from '@/components/store-visit';
+import { StoreFooter } from '@/components/store-visit';
+import { storeConfig } from '@/env';
 import { isSignedIn } from '@/lib/session';
-import { STORE_NAME } from '@/lib/site';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: `${STORE_NAME}: animals looking for a home`, template: `%s · ${STORE_NAME}` },
-  description: 'Find a dog, a cat, a rabbit or a bird to adopt, and meet them at our store.',
+/** Per request, like every page: STORE_NAME is read at run time, never baked in at build. */
+export const generateMetadata = async (): Promise<Metadata> => {
+  await connection();
+  const { name } = storeConfig();
+  return {
+    title: { default: `${name}: animals looking for a home`, template: `%s · ${name}` },
+    description: 'Find a dog, a cat, a rabbit or a bird to adopt, and meet them at our store.',
+  };
 };
 
 export const viewport: Viewport = {
@@ -28,20 +34,24 @@ const StaffDoor = async () =>
     </p>
   );
 
+/** The header with the store's name, read on the server (the header also runs in the browser). */
+const Header = async () => {
+  await connection();
+  return <SiteHeader storeName={storeConfig().name} />;
+};
+
 const RootLayout = ({ children }: { children: ReactNode }) => (
   <html lang="en">
     <body>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <SiteHeader />
+      <Header />
       <main id="main" className="page" tabIndex={-1}>
         {children}
       </main>
       <footer className="site-footer">
-        <p>
-          {STORE_NAME} · Every animal here is waiting to meet you. <StoreFooterLine />
-        </p>
+        <StoreFooter />
         <StaffDoor />
       </footer>
     </body>

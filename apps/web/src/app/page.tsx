@@ -9,6 +9,7 @@ import { BrowseFilters } from '@/components/browse-filters';
 import { Pagination } from '@/components/pagination';
 import { PetCard } from '@/components/pet-card';
 import { StatePanel } from '@/components/state-panel';
+import { storeConfig } from '@/env';
 import { listCategories, listPets } from '@/lib/api';
 import {
   apiStatusOf,
@@ -24,10 +25,10 @@ import {
 } from '@/lib/browse-query';
 import { petHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
-import { STORE_NAME } from '@/lib/site';
 
-export const metadata: Metadata = {
-  title: { absolute: `Find an animal to adopt · ${STORE_NAME}` },
+export const generateMetadata = async (): Promise<Metadata> => {
+  await connection();
+  return { title: { absolute: `Find an animal to adopt · ${storeConfig().name}` } };
 };
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -1,14 +1,17 @@
-import { Clock3, MapPin } from 'lucide-react';
+import { addressLines, mailtoHref, mapSearchUrl, telHref } from '@pets/contract/store';
+import { Clock3, Mail, MapPin, Phone } from 'lucide-react';
+import Link from 'next/link';
 import { connection } from 'next/server';
 import { storeConfig } from '@/env';
 
 /**
- * Where and when to visit the store, from configuration (STORE_ADDRESS, STORE_OPENING_HOURS).
- * Read per request, so a deployment's own values show without rebuilding the site.
+ * Where and when to visit the store and how to reach it, from configuration (STORE_ADDRESS,
+ * STORE_OPENING_HOURS, STORE_PHONE, STORE_EMAIL). Read per request, so a deployment's own values
+ * show without rebuilding the site.
  */
 export const StoreVisit = async ({ heading }: { heading?: string }) => {
   await connection();
-  const { address, openingHours } = storeConfig();
+  const { address, openingHours, phone, email } = storeConfig();
   return (
     // One per page, so a fixed id names the region.
     <section
@@ -27,7 +30,23 @@ export const StoreVisit = async ({ heading }: { heading?: string }) => {
             <MapPin aria-hidden="true" focusable="false" className="visit__icon" />
             Address
           </dt>
-          <dd>{address}</dd>
+          <dd>
+            <span className="visit__address">
+              {addressLines(address).map((part, index, parts) => (
+                // The parts of one address, in order; a part may repeat ("Millbrook, Millbrook").
+                // biome-ignore lint/suspicious/noArrayIndexKey: the order is the identity here.
+                <span key={index} className="visit__address-line">
+                  {part}
+                  {/* The comma stays for copying and screen readers; CSS breaks the line. */}
+                  {index < parts.length - 1 ? <span className="visually-hidden">, </span> : null}
+                </span>
+              ))}
+            </span>
+            <a href={mapSearchUrl(address)} className="visit__map" rel="noopener noreferrer">
+              See it on a map
+              <span className="visually-hidden"> (OpenStreetMap, another site)</span>
+            </a>
+          </dd>
         </div>
         <div className="visit__row">
           <dt>
@@ -36,18 +55,55 @@ export const StoreVisit = async ({ heading }: { heading?: string }) => {
           </dt>
           <dd>{openingHours}</dd>
         </div>
+        <div className="visit__row">
+          <dt>
+            <Phone aria-hidden="true" focusable="false" className="visit__icon" />
+            Phone
+          </dt>
+          <dd>
+            <a href={telHref(phone)}>{phone}</a>
+          </dd>
+        </div>
+        <div className="visit__row">
+          <dt>
+            <Mail aria-hidden="true" focusable="false" className="visit__icon" />
+            Email
+          </dt>
+          <dd>
+            <a href={mailtoHref(email)}>{email}</a>
+          </dd>
+        </div>
       </dl>
     </section>
   );
 };
 
-/** One line for the footer: the address and the opening hours. */
-export const StoreFooterLine = async () => {
+/**
+ * The footer's store block: the name, where and when to visit (the address links to a map), how to
+ * call or write, and how adopting works.
+ */
+export const StoreFooter = async () => {
   await connection();
-  const { address, openingHours } = storeConfig();
+  const { name, address, openingHours, phone, email } = storeConfig();
   return (
     <>
-      Visit us at {address}. Opening hours: {openingHours}.
+      <p>
+        {name} · Every animal here is waiting to meet you. Visit us at{' '}
+        <a href={mapSearchUrl(address)} rel="noopener noreferrer">
+          {address}
+          <span className="visually-hidden"> (map on OpenStreetMap)</span>
+        </a>
+        . Opening hours: {openingHours}.
+      </p>
+      <p className="site-footer__contact">
+        <span>
+          Call <a href={telHref(phone)}>{phone}</a>
+        </span>
+        <span>
+          Write to <a href={mailtoHref(email)}>{email}</a>
+        </span>
+        <Link href="/how-adoption-works">How adoption works</Link>
+      </p>
     </>
   );
 };

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STORE_DEFAULTS } from '@pets/contract/store';
 import type { TWebConfig } from '../config';
 import { VisitorLimiter } from './limiter';
-import { crossSitePostPage, tooManyRequestsPage } from './pages';
+import { crossSitePostPage, type TEdgePageStore, tooManyRequestsPage } from './pages';
 import { PATH_HEADER, VISITOR_HEADER } from './request-headers';
 import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { type TTrust, trustOf, visitorAddressOf } from './visitor';
@@ -29,6 +30,7 @@ type TEdge = {
   limiter: VisitorLimiter;
   apiOrigin: string;
   isDev: boolean;
+  store: TEdgePageStore;
 };
 
 export type TNextHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
@@ -106,7 +108,7 @@ const handleAtEdge = async (
         noteOriginless();
         request.headers.origin = siteOrigin;
       } else if (origin !== siteOrigin) {
-        send(response, 403, crossSitePostPage(nonce), headers);
+        send(response, 403, crossSitePostPage(edge.store, nonce), headers);
         return;
       }
     }
@@ -115,7 +117,7 @@ const handleAtEdge = async (
       send(
         response,
         429,
-        tooManyRequestsPage(nonce, verdict.retryAfterSeconds, isPost ? '/' : path),
+        tooManyRequestsPage(edge.store, nonce, verdict.retryAfterSeconds, isPost ? '/' : path),
         {
           ...headers,
           'Retry-After': String(verdict.retryAfterSeconds),
@@ -128,13 +130,19 @@ const handleAtEdge = async (
 };
 
 /** The edge's HTTP server in front of `handle` (Next.js; a stand-in in the edge's own tests). */
-export const createEdgeServer = (config: TWebConfig, handle: TNextHandler, isDev = false) => {
+export const createEdgeServer = (
+  config: TWebConfig,
+  handle: TNextHandler,
+  isDev = false,
+  store: TEdgePageStore = STORE_DEFAULTS,
+) => {
   const edge: TEdge = {
     config,
     trust: trustOf(config.trustedProxies),
     limiter: new VisitorLimiter(config.limits, config),
     apiOrigin: new URL(config.apiUrl).origin,
     isDev,
+    store,
   };
   return createServer((request, response) => {
     handleAtEdge(edge, request, response, handle).catch((error: unknown) => {

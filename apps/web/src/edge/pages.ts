@@ -6,14 +6,18 @@
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
+/** The store's name in the pages' titles: STORE_NAME, read once as the edge starts. */
+export type TEdgePageStore = { name: string };
+
 const page = (
+  store: TEdgePageStore,
   nonce: string,
   title: string,
   heading: string,
   body: string,
 ): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Kindred Paws</title>
+<title>${escapeHtml(title)} · ${escapeHtml(store.name)}</title>
 <style nonce="${nonce}">
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",sans-serif;background:#fbf8f4;color:#2b2521;line-height:1.5}
 main{max-width:34rem;margin:12vh auto;padding:2rem;background:#fff;border-radius:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
@@ -22,8 +26,14 @@ h1{font-size:1.6rem;margin:0 0 .75rem}a{color:#8a4b16;font-weight:600}
 <body><main><h1>${escapeHtml(heading)}</h1>${body}</main></body></html>
 `;
 
-export const tooManyRequestsPage = (nonce: string, seconds: number, retryPath: string): string =>
+export const tooManyRequestsPage = (
+  store: TEdgePageStore,
+  nonce: string,
+  seconds: number,
+  retryPath: string,
+): string =>
   page(
+    store,
     nonce,
     'Please wait a moment',
     "We're getting a lot of visits",
@@ -32,8 +42,9 @@ export const tooManyRequestsPage = (nonce: string, seconds: number, retryPath: s
     }.</p><p><a href="${escapeHtml(retryPath)}">Try again</a></p>`,
   );
 
-export const crossSitePostPage = (nonce: string): string =>
+export const crossSitePostPage = (store: TEdgePageStore, nonce: string): string =>
   page(
+    store,
     nonce,
     'Form not accepted',
     'This form came from another site',

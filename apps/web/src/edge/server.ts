@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseStoreConfig, StoreConfigError, type TStoreConfig } from '@pets/contract/store';
 import next from 'next';
 import { ConfigError, parseWebConfig, type TWebConfig } from '../config';
 import { createEdgeServer } from './edge';
@@ -19,11 +20,13 @@ const argument = (name: string): string | undefined => {
 
 const main = async () => {
   let config: TWebConfig;
+  let store: TStoreConfig;
   try {
     // With env.ts, the one place the site reads its environment (this process serves Next.js).
     config = parseWebConfig(process.env);
+    store = parseStoreConfig(process.env);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StoreConfigError) {
       console.error(`[web] ${error.message}`);
       process.exit(1);
     }
@@ -35,7 +38,12 @@ const main = async () => {
   const app = next({ dev: isDev, dir: WEB_DIR, hostname, port });
   const handle = app.getRequestHandler();
   await Promise.all([app.prepare(), sharedRedisReady(config)]);
-  const server = createEdgeServer(config, (request, response) => handle(request, response), isDev);
+  const server = createEdgeServer(
+    config,
+    (request, response) => handle(request, response),
+    isDev,
+    store,
+  );
   server.listen(port, hostname, () => {
     process.stdout.write(
       `[web] the site listens on http://${hostname}:${port} (${isDev ? 'development' : 'production'})\n`,

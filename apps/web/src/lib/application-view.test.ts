@@ -15,23 +15,36 @@ const order: TOrder = {
   ],
 };
 
+const LONDON = { replyDays: 3, timeZone: 'Europe/London' };
+
 describe('an application as its adopter sees it', () => {
   it('has its reference, where it stands and each step in plain words', () => {
-    const view = toApplicationView(order, 'Biscuit', 3);
+    const view = toApplicationView(order, 'Biscuit', LONDON);
     expect(view.reference).toBe('A-17');
     expect(view.summary).toMatch(/approved your application\. Come and meet Biscuit/);
     expect(view.steps.map((step) => [step.title, step.when])).toEqual([
-      ['Application received', '23 November 2026 at 10:15 UTC'],
-      ['Approved by the store', '23 November 2026 at 11:02 UTC'],
+      ['Application received', '23 November 2026, 10:15 GMT'],
+      ['Approved by the store', '23 November 2026, 11:02 GMT'],
+    ]);
+  });
+
+  it("dates each step on the store's clock", () => {
+    const view = toApplicationView(order, 'Biscuit', { replyDays: 3, timeZone: 'America/Chicago' });
+    expect(view.steps.map((step) => step.when)).toEqual([
+      '23 November 2026, 04:15 CST',
+      '23 November 2026, 05:02 CST',
     ]);
   });
 
   it('says nothing of the keys that made the changes', () => {
-    expect(JSON.stringify(toApplicationView(order, 'Biscuit', 3))).not.toContain('pets_live');
+    expect(JSON.stringify(toApplicationView(order, 'Biscuit', LONDON))).not.toContain('pets_live');
   });
 
   it('gives the reply time of a new application from configuration', () => {
-    const view = toApplicationView({ ...order, status: 'placed' }, undefined, 1);
+    const view = toApplicationView({ ...order, status: 'placed' }, undefined, {
+      ...LONDON,
+      replyDays: 1,
+    });
     expect(view.summary).toMatch(/within 1 working day to arrange a visit with the animal/);
   });
 });

@@ -1,4 +1,5 @@
 import type { TOrder, TOrderStatus } from '@pets/contract/schemas';
+import { formatStoreInstant, type TStoreConfig } from '@pets/contract/store';
 import { formatReference } from './application-reference';
 
 /**
@@ -44,32 +45,21 @@ const summaryOf = (status: TOrderStatus, animal: string, replyDays: number): str
   }
 };
 
-/** "23 November 2026, 10:15 UTC": unambiguous for any reader, wherever the server is. */
-const whenOf = (at: string): string =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(new Date(at));
-
 export const toApplicationView = (
   order: TOrder,
   petName: string | undefined,
-  replyDays: number,
+  store: Pick<TStoreConfig, 'replyDays' | 'timeZone'>,
 ): TApplicationView => ({
   reference: formatReference(order.id),
   petId: order.petId,
   petName,
   status: order.status,
-  summary: summaryOf(order.status, petName ?? 'the animal', replyDays),
+  summary: summaryOf(order.status, petName ?? 'the animal', store.replyDays),
   steps: order.history.map((entry) => ({
     status: entry.to,
     title: STEP_TITLES[entry.to],
     at: entry.at,
-    when: whenOf(entry.at),
+    // "23 November 2026, 10:15 GMT": on the store's clock, with its zone, for any reader.
+    when: formatStoreInstant(entry.at, store.timeZone, { month: 'long' }),
   })),
 });

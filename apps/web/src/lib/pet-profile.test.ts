@@ -30,6 +30,13 @@ describe('formatArrivalDate', () => {
     expect(formatArrivalDate('2026-01-01', today)).toBe('1 January');
   });
 
+  it('decides what "this year" is by the store\'s calendar', () => {
+    // 23:30 UTC on New Year's Eve is already 2027 in Paris, still 2026 in London.
+    const newYearsEve = new Date('2026-12-31T23:30:00Z');
+    expect(formatArrivalDate('2026-12-30', newYearsEve, 'Europe/London')).toBe('30 December');
+    expect(formatArrivalDate('2026-12-30', newYearsEve, 'Europe/Paris')).toBe('30 December 2026');
+  });
+
   it('is undefined for anything but a real YYYY-MM-DD date', () => {
     expect(formatArrivalDate('2026-02-30', today)).toBeUndefined();
     expect(formatArrivalDate('3 March', today)).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { TPet, TPetAge, TPetSex, TPetSize } from '@pets/contract/schemas';
+import { storeCalendarDate } from '@pets/contract/store';
 
 /**
  * An animal's profile in plain words, for the cards, the animal page and the filters:
@@ -30,9 +31,14 @@ const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
  * A calendar date (`YYYY-MM-DD`, the store's own calendar) as people say it: "3 March", with the
- * year when it is not this year ("3 March 2025"). Undefined for anything that is not such a date.
+ * year when it is not this year at the store ("3 March 2025"; `timeZone` is the store's). Undefined
+ * for anything that is not such a date.
  */
-export const formatArrivalDate = (date: string, today: Date = new Date()): string | undefined => {
+export const formatArrivalDate = (
+  date: string,
+  today: Date = new Date(),
+  timeZone = 'UTC',
+): string | undefined => {
   const match = CALENDAR_DATE.exec(date);
   if (!match) {
     return undefined;
@@ -42,7 +48,7 @@ export const formatArrivalDate = (date: string, today: Date = new Date()): strin
   if (Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== date) {
     return undefined;
   }
-  const isThisYear = Number(year) === today.getUTCFullYear();
+  const isThisYear = year === storeCalendarDate(today, timeZone).slice(0, 4);
   return new Intl.DateTimeFormat('en-GB', {
     day: 'numeric',
     month: 'long',
@@ -54,8 +60,12 @@ export const formatArrivalDate = (date: string, today: Date = new Date()): strin
 type TProfile = Pick<TPet, 'age' | 'sex' | 'size' | 'arrivedAt'>;
 
 /** The known attributes, in the order people ask about them. */
-export const profileFacts = (pet: TProfile, today: Date = new Date()): string[] => {
-  const arrived = pet.arrivedAt ? formatArrivalDate(pet.arrivedAt, today) : undefined;
+export const profileFacts = (
+  pet: TProfile,
+  today: Date = new Date(),
+  timeZone = 'UTC',
+): string[] => {
+  const arrived = pet.arrivedAt ? formatArrivalDate(pet.arrivedAt, today, timeZone) : undefined;
   return [
     pet.age ? AGE_LABELS[pet.age] : undefined,
     pet.sex && pet.sex !== 'unknown' ? SEX_LABELS[pet.sex] : undefined,
@@ -65,8 +75,8 @@ export const profileFacts = (pet: TProfile, today: Date = new Date()): string[] 
 };
 
 /** "Young · Female · Medium · Arrived 3 March", or an empty text when nothing is known. */
-export const profileLine = (pet: TProfile, today: Date = new Date()): string =>
-  profileFacts(pet, today).join(' · ');
+export const profileLine = (pet: TProfile, today: Date = new Date(), timeZone = 'UTC'): string =>
+  profileFacts(pet, today, timeZone).join(' · ');
 
 /**
  * The animal's story as paragraphs: the API keeps its line breaks; a blank line starts a new

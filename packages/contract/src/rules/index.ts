@@ -4,5 +4,6 @@ export * from './body-limit';
 export * from './cursor';
 export * from './dev-mailbox';
 export * from './link';
+export * from './phone';
 export * from './photo-limit';
 export * from './trusted-proxies';

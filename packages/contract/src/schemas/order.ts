@@ -1,6 +1,12 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
+import {
+  PHONE_MAX_LENGTH,
+  PHONE_MIN_LENGTH,
+  PHONE_PATTERN,
+  PHONE_PATTERN_MESSAGE,
+} from '../rules/phone';
 import { KEY_START_MAX_LENGTH } from './api-key';
 import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
 
@@ -28,13 +34,11 @@ export type TOrderAction = keyof typeof ORDER_TRANSITIONS;
 export const ORDER_HISTORY_MAX = 3;
 export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
-export const ADOPTER_PHONE_MAX_LENGTH = 32;
+export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
 export const ORDER_MESSAGE_MAX_LENGTH = 1000;
 
 // An RFC 3339 instant in UTC with milliseconds is 24 characters.
 const instant = (description: string) => z.string().datetime().max(24).describe(description);
-
-const PHONE_PATTERN = /^\+?[0-9][0-9 ().-]*$/;
 
 export const ZAdopter = extendApi(
   z
@@ -55,9 +59,9 @@ export const ZAdopter = extendApi(
         z
           .string({ invalid_type_error: 'must be a string' })
           .trim()
-          .min(3, 'must be at least 3 characters')
+          .min(PHONE_MIN_LENGTH, `must be at least ${PHONE_MIN_LENGTH} characters`)
           .max(ADOPTER_PHONE_MAX_LENGTH, `must be at most ${ADOPTER_PHONE_MAX_LENGTH} characters`)
-          .regex(PHONE_PATTERN, 'must be digits, spaces and ( ) - . with an optional leading +')
+          .regex(PHONE_PATTERN, PHONE_PATTERN_MESSAGE)
           .optional(),
         {
           description: 'Phone number of the person adopting (optional).',

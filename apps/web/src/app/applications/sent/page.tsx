@@ -69,7 +69,7 @@ const SentPage = async () => {
           You will need the reference and the email address you applied with.
         </p>
       </section>
-      <StoreVisit heading="Visit the store" />
+      <StoreVisit heading="Visit or contact the store" />
     </div>
   );
 };

@@ -67,10 +67,6 @@ export const lookUpApplication = async (
   const pet = await findPet(order.data.petId);
   return {
     values,
-    application: toApplicationView(
-      order.data,
-      pet.ok ? pet.data.name : undefined,
-      storeConfig().replyDays,
-    ),
+    application: toApplicationView(order.data, pet.ok ? pet.data.name : undefined, storeConfig()),
   };
 };

@@ -8,6 +8,7 @@ import { PetGallery } from '@/components/pet-gallery';
 import { PetVisual } from '@/components/pet-visual';
 import { StatusBadge } from '@/components/status-badge';
 import { StoreVisit } from '@/components/store-visit';
+import { storeConfig } from '@/env';
 import { findPet, listCategories } from '@/lib/api';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
 import { profileLine, storyParagraphs } from '@/lib/pet-profile';
@@ -57,7 +58,7 @@ const PetPage = async ({ params, searchParams }: TProps) => {
     ? categories.data.find((category) => category.id === pet.data.categoryId)?.name
     : undefined;
   const [mainPhoto, ...morePhotos] = pet.data.photos;
-  const profile = profileLine(pet.data);
+  const profile = profileLine(pet.data, new Date(), storeConfig().timeZone);
   const story = storyParagraphs(pet.data.description);
   return (
     <>

@@ -82,7 +82,9 @@ const ApplyPage = async ({ params }: TProps) => {
         <h1 className="page-title">Apply to adopt {name}</h1>
         <p className="lead">
           Tell us who you are and how to reach you. The store reads every application and gets back
-          to you; nothing is final until you have met {name}.
+          to you; nothing is final until you have met {name}.{' '}
+          <Link href="/how-adoption-works">How adoption works</Link>: the steps, the fee and what to
+          bring.
         </p>
       </div>
       <AdoptForm

@@ -30,13 +30,3 @@ const STEP_WORDS: Record<TOrderStatus, string> = {
 
 /** One step of the history in plain words. */
 export const historyStep = (entry: TOrderHistoryEntry): string => STEP_WORDS[entry.to];
-
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
-
-/** A date as staff read it, in UTC (the server's time; the site does not know the visitor's). */
-export const formatInstant = (instant: string): string =>
-  `${DATE_TIME.format(new Date(instant))} UTC`;

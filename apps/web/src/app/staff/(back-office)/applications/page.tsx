@@ -7,9 +7,10 @@ import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { Pagination } from '@/components/pagination';
 import { StatePanel } from '@/components/state-panel';
+import { StoreTime } from '@/components/store-time';
 import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
 import { asPageFailure, listOrders, listPetsAsStaff } from '@/lib/staff-api';
-import { formatInstant, ORDER_STATUS_LOOKS, OrderStatusBadge } from './order-status';
+import { ORDER_STATUS_LOOKS, OrderStatusBadge } from './order-status';
 
 export const metadata: Metadata = { title: 'Applications' };
 
@@ -109,7 +110,7 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
                     {order.adopter.name} for {petNames.get(order.petId) ?? `animal #${order.petId}`}
                   </span>
                   <span className="queue__meta">
-                    Application #{order.id} · {formatInstant(order.placedAt)}
+                    Application #{order.id} · <StoreTime at={order.placedAt} />
                   </span>
                 </Link>
                 <OrderStatusBadge status={order.status} />

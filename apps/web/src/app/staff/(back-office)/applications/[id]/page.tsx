@@ -13,13 +13,14 @@ import { connection } from 'next/server';
 import { PetVisual } from '@/components/pet-visual';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
+import { StoreTime } from '@/components/store-time';
 import { listCategories } from '@/lib/api';
 import { rateLimitedMessage } from '@/lib/messages';
 import { petHref } from '@/lib/pet-links';
 import { requireStaffKey } from '@/lib/session';
 import { findPetAsStaff, getOrder } from '@/lib/staff-api';
 import { changeOrder } from '../actions';
-import { formatInstant, historyStep, OrderStatusBadge } from '../order-status';
+import { historyStep, OrderStatusBadge } from '../order-status';
 
 type TProps = {
   params: Promise<{ id: string }>;
@@ -107,7 +108,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
         </h1>
         <p className="lead">
-          <OrderStatusBadge status={order.status} /> Received {formatInstant(order.placedAt)}
+          <OrderStatusBadge status={order.status} /> Received <StoreTime at={order.placedAt} />
         </p>
       </div>
 
@@ -222,7 +223,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
               <li key={`${entry.at}-${entry.to}`}>
                 <strong>{historyStep(entry)}</strong>{' '}
                 <span className="history__meta">
-                  {formatInstant(entry.at)} · by key {entry.by}
+                  <StoreTime at={entry.at} /> · by key {entry.by}
                 </span>
               </li>
             ))}

@@ -1,2 +1,0 @@
-/** The store this site belongs to. */
-export const STORE_NAME = 'Kindred Paws';
