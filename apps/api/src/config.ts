@@ -1,5 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { parseTrustedProxies, type TTrustedProxies } from '@pets/contract/rules';
+import { parseStoreConfig, StoreConfigError, type TStoreConfig } from '@pets/contract/store';
 import { z } from 'zod';
 
 /** Repository root: apps/api/{src,dist}/.. /.. */
@@ -246,7 +247,7 @@ export const ZEnvironment = z.object({
     })
     .optional()
     .describe(
-      "the sender of every message, `Name <address>` or an address; unset: the store's name and `STORE_EMAIL`",
+      "the sender of every message, `Name <address>` or an address; unset: `STORE_NAME <STORE_EMAIL>` (the store's variables, [docs/site.md](site.md#configuration), are read by the API too, for its emails)",
     ),
   MAIL_DIR: z
     .string()
@@ -350,6 +351,11 @@ export type TConfig = z.infer<typeof ZEnvironment> & {
   mediaBaseUrl: string;
   /** Absolute path of MAIL_DIR. */
   mailDir: string;
+  /**
+   * The store as its emails describe it: the site's STORE_* variables (docs/site.md), one rule in
+   * `@pets/contract/store`, so the site and the emails never disagree.
+   */
+  store: TStoreConfig;
 };
 
 export class ConfigError extends Error {}
@@ -392,10 +398,17 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
   if (problem) {
     throw new ConfigError(`Invalid configuration: ${problem}`);
   }
+  let store: TStoreConfig;
+  try {
+    store = parseStoreConfig(withoutEmpty);
+  } catch (error) {
+    throw error instanceof StoreConfigError ? new ConfigError(error.message) : error;
+  }
   const dataDir = isAbsolute(config.DATA_DIR) ? config.DATA_DIR : join(REPO_ROOT, config.DATA_DIR);
   return {
     ...config,
     dataDir,
+    store,
     mailDir: isAbsolute(config.MAIL_DIR) ? config.MAIL_DIR : join(dataDir, config.MAIL_DIR),
     mediaBaseUrl: (config.MEDIA_BASE_URL ?? `http://localhost:${config.PORT}/media`).replace(
       /\/+$/,

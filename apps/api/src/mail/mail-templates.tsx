@@ -1,3 +1,4 @@
+import { formatStoreInstant, mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
 import {
   Body,
   Button,
@@ -53,14 +54,10 @@ export type TMailRequest = {
   data: TApplicationMailData;
 };
 
-export type TMailStore = {
-  name: string;
-  address: string;
-  openingHours: string;
-  phone: string;
-  email: string;
-  timeZone: string;
-};
+export type TMailStore = Pick<
+  TStoreConfig,
+  'name' | 'address' | 'openingHours' | 'phone' | 'email' | 'timeZone'
+>;
 
 export type TMailContext = {
   store: TMailStore;
@@ -80,10 +77,9 @@ const DECLINE_REASON_WORDS: Record<string, string> = {
   other: 'we have decided not to go ahead',
 };
 
+/** "1 July 2026, 10:30 BST": on the store's clock, with its zone, as the site shows it. */
 const dateIn = (timeZone: string, instant: string): string =>
-  new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(
-    new Date(instant),
-  );
+  formatStoreInstant(instant, timeZone, { month: 'long' });
 
 const colors = { ink: '#1f2a24', muted: '#5b6660', accent: '#2f6b4f', paper: '#fbf8f3' };
 
@@ -109,11 +105,8 @@ const Layout = ({
         <Section style={{ fontSize: '13px', color: colors.muted }}>
           <Text>{`${context.store.name}, ${context.store.address}. Open ${context.store.openingHours}.`}</Text>
           <Text>
-            Phone{' '}
-            <Link href={`tel:${context.store.phone.replace(/[^+\d]/g, '')}`}>
-              {context.store.phone}
-            </Link>{' '}
-            · Email <Link href={`mailto:${context.store.email}`}>{context.store.email}</Link>
+            Phone <Link href={telHref(context.store.phone)}>{context.store.phone}</Link> · Email{' '}
+            <Link href={mailtoHref(context.store.email)}>{context.store.email}</Link>
           </Text>
         </Section>
       </Container>

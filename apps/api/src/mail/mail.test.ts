@@ -67,12 +67,12 @@ describe('the mail outbox', () => {
     const [message] = await smtp.waitFor(1);
     expect(message?.to).toBe('ada@example.org');
     expect(message?.subject).toBe('We have your application for Biscuit');
-    expect(message?.from).toContain('Millbrook Animal Rescue');
+    expect(message?.from).toBe('Kindred Paws <hello@kindredpaws.example>');
     // Summer time in London: 09:30 UTC is 10:30 there.
     for (const body of [message?.text, message?.html]) {
       expect(body).toContain('Biscuit');
       expect(body).toContain('1 July 2026');
-      expect(body).toContain('10:30');
+      expect(body).toContain('10:30 BST');
       expect(body).toContain('A-7');
     }
     expect(message?.html).toContain('href="https://adopt.example/pets/42"');

@@ -3,10 +3,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { StatePanel } from '@/components/state-panel';
+import { StoreTime } from '@/components/store-time';
 import { webConfig } from '@/env';
 import { listDevMailbox } from '@/lib/dev-mailbox';
 import { requireStaff } from '@/lib/session';
-import { formatInstant } from '../applications/order-status';
 
 export const metadata: Metadata = { title: 'Mail' };
 
@@ -49,7 +49,7 @@ const MailPage = async () => {
               <Link href={`/staff/mail/${message.id}`} className="queue__link">
                 <span className="queue__title">{message.subject}</span>
                 <span className="queue__meta">
-                  To {message.to} · {formatInstant(message.date)}
+                  To {message.to} · <StoreTime at={message.date} />
                 </span>
               </Link>
             </li>

@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
+import { StoreTime } from '@/components/store-time';
 import { webConfig } from '@/env';
 import { readDevMail } from '@/lib/dev-mailbox';
 import { requireStaff } from '@/lib/session';
-import { formatInstant } from '../../applications/order-status';
 
 export const metadata: Metadata = { title: 'Message' };
 
@@ -39,7 +39,7 @@ const MessagePage = async ({ params }: TProps) => {
           </div>
           <div className="facts__row">
             <dt>Sent</dt>
-            <dd>{formatInstant(message.date)}</dd>
+            <dd><StoreTime at={message.date} /></dd>
           </div>
         </dl>
       </div>
