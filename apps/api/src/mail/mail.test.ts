@@ -67,7 +67,7 @@ describe('the mail outbox', () => {
     const [message] = await smtp.waitFor(1);
     expect(message?.to).toBe('ada@example.org');
     expect(message?.subject).toBe('We have your application for Biscuit');
-    expect(message?.from).toBe('Kindred Paws <hello@kindredpaws.example>');
+    expect(message?.from).toBe('"Kindred Paws" <hello@kindredpaws.example>');
     // Summer time in London: 09:30 UTC is 10:30 there.
     for (const body of [message?.text, message?.html]) {
       expect(body).toContain('Biscuit');
