@@ -8,8 +8,8 @@ import {
   type TDatabase,
   type TPrismaClient,
 } from '@pets/db';
+import { ApiKeyInputError } from '@pets/store/api-keys.repository';
 import type { Pool } from 'pg';
-import { ApiKeyInputError } from '../api-keys/api-keys.repository';
 import { ConfigError, loadConfig, type TConfig } from '../config';
 
 /** Where a command writes: data to `out`, everything meant for people to `err`. */

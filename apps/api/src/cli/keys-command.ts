@@ -1,6 +1,6 @@
+import type { TApiKeySummary } from '@pets/store/api-keys.repository';
+import { ApiKeysRepository, ZNewApiKeyInput } from '@pets/store/api-keys.repository';
 import { PLAN_LIMITS } from '../api-keys/api-key-plans';
-import type { TApiKeySummary } from '../api-keys/api-keys.repository';
-import { ApiKeysRepository, ZNewApiKeyInput } from '../api-keys/api-keys.repository';
 import { DEMO_KEY_NAME } from '../api-keys/demo-key';
 import {
   loadCliConfig,

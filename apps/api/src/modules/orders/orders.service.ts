@@ -8,9 +8,6 @@ import {
   type TOrderAction,
   type TPage,
 } from '@pets/contract';
-import type { TCaller } from '../../api-keys/caller';
-import { AppError } from '../../core/app-error';
-import { readListCursor } from '../../http/pagination';
 import {
   OrderNotFoundError,
   OrderStatusError,
@@ -18,7 +15,10 @@ import {
   PetNotAvailableError,
   type TOrderScope,
   UnknownPetError,
-} from './orders.repository';
+} from '@pets/store/orders.repository';
+import type { TCaller } from '../../api-keys/caller';
+import { AppError } from '../../core/app-error';
+import { readListCursor } from '../../http/pagination';
 
 /**
  * The rules of adoption orders. Who sees what: a partner key its own orders, a staff key every

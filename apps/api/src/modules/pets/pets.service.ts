@@ -7,9 +7,13 @@ import {
   type TPet,
   type TPetUpdate,
 } from '@pets/contract';
+import {
+  OpenOrderConflictError,
+  PetsRepository,
+  UnknownCategoryError,
+} from '@pets/store/pets.repository';
 import { AppError, invalidRequest } from '../../core/app-error';
 import { readListCursor } from '../../http/pagination';
-import { OpenOrderConflictError, PetsRepository, UnknownCategoryError } from './pets.repository';
 
 /**
  * The rules of the pets operations on top of the repository: a cursor is read (or refused with a
