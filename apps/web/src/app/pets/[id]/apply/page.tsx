@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ArrowLeft, Heart } from 'lucide-react';
+import { Heart } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { AdoptForm } from '@/components/adopt-form';
 import { ApiFailure } from '@/components/api-failure';
+import { BackLink } from '@/components/back-link';
 import { StatePanel } from '@/components/state-panel';
 import { StoreVisit } from '@/components/store-visit';
 import { findPetFresh } from '@/lib/api';
@@ -35,12 +36,7 @@ const ApplyPage = async ({ params }: TProps) => {
   if (!pet.ok && (pet.failure.kind === 'not-found' || pet.failure.kind === 'invalid')) {
     notFound();
   }
-  const backLink = (
-    <Link href={petHref(petId)} className="back-link">
-      <ArrowLeft aria-hidden="true" focusable="false" className="back-link__icon" />
-      Back to the animal
-    </Link>
-  );
+  const backLink = <BackLink href={petHref(petId)}>Back to the animal</BackLink>;
   if (!pet.ok) {
     return (
       <div className="narrow">

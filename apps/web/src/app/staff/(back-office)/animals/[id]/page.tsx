@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { BackLink } from '@/components/back-link';
 import { PetForm } from '@/components/pet-form';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { listCategories } from '@/lib/api';
@@ -42,10 +42,9 @@ const EditPetPage = async ({ params, searchParams }: TProps) => {
   }
   return (
     <div className="narrow">
-      <Link href="/staff/animals" className="back-link">
-        <ChevronLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+      <BackLink href="/staff/animals" icon="chevron">
         All animals
-      </Link>
+      </BackLink>
       <div className="page-intro">
         <h1 className="page-title">Edit {pet.data.name}</h1>
         <p className="lead">

@@ -5,11 +5,11 @@ import {
   type TOrderAction,
   ZOrderIdParams,
 } from '@pets/contract/schemas';
-import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
+import { BackLink } from '@/components/back-link';
 import { PetVisual } from '@/components/pet-visual';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
@@ -98,10 +98,9 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
 
   return (
     <div className="application">
-      <Link href="/staff/applications" className="back-link">
-        <ChevronLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+      <BackLink href="/staff/applications" icon="chevron">
         All applications
-      </Link>
+      </BackLink>
       <div className="page-intro">
         <h1 className="page-title">
           Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
