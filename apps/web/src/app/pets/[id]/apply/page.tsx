@@ -7,6 +7,7 @@ import { connection } from 'next/server';
 import { AdoptForm } from '@/components/adopt-form';
 import { ApiFailure } from '@/components/api-failure';
 import { BackLink } from '@/components/back-link';
+import { PageIntro } from '@/components/page-intro';
 import { StatePanel } from '@/components/state-panel';
 import { StoreVisit } from '@/components/store-visit';
 import { findPetFresh } from '@/lib/api';
@@ -74,13 +75,10 @@ const ApplyPage = async ({ params }: TProps) => {
   return (
     <div className="narrow">
       {backLink}
-      <div className="page-intro">
-        <h1 className="page-title">Apply to adopt {name}</h1>
-        <p className="lead">
-          Tell us who you are and how to reach you. The store reads every application and gets back
-          to you; nothing is final until you have met {name}.
-        </p>
-      </div>
+      <PageIntro title={<>Apply to adopt {name}</>}>
+        Tell us who you are and how to reach you. The store reads every application and gets back to
+        you; nothing is final until you have met {name}.
+      </PageIntro>
       <AdoptForm
         petId={petId}
         petName={name}

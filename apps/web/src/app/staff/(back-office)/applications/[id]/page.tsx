@@ -10,6 +10,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { BackLink } from '@/components/back-link';
+import { PageIntro } from '@/components/page-intro';
 import { PetVisual } from '@/components/pet-visual';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
@@ -101,14 +102,15 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
       <BackLink href="/staff/applications" icon="chevron">
         All applications
       </BackLink>
-      <div className="page-intro">
-        <h1 className="page-title">
-          Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
-        </h1>
-        <p className="lead">
-          <OrderStatusBadge status={order.status} /> Received {formatInstant(order.placedAt)}
-        </p>
-      </div>
+      <PageIntro
+        title={
+          <>
+            Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
+          </>
+        }
+      >
+        <OrderStatusBadge status={order.status} /> Received {formatInstant(order.placedAt)}
+      </PageIntro>
 
       {done ? (
         <p className="notice" role="status">
