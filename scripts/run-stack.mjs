@@ -381,17 +381,24 @@ const startCompiler = (name, packageDir, args) =>
   });
 
 /**
- * The contract's compiler, then the API's (one after the other, so the API's first compilation
- * sees the contract's output and nothing changes under the API once it runs), then `node --watch`
- * restarting the API when its output or the contract's changes: only when a source changes.
+ * The contract's compiler, then the data layer's (@pets/store, the repositories), then the API's
+ * (one after the other, so each first compilation sees the output before it and nothing changes
+ * under the API once it runs), then `node --watch` restarting the API when its output, the
+ * store's or the contract's changes: only when a source changes.
  */
 const startApiInWatchMode = async () => {
   await startCompiler('contract', join('packages', 'contract'), ['-p', 'tsconfig.build.json']);
+  await startCompiler('store-tsc', join('packages', 'store'), ['-p', 'tsconfig.build.json']);
   await startCompiler('api-tsc', join('apps', 'api'), ['-p', 'tsconfig.build.json']);
   start(
     'api',
     process.execPath,
-    ['--watch-path=apps/api/dist', '--watch-path=packages/contract/dist', 'apps/api/dist/main.js'],
+    [
+      '--watch-path=apps/api/dist',
+      '--watch-path=packages/store/dist',
+      '--watch-path=packages/contract/dist',
+      'apps/api/dist/main.js',
+    ],
     API_OUTPUT,
   );
 };

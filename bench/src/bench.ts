@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { countPetsStatement, listPetsStatement } from '@pets/api/pets-repository';
-import { PRODUCTION_NODE_FLAGS } from '@pets/api/runtime-flags';
 import { decodeCursor } from '@pets/contract/rules';
+import { countPetsStatement, listPetsStatement } from '@pets/store/pets.repository';
 import Redis from 'ioredis';
+import { API_NODE_FLAGS } from './api-app';
 import {
   createBenchDatabase,
   createBenchKey,
@@ -529,15 +529,15 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     const apiPort = await freePort();
     const api = await startServer({
       name: 'API',
-      // As production starts it (apps/api/src/runtime-flags.ts: the Dockerfile, `pnpm start`).
-      nodeArgs: [...PRODUCTION_NODE_FLAGS, ...profileArgs, options.apiEntry],
+      // As production starts it (`pnpm start`'s flags, as the Dockerfile's).
+      nodeArgs: [...API_NODE_FLAGS, ...profileArgs, options.apiEntry],
       env: { ...apiEnvironment(database, apiPort, options, redisKeyPrefix), ...profileEnv },
       port: apiPort,
       logFile: join(options.workDir, 'api.log'),
     });
     servers.push(api);
     log(
-      `API (production build, node ${[...PRODUCTION_NODE_FLAGS, options.apiEntry].join(' ')}) serving at ${api.baseUrl}, pid ${api.pid}`,
+      `API (production build, node ${[...API_NODE_FLAGS, options.apiEntry].join(' ')}) serving at ${api.baseUrl}, pid ${api.pid}`,
     );
 
     const url = await database.resolveUrl();

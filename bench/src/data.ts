@@ -7,6 +7,7 @@ import { encodeCursor } from '@pets/contract/rules';
 import { openDatabase, redactDatabaseUrl } from '@pets/db';
 import { createTestDatabase } from '@pets/db/testing';
 import pg from 'pg';
+import { API_CLI } from './api-app';
 
 /**
  * The benchmark's database: a new database on DATABASE_URL's server, or (DATABASE_URL unset) a new
@@ -172,8 +173,6 @@ export const fillPets = async (url: string, size: number): Promise<number> => {
   });
 };
 
-/** The API's compiled key command (`pnpm keys`), as @pets/api declares it. */
-const API_CLI = require.resolve('@pets/api/cli');
 const MAX_LIMIT = '2147483647';
 
 /**

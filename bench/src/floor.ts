@@ -1,8 +1,4 @@
 import { createHash } from 'node:crypto';
-import { IdempotencyRepository } from '@pets/api/idempotency-repository';
-import { OrdersRepository, PetNotAvailableError } from '@pets/api/orders-repository';
-import { PetsRepository, UnknownCategoryError } from '@pets/api/pets-repository';
-import { requestHash } from '@pets/api/request-hash';
 import { nextPageLink } from '@pets/contract/rules';
 import {
   MAX_ID,
@@ -16,6 +12,10 @@ import {
   ZPetSex,
   ZPetSize,
 } from '@pets/contract/schemas';
+import { IdempotencyRepository } from '@pets/store/idempotency.repository';
+import { OrdersRepository, PetNotAvailableError } from '@pets/store/orders.repository';
+import { PetsRepository, UnknownCategoryError } from '@pets/store/pets.repository';
+import { requestHash } from '@pets/store/request-hash';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -23,7 +23,7 @@ import pg from 'pg';
  * The floor: the least a server must do to answer the benchmark's requests the way the API does,
  * on the same Fastify and `pg` versions. Per request: the SHA-256 of the bearer key looked up in a
  * map (filled from the database on the first sight of a key, as the API's cache is in its steady
- * state), the API's own statements and row mapping (its pets repository, `@pets/api/pets-repository`)
+ * state), the API's own statements and row mapping (its pets repository, `@pets/store/pets.repository`)
  * on a pool of the same size, the same JSON and Link/Location headers out.
  * No rate limiting, logging, validation library or framework beyond Fastify: whatever the API does
  * beyond this shows up as its distance to the floor.

@@ -1,11 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { API_ENTRY } from './api-app';
 import { runBench, type TBenchOptions } from './bench';
 import { SCENARIO_IDS, type TReport, type TScenarioId, toMarkdown } from './report';
-
-/** node apps/api/dist/main.js, @pets/api's main: what `pnpm start` runs in production. */
-const API_ENTRY = require.resolve('@pets/api');
 
 const USAGE = `pnpm bench [options]
 

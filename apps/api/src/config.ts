@@ -218,7 +218,7 @@ export const ZEnvironment = z.object({
     ),
   /**
    * Public address of the photo files: a file's URL is `<MEDIA_BASE_URL>/<key>`
-   * (mediaUrl, core/media-url.ts). Unset: the API's own `/media` on PORT, which serves the files
+   * (mediaUrl, @pets/store/media-url). Unset: the API's own `/media` on PORT, which serves the files
    * of the local store. With object storage, the bucket's public address or a CDN in front of it.
    */
   MEDIA_BASE_URL: ZUrl(['http', 'https'])

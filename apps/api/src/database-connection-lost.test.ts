@@ -1,6 +1,6 @@
+import { ApiKeysRepository } from '@pets/store/api-keys.repository';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from './test/api-process';
 import { startPostgres, type TPostgresServer } from './test/postgres-server';
 import { testDatabase } from './test/test-database';

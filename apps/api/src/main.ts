@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
-import { ApiKeysRepository } from './api-keys/api-keys.repository';
+import { ApiKeysRepository } from '@pets/store/api-keys.repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, poolTimeouts, type TConfig } from './config';

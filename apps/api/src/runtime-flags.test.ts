@@ -5,7 +5,7 @@ import { REPO_ROOT } from './config';
 import { PRODUCTION_NODE_FLAGS } from './runtime-flags';
 
 // Production starts the API in three places; each must give Node the same flags. (`pnpm bench`
-// imports the list itself.)
+// reads them from the `pnpm start` script.)
 const read = (...path: string[]) => readFileSync(join(REPO_ROOT, ...path), 'utf8');
 
 describe('the production Node flags', () => {

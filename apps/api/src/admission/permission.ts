@@ -1,10 +1,10 @@
 import type { TPartnerLimits } from '@pets/contract';
+import { petCreatorOf } from '@pets/store/pets.repository';
 import { type AppRoute, isZodType } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from 'pg';
 import type { TCaller } from '../api-keys/caller';
 import { AppError } from '../core/app-error';
-import { petCreatorOf } from '../modules/pets/pets.repository';
 import type { TAdmissionRoute } from './route';
 
 /** Whether the route's body schema accepts this body (parsed once more, for partner limits only). */

@@ -1,7 +1,11 @@
+import { apiKeyEnvironment, hashApiKey } from '@pets/store/api-key-format';
+import {
+  ApiKeyInputError,
+  ApiKeysRepository,
+  type TNewApiKeyInput,
+} from '@pets/store/api-keys.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryOnce, testDatabase } from '../test/test-database';
-import { apiKeyEnvironment, hashApiKey } from './api-key-format';
-import { ApiKeyInputError, ApiKeysRepository, type TNewApiKeyInput } from './api-keys.repository';
 
 const { prisma, pool, url, create, drop } = testDatabase();
 const keys = new ApiKeysRepository(pool);

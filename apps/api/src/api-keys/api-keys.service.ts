@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { apiKeyEnvironment, hashApiKey } from '@pets/store/api-key-format';
 import { CONFIG } from '../app.tokens';
 import { NegativeCache } from '../cache/negative-cache';
 import { SwrCache, type TSwrCacheSettings } from '../cache/swr-cache';
 import type { TConfig } from '../config';
 import { AppError } from '../core/app-error';
-import { apiKeyEnvironment, hashApiKey } from './api-key-format';
 import type { TIdentity } from './caller';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from './caller';
 

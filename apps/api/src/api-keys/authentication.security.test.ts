@@ -1,6 +1,6 @@
+import { generateApiKey, hashApiKey } from '@pets/store/api-key-format';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, json, useTestApi } from '../test/api-harness';
-import { generateApiKey, hashApiKey } from './api-key-format';
 
 // The key cache's clock: real time plus what a test skips, so that no test waits for the cache.
 let skippedMs = 0;

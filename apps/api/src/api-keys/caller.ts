@@ -1,5 +1,5 @@
+import type { TStoredApiKeyRecord } from '@pets/store/api-keys.repository';
 import type { AppError } from '../core/app-error';
-import type { TStoredApiKeyRecord } from './api-keys.repository';
 
 /** A stored key as the server reads it, found by the SHA-256 of the presented key. */
 export type TStoredApiKey = TStoredApiKeyRecord;

@@ -1,6 +1,6 @@
 import { testDatabases } from '@pets/db/testing';
+import { hashApiKey } from '@pets/store/api-key-format';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from './api-key-format';
 import { ensureDemoKey } from './demo-key';
 
 const databases = testDatabases();

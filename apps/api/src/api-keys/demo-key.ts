@@ -1,7 +1,7 @@
 import type { ApiKeyEnvironment } from '@pets/db';
+import { ApiKeysRepository } from '@pets/store/api-keys.repository';
+import { withTransaction } from '@pets/store/transaction';
 import type { Pool } from 'pg';
-import { withTransaction } from '../core/transaction';
-import { ApiKeysRepository } from './api-keys.repository';
 
 /**
  * Transaction-scoped advisory lock key of the demo key (arbitrary, distinct from Prisma's 72707369

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { FirstPartyHeader } from '@pets/contract';
+import { generateApiKey } from '@pets/store/api-key-format';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../api-keys/api-key-format';
 import { countStatuses, limitHeaders } from '../rate-limit/rate-limit.test-support';
 import { errorBody, startTestApi, type TTestApi, useTestApi } from '../test/api-harness';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { generateApiKey } from '@pets/store/api-key-format';
 import Redis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../api-keys/api-key-format';
 import { limitHeaders, sleep } from '../rate-limit/rate-limit.test-support';
 import { errorBody, startTestApi, type TTestApi } from '../test/api-harness';
 import { createTestDatabase, type TTestDatabase } from '../test/test-database';

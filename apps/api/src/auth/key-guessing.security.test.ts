@@ -1,5 +1,5 @@
+import { generateApiKey } from '@pets/store/api-key-format';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../api-keys/api-key-format';
 import { limitHeaders } from '../rate-limit/rate-limit.test-support';
 import { errorBody, useTestApi } from '../test/api-harness';
 

@@ -8,8 +8,8 @@ import {
   type TDatabase,
   type TPrismaClient,
 } from '@pets/db';
+import { ApiKeyInputError } from '@pets/store/api-keys.repository';
 import type { Pool } from 'pg';
-import { ApiKeyInputError } from '../api-keys/api-keys.repository';
 import { ConfigError, loadConfig, type TConfig } from '../config';
 
 /** Where a command writes: data to `out`, everything meant for people to `err`. */
@@ -67,12 +67,18 @@ export const loadCliConfig = (env: NodeJS.ProcessEnv): TConfig => loadConfig(env
 
 /**
  * Opens the configured database as a short-lived tool (see @pets/db's embedded.ts), runs `work`
- * with a small pool (and a Prisma client on it) and releases everything, whatever happens.
+ * with a small pool (and a Prisma client on it) and releases everything, whatever happens. The
+ * configuration is read from `io.env` unless the command has read it already.
  */
 export const withDatabase = async <T>(
-  config: TConfig,
   io: TCliIo,
-  work: (context: { database: TDatabase; prisma: TPrismaClient; pool: Pool }) => Promise<T>,
+  work: (context: {
+    config: TConfig;
+    database: TDatabase;
+    prisma: TPrismaClient;
+    pool: Pool;
+  }) => Promise<T>,
+  config: TConfig = loadCliConfig(io.env),
 ): Promise<T> => {
   const database = await openDatabase(config, { role: 'tool', onInfo: io.err });
   // Every time, so a forgotten DATA_DIR or DATABASE_URL shows at once (standard error: the
@@ -83,7 +89,7 @@ export const withDatabase = async <T>(
     const pool = createPool(database.url, 2);
     const prisma = createPrismaClient(pool);
     try {
-      return await work({ database, prisma, pool });
+      return await work({ config, database, prisma, pool });
     } finally {
       await prisma.$disconnect();
       await pool.end();

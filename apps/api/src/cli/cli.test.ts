@@ -1,6 +1,6 @@
+import { hashApiKey } from '@pets/store/api-key-format';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../api-keys/api-key-format';
 import { runCliProcess, runPnpmScript, type TCliResult } from '../test/cli-process';
 import { createTestDatabase, type TTestDatabase } from '../test/test-database';
 

@@ -1,12 +1,6 @@
 import { markMigrationRolledBack, migrate, seedDatabase } from '@pets/db';
 import { recordDatabaseEnvironment, setDatabaseEnvironment } from '../core/database-environment';
-import {
-  loadCliConfig,
-  parseCommandArgs,
-  type TCliIo,
-  UsageError,
-  withDatabase,
-} from './cli-support';
+import { parseCommandArgs, type TCliIo, UsageError, withDatabase } from './cli-support';
 
 export const DB_USAGE = `Database commands.
 
@@ -31,9 +25,8 @@ export const runMigrateCommand = async (args: string[], io: TCliIo): Promise<num
     io.out(DB_USAGE);
     return 0;
   }
-  const config = loadCliConfig(io.env);
   const rolledBack = values['rolled-back'];
-  await withDatabase(config, io, async ({ database, prisma }) => {
+  await withDatabase(io, async ({ config, database, prisma }) => {
     if (rolledBack !== undefined) {
       await markMigrationRolledBack(database.url, rolledBack);
       io.out(`Marked ${rolledBack} as rolled back; the next \`pnpm db:migrate\` applies it again.`);
@@ -62,11 +55,8 @@ export const runSeedCommand = async (args: string[], io: TCliIo): Promise<number
     io.out(DB_USAGE);
     return 0;
   }
-  const config = loadCliConfig(io.env);
-  const { categoriesCreated, petsCreated, profilesAdded } = await withDatabase(
-    config,
-    io,
-    ({ prisma }) => seedDatabase(prisma),
+  const { categoriesCreated, petsCreated, profilesAdded } = await withDatabase(io, ({ prisma }) =>
+    seedDatabase(prisma),
   );
   io.out(
     categoriesCreated + petsCreated + profilesAdded === 0
@@ -94,8 +84,7 @@ export const runEnvironmentCommand = async (args: string[], io: TCliIo): Promise
   if (wanted !== undefined && target === undefined) {
     throw new UsageError(`--set takes production or staging, not "${wanted}"`);
   }
-  const config = loadCliConfig(io.env);
-  await withDatabase(config, io, async ({ prisma }) => {
+  await withDatabase(io, async ({ prisma }) => {
     if (target === undefined) {
       const row = await prisma.databaseEnvironment.findUnique({ where: { id: true } });
       io.out(row ? row.environment : 'none recorded (the next migration or start records APP_ENV)');

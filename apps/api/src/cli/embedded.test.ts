@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir, uptime } from 'node:os';
 import { join } from 'node:path';
 import { embeddedPaths } from '@pets/db';
+import { hashApiKey } from '@pets/store/api-key-format';
 import { Client, Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../api-keys/api-key-format';
 import { runCliProcess, startOwnerProcess, type TOwnerProcess } from '../test/cli-process';
 import { queryOnce as query } from '../test/test-database';
 

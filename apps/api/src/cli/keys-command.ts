@@ -1,6 +1,6 @@
+import type { TApiKeySummary } from '@pets/store/api-keys.repository';
+import { ApiKeysRepository, ZNewApiKeyInput } from '@pets/store/api-keys.repository';
 import { PLAN_LIMITS } from '../api-keys/api-key-plans';
-import type { TApiKeySummary } from '../api-keys/api-keys.repository';
-import { ApiKeysRepository, ZNewApiKeyInput } from '../api-keys/api-keys.repository';
 import { DEMO_KEY_NAME } from '../api-keys/demo-key';
 import {
   loadCliConfig,
@@ -83,8 +83,10 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid key settings');
   }
   const input = parsed.data;
-  const { key, apiKey } = await withDatabase(config, io, ({ pool }) =>
-    new ApiKeysRepository(pool).create(input),
+  const { key, apiKey } = await withDatabase(
+    io,
+    ({ pool }) => new ApiKeysRepository(pool).create(input),
+    config,
   );
   io.err(
     `Created ${apiKey.environment} ${apiKey.plan} ${roleOf(apiKey)} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...). It is shown only this once:`,
@@ -141,8 +143,7 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
     io.out(KEYS_USAGE);
     return 0;
   }
-  const config = loadCliConfig(io.env);
-  const keys = await withDatabase(config, io, ({ pool }) => new ApiKeysRepository(pool).list());
+  const keys = await withDatabase(io, ({ pool }) => new ApiKeysRepository(pool).list());
   if (values.json) {
     io.out(
       JSON.stringify(
@@ -199,8 +200,7 @@ const revoke = async (args: string[], io: TCliIo): Promise<number> => {
     throw new UsageError('revoke takes one argument: a key id or a display start');
   }
   const reference = positionals[0];
-  const config = loadCliConfig(io.env);
-  const { apiKey, wasAlreadyRevoked } = await withDatabase(config, io, ({ pool }) =>
+  const { apiKey, wasAlreadyRevoked } = await withDatabase(io, ({ pool }) =>
     new ApiKeysRepository(pool).revoke(reference),
   );
   io.out(

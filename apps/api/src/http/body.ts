@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
+import type { TErrorCode } from '@pets/contract';
 import { BODY_LIMIT_BYTES, BODY_LIMIT_TEXT } from '@pets/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -186,77 +187,54 @@ export const registerBodyParsers = (
     done(null, deferred);
     return true;
   };
+  /**
+   * Parses bodies of `contentType`: an upload route's is deferred, any other read whole (kept when
+   * `keep`) and handed to `use`, which answers the value or an UnusableBody.
+   */
+  const parseBodies = (
+    contentType: string,
+    keep: boolean,
+    use: (request: FastifyRequest, body: Buffer, parsed: TDone) => void,
+  ): void => {
+    fastify.addContentTypeParser(contentType, (request, payload, done) => {
+      if (!isDeferred(request, payload, done)) {
+        readBody(logger, request, payload, keep, (raw, parsed) => use(request, raw, parsed), done);
+      }
+    });
+  };
+  const unusable = (code: TErrorCode, message: string): UnusableBody =>
+    new UnusableBody(new AppError(code, message));
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
 
-  fastify.addContentTypeParser('application/json', (request, payload, done) => {
-    if (isDeferred(request, payload, done)) {
+  parseBodies('application/json', true, (request, raw, parsed) => {
+    // JSON text is UTF-8 (RFC 8259, 8.1): bytes that are not would be stored as U+FFFD.
+    if (!isUtf8(raw)) {
+      parsed(
+        null,
+        unusable(
+          'invalid_request',
+          'The request body is not valid UTF-8; send JSON encoded as UTF-8.',
+        ),
+      );
       return;
     }
-    readBody(
-      logger,
-      request,
-      payload,
-      true,
-      (raw, parsed) => {
-        // JSON text is UTF-8 (RFC 8259, 8.1): bytes that are not would be stored as U+FFFD.
-        if (!isUtf8(raw)) {
-          parsed(
-            null,
-            new UnusableBody(
-              new AppError(
-                'invalid_request',
-                'The request body is not valid UTF-8; send JSON encoded as UTF-8.',
-              ),
-            ),
-          );
-          return;
-        }
-        const body = raw.toString('utf8');
-        if (body === '') {
-          parsed(
-            null,
-            new UnusableBody(
-              new AppError('invalid_request', 'The request body is empty; send a JSON object.'),
-            ),
-          );
-          return;
-        }
-        parseJson(request, body, (error, value) => {
-          parsed(
-            null,
-            error
-              ? new UnusableBody(
-                  new AppError('invalid_request', 'The request body is not valid JSON.'),
-                )
-              : value,
-          );
-        });
-      },
-      done,
-    );
+    const body = raw.toString('utf8');
+    if (body === '') {
+      parsed(null, unusable('invalid_request', 'The request body is empty; send a JSON object.'));
+      return;
+    }
+    parseJson(request, body, (error, value) => {
+      parsed(
+        null,
+        error ? unusable('invalid_request', 'The request body is not valid JSON.') : value,
+      );
+    });
   });
 
-  fastify.addContentTypeParser('*', (request, payload, done) => {
-    if (isDeferred(request, payload, done)) {
-      return;
-    }
-    readBody(
-      logger,
-      request,
-      payload,
-      false,
-      (_raw, parsed) => {
-        parsed(
-          null,
-          new UnusableBody(
-            new AppError(
-              'unsupported_media_type',
-              'The request body must be sent as application/json.',
-            ),
-          ),
-        );
-      },
-      done,
+  parseBodies('*', false, (_request, _raw, parsed) => {
+    parsed(
+      null,
+      unusable('unsupported_media_type', 'The request body must be sent as application/json.'),
     );
   });
 };

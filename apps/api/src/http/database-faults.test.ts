@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { createPool, createPrismaClient, Prisma } from '@pets/db';
+import { PetsRepository } from '@pets/store/pets.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PetsRepository } from '../modules/pets/pets.repository';
 import { errorBody, json, useTestApi } from '../test/api-harness';
 import { freePort } from '../test/redis-server';
 import { testDatabase } from '../test/test-database';

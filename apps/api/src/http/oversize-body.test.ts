@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
+import { ApiKeysRepository } from '@pets/store/api-keys.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeysRepository } from '../api-keys/api-keys.repository';
 import { startApiProcess, type TApiProcess } from '../test/api-process';
 import { testDatabases } from '../test/test-database';
 

@@ -9,7 +9,7 @@ import { timedOut } from './connections';
 /**
  * An uploaded file, read whole: its bytes and nothing the client said about them (the declared
  * type and the file name are never used; the image pipeline reads the type from the bytes).
- * `canonical` of the idempotency hash (request-hash.ts) reads `bytes` as its SHA-256.
+ * `canonical` of the idempotency hash (@pets/store/request-hash) reads `bytes` as its SHA-256.
  */
 export class UploadedFile {
   constructor(readonly bytes: Buffer) {}

@@ -12,6 +12,8 @@ import {
   type TRouteMetadata,
   ZIdempotencyKey,
 } from '@pets/contract';
+import type { TStoredResponse } from '@pets/store/idempotency.repository';
+import { requestHash } from '@pets/store/request-hash';
 import { type AppRoute, isZodType } from '@ts-rest/core';
 import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -19,9 +21,7 @@ import { catchError, from, mergeMap, type Observable, of, throwError } from 'rxj
 import { callerOf } from '../auth/identity';
 import { invalidRequest } from '../core/app-error';
 import { toAppError } from '../http/exception.filter';
-import type { TStoredResponse } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
-import { requestHash } from './request-hash';
 
 /**
  * `Idempotency-Key` on every operation that the contract marks idempotent (`idempotent(...)` in

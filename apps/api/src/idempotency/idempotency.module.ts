@@ -1,8 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { IdempotencyRepository } from '@pets/store/idempotency.repository';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../app.tokens';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
-import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { IDEMPOTENCY_SETTINGS, type TIdempotencySettings } from './idempotency.types';
 

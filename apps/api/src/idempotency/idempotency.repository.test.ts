@@ -1,6 +1,6 @@
+import { IdempotencyRepository, idempotencyStatements } from '@pets/store/idempotency.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../test/test-database';
-import { IdempotencyRepository, idempotencyStatements } from './idempotency.repository';
 
 /**
  * The store's statements on a real database: the sweep deletes a bounded batch of expired rows,

@@ -5,14 +5,14 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { Logger } from 'pino';
-import { AppError } from '../core/app-error';
-import { LOGGER } from '../logging/logger';
 import {
   IdempotencyRepository,
   type TIdempotencyScope,
   type TStoredResponse,
-} from './idempotency.repository';
+} from '@pets/store/idempotency.repository';
+import type { Logger } from 'pino';
+import { AppError } from '../core/app-error';
+import { LOGGER } from '../logging/logger';
 import { IDEMPOTENCY_SETTINGS, type TIdempotencySettings } from './idempotency.types';
 
 /** What the first step of an idempotent request decided. */

@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '@pets/db';
+import { MailRepository } from '@pets/store/mail.repository';
+import { withTransaction } from '@pets/store/transaction';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { withTransaction } from '../core/transaction';
 import { createJobQueue, type TJobQueue } from '../jobs/job-queue';
 import { createLogger } from '../logging/logger';
 import { startApiProcess, type TApiProcess } from '../test/api-process';
 import { startSmtpServer, type TTestSmtpServer } from '../test/smtp-server';
 import { createTestDatabase, type TTestDatabase } from '../test/test-database';
-import { MailRepository } from './mail.repository';
 
 /**
  * A worker killed in the middle of a send (SIGKILL while the mail server has the message but has

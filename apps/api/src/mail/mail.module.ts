@@ -4,6 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { MailRepository } from '@pets/store/mail.repository';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { CONFIG, PG_POOL } from '../app.tokens';
@@ -11,7 +12,6 @@ import type { TConfig } from '../config';
 import type { TJobQueue } from '../jobs/job-queue';
 import { JOB_QUEUE, JobsModule } from '../jobs/jobs.module';
 import { LOGGER } from '../logging/logger';
-import { MailRepository } from './mail.repository';
 import { startMailWorker } from './mail.worker';
 import { mailContextOf, mailFromOf } from './mail-context';
 import { mailboxTransport, smtpTransport, type TMailTransport } from './mail-transport';

@@ -1,12 +1,12 @@
 import { createPool } from '@pets/db';
+import { MailRepository } from '@pets/store/mail.repository';
+import { withTransaction } from '@pets/store/transaction';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withTransaction } from '../core/transaction';
 import { createJobQueue, type TJobQueue } from '../jobs/job-queue';
 import { createLogger } from '../logging/logger';
 import { startTestApi, type TTestApi } from '../test/api-harness';
 import { startSmtpServer, type TTestSmtpServer } from '../test/smtp-server';
-import { MailRepository } from './mail.repository';
 import type { TMailRequest } from './mail-templates';
 
 /**

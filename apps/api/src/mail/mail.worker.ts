@@ -1,6 +1,6 @@
+import type { MailRepository } from '@pets/store/mail.repository';
 import type { Logger } from 'pino';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
-import type { MailRepository } from './mail.repository';
 import {
   isMailTemplate,
   renderMail,

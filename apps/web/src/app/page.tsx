@@ -6,6 +6,7 @@ import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { BrowseFilters } from '@/components/browse-filters';
+import { PageIntro } from '@/components/page-intro';
 import { Pagination } from '@/components/pagination';
 import { PetCard } from '@/components/pet-card';
 import { StatePanel } from '@/components/state-panel';
@@ -143,13 +144,10 @@ const BrowsePage = async ({ searchParams }: TProps) => {
 
   return (
     <>
-      <div className="page-intro">
-        <h1 className="page-title">Find an animal to adopt</h1>
-        <p className="lead">
-          Every one of them is at our store, waiting to meet you. Filter by what you are looking
-          for, then open an animal to learn more.
-        </p>
-      </div>
+      <PageIntro title="Find an animal to adopt">
+        Every one of them is at our store, waiting to meet you. Filter by what you are looking for,
+        then open an animal to learn more.
+      </PageIntro>
       {categories.ok ? <BrowseFilters query={query} categories={categories.data} /> : null}
       <section aria-label="Results" className="results">
         {!page.ok && page.failure.kind === 'invalid' ? (

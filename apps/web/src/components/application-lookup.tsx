@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import type { TApplicationLookupState } from '@/lib/application-lookup';
 import type { TApplicationView } from '@/lib/application-view';
-import { Field } from './form/field';
+import { InputField } from './form/field';
 import { FormError } from './form/form-error';
 import { SubmitButton } from './form/submit-button';
 
@@ -74,34 +74,32 @@ export const ApplicationLookup = ({ initialReference, action }: TProps) => {
   return (
     <>
       <form action={formAction} className="form" aria-busy={isPending}>
-        <Field id="lookup-reference" label="Reference" hint="On your confirmation, such as A-12.">
-          {(control) => (
-            <input
-              {...control}
-              name="reference"
-              type="text"
-              autoComplete="off"
-              required
-              maxLength={40}
-              defaultValue={state.values.reference}
-              className="input"
-            />
-          )}
-        </Field>
-        <Field id="lookup-email" label="Email" hint="The address you applied with.">
-          {(control) => (
-            <input
-              {...control}
-              name="email"
-              type="email"
-              autoComplete="email"
-              required
-              maxLength={ADOPTER_EMAIL_MAX_LENGTH}
-              defaultValue={state.values.email}
-              className="input"
-            />
-          )}
-        </Field>
+        <InputField
+          id="lookup-reference"
+          label="Reference"
+          hint="On your confirmation, such as A-12."
+          input={{
+            name: 'reference',
+            type: 'text',
+            autoComplete: 'off',
+            required: true,
+            maxLength: 40,
+            defaultValue: state.values.reference,
+          }}
+        />
+        <InputField
+          id="lookup-email"
+          label="Email"
+          hint="The address you applied with."
+          input={{
+            name: 'email',
+            type: 'email',
+            autoComplete: 'email',
+            required: true,
+            maxLength: ADOPTER_EMAIL_MAX_LENGTH,
+            defaultValue: state.values.email,
+          }}
+        />
         <SubmitButton label="Show my application" pendingLabel="Looking…" isPending={isPending} />
       </form>
       <div ref={resultRef}>

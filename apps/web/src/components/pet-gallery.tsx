@@ -1,5 +1,6 @@
 import type { TPetPhoto } from '@pets/contract/schemas';
 import { PHOTO_SIZES, photoView } from '@/lib/photo-view';
+import { PhotoImage } from './photo-image';
 
 type TProps = {
   photos: TPetPhoto[];
@@ -26,22 +27,13 @@ export const PetGallery = ({ photos, name, firstNumber, total }: TProps) => {
         return (
           <li key={photo.id} className="gallery__item">
             <a href={view.largestUrl} className="gallery__link">
-              {/* biome-ignore lint/performance/noImgElement: the API's files are already sized and cached; next/image would re-encode them. */}
-              <img
-                src={view.src}
-                srcSet={view.srcSet}
+              <PhotoImage
+                view={view}
                 sizes={PHOTO_SIZES.thumbnail}
-                width={view.width}
-                height={view.height}
                 alt={label}
                 loading="lazy"
                 decoding="async"
                 className="gallery__photo"
-                style={
-                  view.placeholderUrl
-                    ? { backgroundImage: `url("${view.placeholderUrl}")` }
-                    : undefined
-                }
               />
             </a>
           </li>

@@ -1,6 +1,7 @@
 import type { TPetPhoto } from '@pets/contract/schemas';
 import { PHOTO_SIZES, photoView } from '@/lib/photo-view';
 import { CategoryVisual } from './category-visual';
+import { PhotoImage } from './photo-image';
 
 type TProps = {
   photo: TPetPhoto | undefined;
@@ -25,21 +26,14 @@ export const PetVisual = ({ photo, categoryName, size, alt, isPriority = false }
   const view = photoView(photo, size === 'card' ? 480 : 1200);
   return (
     <div className={`visual visual--photo visual--${size}`}>
-      {/* biome-ignore lint/performance/noImgElement: the API's files are already sized and cached; next/image would re-encode them. */}
-      <img
-        src={view.src}
-        srcSet={view.srcSet}
+      <PhotoImage
+        view={view}
         sizes={PHOTO_SIZES[size]}
-        width={view.width}
-        height={view.height}
         alt={alt}
         loading={isPriority ? 'eager' : 'lazy'}
         fetchPriority={isPriority ? 'high' : undefined}
         decoding="async"
         className="visual__photo"
-        style={
-          view.placeholderUrl ? { backgroundImage: `url("${view.placeholderUrl}")` } : undefined
-        }
       />
     </div>
   );

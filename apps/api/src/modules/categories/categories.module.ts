@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { CategoriesRepository } from '@pets/store/categories.repository';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../app.tokens';
 import { CategoriesController } from './categories.controller';
-import { CategoriesRepository } from './categories.repository';
 import { CategoriesService } from './categories.service';
 
 @Module({

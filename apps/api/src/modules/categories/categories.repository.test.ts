@@ -1,6 +1,6 @@
+import { CategoriesRepository } from '@pets/store/categories.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/test-database';
-import { CategoriesRepository } from './categories.repository';
 
 describe('CategoriesRepository on a real database', () => {
   const { pool, create, drop } = testDatabase();

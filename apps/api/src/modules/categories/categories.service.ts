@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TCategory } from '@pets/contract';
-import { CategoriesRepository } from './categories.repository';
+import { CategoriesRepository } from '@pets/store/categories.repository';
 
 @Injectable()
 export class CategoriesService {

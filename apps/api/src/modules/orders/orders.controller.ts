@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { contract, Header, nextPageLink } from '@pets/contract';
+import { contract, Header } from '@pets/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { TCaller } from '../../api-keys/caller';
 import { Caller } from '../../http/caller.decorator';
@@ -21,11 +21,11 @@ export class OrdersController {
   handler(@Caller() caller: TCaller, @ResponseHeaders() setHeader: TSetHeader) {
     return tsRestHandler(orders, {
       listOrders: async ({ query }) => {
-        const page = await this.orders.list(caller, query);
-        if (page.nextCursor) {
-          setHeader(Header.link, nextPageLink(orders.listOrders.path, query, page.nextCursor));
+        const { items, link } = await this.orders.list(caller, query);
+        if (link) {
+          setHeader(Header.link, link);
         }
-        return { status: 200, body: page.items };
+        return { status: 200, body: items };
       },
 
       getOrder: async ({ params }) => ({

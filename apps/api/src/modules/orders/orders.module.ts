@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { OrdersRepository } from '@pets/store/orders.repository';
 import type { Pool } from 'pg';
 import { PG_POOL } from '../../app.tokens';
 import { OrdersController } from './orders.controller';
-import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 @Module({

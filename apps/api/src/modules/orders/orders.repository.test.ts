@@ -1,6 +1,10 @@
+import {
+  OrdersRepository,
+  PetNotAvailableError,
+  UnknownPetError,
+} from '@pets/store/orders.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/test-database';
-import { OrdersRepository, PetNotAvailableError, UnknownPetError } from './orders.repository';
 
 describe('OrdersRepository on a real database', () => {
   const { pool, create, drop } = testDatabase();

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  contract,
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
   type TListOrdersQuery,
@@ -8,9 +9,6 @@ import {
   type TOrderAction,
   type TPage,
 } from '@pets/contract';
-import type { TCaller } from '../../api-keys/caller';
-import { AppError } from '../../core/app-error';
-import { readListCursor } from '../../http/pagination';
 import {
   OrderNotFoundError,
   OrderStatusError,
@@ -18,7 +16,10 @@ import {
   PetNotAvailableError,
   type TOrderScope,
   UnknownPetError,
-} from './orders.repository';
+} from '@pets/store/orders.repository';
+import type { TCaller } from '../../api-keys/caller';
+import { AppError } from '../../core/app-error';
+import { listPage, type TListPage } from '../../http/pagination';
 
 /**
  * The rules of adoption orders. Who sees what: a partner key its own orders, a staff key every
@@ -34,13 +35,11 @@ export class OrdersService {
    * A page of the orders the caller sees, newest first. The cursor carries the filters of its
    * list (see PetsService.list); a bad or mismatched cursor is a 400 before any SQL.
    */
-  list(caller: TCaller, query: TListOrdersQuery): Promise<TPage<TOrder>> {
+  list(caller: TCaller, query: TListOrdersQuery): Promise<TListPage<TPage<TOrder>>> {
     const scope = scopeOf(caller);
-    if (query.cursor === undefined) {
-      return this.orders.list(scope, query);
-    }
-    const { before, filters } = readListCursor(ORDERS_CURSOR, query.cursor, query);
-    return this.orders.list(scope, { ...filters, limit: query.limit, before });
+    return listPage(ORDERS_CURSOR, contract.orders.listOrders.path, query, (filters, before) =>
+      this.orders.list(scope, { ...filters, before }),
+    );
   }
 
   /** 404 for an unknown animal, 409 `pet_not_available` for one that is not available. */

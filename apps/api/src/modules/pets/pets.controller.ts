@@ -1,5 +1,5 @@
 import { Controller, Inject } from '@nestjs/common';
-import { contract, Header, nextPageLink } from '@pets/contract';
+import { contract, Header } from '@pets/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { Logger } from 'pino';
 import type { TCaller } from '../../api-keys/caller';
@@ -34,14 +34,14 @@ export class PetsController {
   handler(@Caller() caller: TCaller, @ResponseHeaders() setHeader: TSetHeader) {
     return tsRestHandler(PET_ROUTES, {
       listPets: async ({ query }) => {
-        const { page, total } = await this.pets.list(query);
-        if (page.nextCursor) {
-          setHeader(Header.link, nextPageLink(contract.pets.listPets.path, query, page.nextCursor));
+        const { items, link, total } = await this.pets.list(query);
+        if (link) {
+          setHeader(Header.link, link);
         }
         if (total !== undefined) {
           setHeader(Header.totalCount, String(total));
         }
-        return { status: 200, body: page.items };
+        return { status: 200, body: items };
       },
 
       createPet: async ({ body }) => {

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
+import { PetsRepository } from '@pets/store/pets.repository';
 import type { Pool } from 'pg';
 import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { PetsController } from './pets.controller';
-import { PetsRepository } from './pets.repository';
 import { PetsService } from './pets.service';
 
 @Module({

@@ -1,14 +1,14 @@
 import { PETS_CURSOR, type TPet } from '@pets/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectedPet } from '../../test/pets';
-import { testDatabase } from '../../test/test-database';
 import {
   countPetsStatement,
   listPetsStatement,
   PetsRepository,
   type TPetFilter,
   UnknownCategoryError,
-} from './pets.repository';
+} from '@pets/store/pets.repository';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedPet } from '../../test/pets';
+import { testDatabase } from '../../test/test-database';
 
 describe('the SQL of the pets list (one compiled statement per filter shape)', () => {
   it.each([

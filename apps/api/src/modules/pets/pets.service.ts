@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  contract,
   PETS_CURSOR,
   type TListPetsQuery,
   type TNewPet,
@@ -7,14 +8,18 @@ import {
   type TPet,
   type TPetUpdate,
 } from '@pets/contract';
+import {
+  OpenOrderConflictError,
+  PetsRepository,
+  UnknownCategoryError,
+} from '@pets/store/pets.repository';
 import { AppError, invalidRequest } from '../../core/app-error';
-import { readListCursor } from '../../http/pagination';
-import { OpenOrderConflictError, PetsRepository, UnknownCategoryError } from './pets.repository';
+import { listPage, type TListPage } from '../../http/pagination';
 
 /**
- * The rules of the pets operations on top of the repository: a cursor is read (or refused with a
- * 400) before any SQL, and an unknown category is the caller's mistake. The methods return the
- * repository's promise as it is: no extra await on the hot path.
+ * The rules of the pets operations on top of the repository: the list pages through listPage (a
+ * cursor read, or refused with a 400, before any SQL), and an unknown category is the caller's
+ * mistake. The other methods return the repository's promise as it is: no extra await.
  */
 @Injectable()
 export class PetsService {
@@ -25,18 +30,18 @@ export class PetsService {
    * cursor carries its list's filters: those the request leaves out are the cursor's, and one it
    * sends must be the cursor's (else a 400).
    */
-  async list(query: TListPetsQuery): Promise<{ page: TPage<TPet>; total?: number }> {
-    const { before, filters } =
-      query.cursor === undefined
-        ? { before: undefined, filters: query }
-        : readListCursor(PETS_CURSOR, query.cursor, query);
-    const pageOf = this.pets.list({ ...filters, limit: query.limit, before });
-    if (query.include !== 'total_count') {
-      return { page: await pageOf };
-    }
-    // Two statements at once on two connections: the count does not delay the page.
-    const [page, total] = await Promise.all([pageOf, this.pets.count(filters)]);
-    return { page, total };
+  list(query: TListPetsQuery): Promise<TListPage<TPage<TPet> & { total?: number }>> {
+    return listPage(PETS_CURSOR, contract.pets.listPets.path, query, (filters, before) => {
+      const pageOf = this.pets.list({ ...filters, before });
+      if (query.include !== 'total_count') {
+        return pageOf;
+      }
+      // Two statements at once on two connections: the count does not delay the page.
+      return Promise.all([pageOf, this.pets.count(filters)]).then(([page, total]) => ({
+        ...page,
+        total,
+      }));
+    });
   }
 
   /** A categoryId that names no category is the caller's mistake: 400, found by the foreign key. */

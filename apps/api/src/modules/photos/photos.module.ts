@@ -1,10 +1,10 @@
 import { Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { PhotosRepository } from '@pets/store/photos.repository';
 import type { Pool } from 'pg';
 import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { createMediaStore, MEDIA_STORE, type TMediaStore } from './media-store';
 import { PhotosController } from './photos.controller';
-import { PhotosRepository } from './photos.repository';
 import { PhotosService } from './photos.service';
 
 /** The photo operations and the store of their files (which MediaModule serves from /media). */

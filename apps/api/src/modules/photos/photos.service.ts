@@ -6,18 +6,18 @@ import {
   PHOTO_WIDTHS,
   type TPetPhoto,
 } from '@pets/contract';
+import {
+  PhotoLimitError,
+  PhotoOrderError,
+  PhotosRepository,
+  UnknownPetError,
+} from '@pets/store/photos.repository';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
 import { serviceUnavailable } from '../../http/database-faults';
 import { LOGGER } from '../../logging/logger';
 import { ImageRejected, processImage, type TImageRejection } from './image-pipeline';
 import { MEDIA_STORE, type TMediaStore } from './media-store';
-import {
-  PhotoLimitError,
-  PhotoOrderError,
-  PhotosRepository,
-  UnknownPetError,
-} from './photos.repository';
 
 const unknownPet = (petId: number) => new AppError('not_found', `No animal has id ${petId}.`);
 

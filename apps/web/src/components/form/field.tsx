@@ -1,5 +1,5 @@
 import { CircleAlert } from 'lucide-react';
-import type { ReactNode, Ref } from 'react';
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 
 /**
  * What a field's control carries, so that a screen reader reads its hint and its error with it.
@@ -81,6 +81,16 @@ export const Field = ({
     </div>
   );
 };
+
+type TInputFieldProps = Omit<TFieldProps, 'children'> & {
+  /** The input's own attributes (name, type, autoComplete, ...). */
+  input: Omit<InputHTMLAttributes<HTMLInputElement>, 'children' | keyof TControlProps>;
+};
+
+/** A field whose control is a one-line input, as most fields are. */
+export const InputField = ({ input, ...field }: TInputFieldProps) => (
+  <Field {...field}>{(control) => <input {...control} {...input} className="input" />}</Field>
+);
 
 type TChoiceFieldProps = {
   /** The id of the first choice, which takes the focus when the field has an error. */

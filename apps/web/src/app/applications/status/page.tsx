@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ApplicationLookup } from '@/components/application-lookup';
+import { PageIntro } from '@/components/page-intro';
 import { lookUpApplication } from './actions';
 
 export const metadata: Metadata = { title: 'Follow your application' };
@@ -15,13 +16,10 @@ const StatusPage = async ({ searchParams }: TProps) => {
   const initialReference = (Array.isArray(reference) ? reference[0] : reference) ?? '';
   return (
     <div className="narrow">
-      <div className="page-intro">
-        <h1 className="page-title">Follow your application</h1>
-        <p className="lead">
-          Enter your application&apos;s reference and the email address you applied with to see
-          where it stands.
-        </p>
-      </div>
+      <PageIntro title="Follow your application">
+        Enter your application&apos;s reference and the email address you applied with to see where
+        it stands.
+      </PageIntro>
       <ApplicationLookup
         initialReference={initialReference.slice(0, 40)}
         action={lookUpApplication}

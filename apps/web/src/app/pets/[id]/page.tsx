@@ -1,9 +1,10 @@
-import { ArrowLeft, Heart } from 'lucide-react';
+import { Heart } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { BackLink } from '@/components/back-link';
 import { PetGallery } from '@/components/pet-gallery';
 import { PetVisual } from '@/components/pet-visual';
 import { StatusBadge } from '@/components/status-badge';
@@ -39,12 +40,7 @@ const PetPage = async ({ params, searchParams }: TProps) => {
     notFound();
   }
   const backHref = backToListHref(search.from);
-  const backLink = (
-    <Link href={backHref} className="back-link">
-      <ArrowLeft aria-hidden="true" focusable="false" className="back-link__icon" />
-      Back to the list
-    </Link>
-  );
+  const backLink = <BackLink href={backHref}>Back to the list</BackLink>;
   if (!pet.ok) {
     return (
       <>

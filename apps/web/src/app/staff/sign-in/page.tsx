@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
+import { PageIntro } from '@/components/page-intro';
 import { endSessionRecordOfCookie, isSignedIn, safeReturnPath } from '@/lib/session';
 import { SignInForm } from './sign-in-form';
 
@@ -27,10 +28,9 @@ const SignInPage = async ({ searchParams }: TProps) => {
   return (
     <div className="narrow">
       <p className="staff-label">Staff area</p>
-      <div className="page-intro">
-        <h1 className="page-title">Staff sign in</h1>
-        <p className="lead">Sign in with your staff key to handle applications and animals.</p>
-      </div>
+      <PageIntro title="Staff sign in">
+        Sign in with your staff key to handle applications and animals.
+      </PageIntro>
       {query['signed-out'] !== undefined ? (
         <p className="notice" role="status">
           {first(query['signed-out']) === 'everywhere'

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ArrowLeft, Heart } from 'lucide-react';
+import { Heart } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { AdoptForm } from '@/components/adopt-form';
 import { ApiFailure } from '@/components/api-failure';
+import { BackLink } from '@/components/back-link';
+import { PageIntro } from '@/components/page-intro';
 import { StatePanel } from '@/components/state-panel';
 import { StoreVisit } from '@/components/store-visit';
 import { findPetFresh } from '@/lib/api';
@@ -35,12 +37,7 @@ const ApplyPage = async ({ params }: TProps) => {
   if (!pet.ok && (pet.failure.kind === 'not-found' || pet.failure.kind === 'invalid')) {
     notFound();
   }
-  const backLink = (
-    <Link href={petHref(petId)} className="back-link">
-      <ArrowLeft aria-hidden="true" focusable="false" className="back-link__icon" />
-      Back to the animal
-    </Link>
-  );
+  const backLink = <BackLink href={petHref(petId)}>Back to the animal</BackLink>;
   if (!pet.ok) {
     return (
       <div className="narrow">
@@ -78,15 +75,12 @@ const ApplyPage = async ({ params }: TProps) => {
   return (
     <div className="narrow">
       {backLink}
-      <div className="page-intro">
-        <h1 className="page-title">Apply to adopt {name}</h1>
-        <p className="lead">
-          Tell us who you are and how to reach you. The store reads every application and gets back
-          to you; nothing is final until you have met {name}.{' '}
-          <Link href="/how-adoption-works">How adoption works</Link>: the steps, the fee and what to
-          bring.
-        </p>
-      </div>
+      <PageIntro title={<>Apply to adopt {name}</>}>
+        Tell us who you are and how to reach you. The store reads every application and gets back to
+        you; nothing is final until you have met {name}.{' '}
+        <Link href="/how-adoption-works">How adoption works</Link>: the steps, the fee and what to
+        bring.
+      </PageIntro>
       <AdoptForm
         petId={petId}
         petName={name}

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { PageIntro } from '@/components/page-intro';
 import { Pagination } from '@/components/pagination';
 import { StatePanel } from '@/components/state-panel';
 import { StatusBadge } from '@/components/status-badge';
@@ -38,13 +39,10 @@ const AnimalsPage = async ({ searchParams }: TProps) => {
   );
   return (
     <>
-      <div className="page-intro">
-        <h1 className="page-title">Animals</h1>
-        <p className="lead">
-          Newest first. <Link href="/staff/animals/new">Add an animal</Link> or open one to change
-          its details, its story and its photos.
-        </p>
-      </div>
+      <PageIntro title="Animals">
+        Newest first. <Link href="/staff/animals/new">Add an animal</Link> or open one to change its
+        details, its story and its photos.
+      </PageIntro>
       {!page.ok ? (
         <ApiFailure failure={asPageFailure(page.failure)} retryHref={hrefFor()} />
       ) : page.data.pets.length === 0 ? (

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { PageIntro } from '@/components/page-intro';
 import { Pagination } from '@/components/pagination';
 import { StatePanel } from '@/components/state-panel';
 import { StoreTime } from '@/components/store-time';
@@ -55,10 +56,9 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
 
   return (
     <>
-      <div className="page-intro">
-        <h1 className="page-title">Applications</h1>
-        <p className="lead">Newest first. Open one to approve, complete or cancel it.</p>
-      </div>
+      <PageIntro title="Applications">
+        Newest first. Open one to approve, complete or cancel it.
+      </PageIntro>
       <form method="get" action="/staff/applications" className="filters" aria-label="Filter">
         <div className="filters__field">
           <label htmlFor="status-filter" className="filters__label">

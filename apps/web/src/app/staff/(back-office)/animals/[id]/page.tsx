@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { BackLink } from '@/components/back-link';
+import { PageIntro } from '@/components/page-intro';
 import { PetForm } from '@/components/pet-form';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { listCategories } from '@/lib/api';
@@ -42,16 +43,12 @@ const EditPetPage = async ({ params, searchParams }: TProps) => {
   }
   return (
     <div className="narrow">
-      <Link href="/staff/animals" className="back-link">
-        <ChevronLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+      <BackLink href="/staff/animals" icon="chevron">
         All animals
-      </Link>
-      <div className="page-intro">
-        <h1 className="page-title">Edit {pet.data.name}</h1>
-        <p className="lead">
-          Reference #{pet.data.id}. <Link href={petHref(pet.data.id)}>See the public page</Link>.
-        </p>
-      </div>
+      </BackLink>
+      <PageIntro title={<>Edit {pet.data.name}</>}>
+        Reference #{pet.data.id}. <Link href={petHref(pet.data.id)}>See the public page</Link>.
+      </PageIntro>
       {query.created !== undefined ? (
         <p className="notice" role="status">
           {pet.data.name} was added and now appears first in the list.

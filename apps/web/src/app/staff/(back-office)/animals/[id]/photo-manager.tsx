@@ -1,6 +1,7 @@
 import { PET_PHOTOS_MAX } from '@pets/contract/rules';
 import type { TPetPhoto } from '@pets/contract/schemas';
 import { ArrowDown, ArrowUp, CircleAlert, Trash2 } from 'lucide-react';
+import { PhotoImage } from '@/components/photo-image';
 import { PhotoUploadForm } from '@/components/photo-upload-form';
 import {
   PHOTO_NOTICES,
@@ -59,21 +60,12 @@ export const PhotoManager = ({ petId, name, photos, uploadToken, notice, problem
             const which = `photo ${index + 1}`;
             return (
               <li key={photo.id} className="photo-list__item">
-                {/* biome-ignore lint/performance/noImgElement: the API's files are already sized and cached. */}
-                <img
-                  src={view.src}
-                  srcSet={view.srcSet}
+                <PhotoImage
+                  view={view}
                   sizes="6rem"
-                  width={view.width}
-                  height={view.height}
                   alt={`${name}, ${which} of ${photos.length}`}
                   loading="lazy"
                   className="photo-list__image"
-                  style={
-                    view.placeholderUrl
-                      ? { backgroundImage: `url("${view.placeholderUrl}")` }
-                      : undefined
-                  }
                 />
                 <span className="photo-list__label">{label}</span>
                 <div className="photo-list__actions">

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { PageIntro } from '@/components/page-intro';
 import { PetForm } from '@/components/pet-form';
 import { listCategories } from '@/lib/api';
 import { requireStaff } from '@/lib/session';
@@ -15,13 +16,10 @@ const NewPetPage = async () => {
   const categories = await listCategories();
   return (
     <div className="narrow">
-      <div className="page-intro">
-        <h1 className="page-title">Add an animal</h1>
-        <p className="lead">
-          A new arrival? Add them here and they appear first in the list. Photos come next, on the
-          animal&rsquo;s page, once it is saved.
-        </p>
-      </div>
+      <PageIntro title="Add an animal">
+        A new arrival? Add them here and they appear first in the list. Photos come next, on the
+        animal&rsquo;s page, once it is saved.
+      </PageIntro>
       {categories.ok ? (
         <PetForm categories={categories.data} action={addPet} />
       ) : (

@@ -5,11 +5,12 @@ import {
   type TOrderAction,
   ZOrderIdParams,
 } from '@pets/contract/schemas';
-import { ChevronLeft } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
+import { BackLink } from '@/components/back-link';
+import { PageIntro } from '@/components/page-intro';
 import { PetVisual } from '@/components/pet-visual';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
@@ -99,18 +100,18 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
 
   return (
     <div className="application">
-      <Link href="/staff/applications" className="back-link">
-        <ChevronLeft aria-hidden="true" focusable="false" className="back-link__icon" />
+      <BackLink href="/staff/applications" icon="chevron">
         All applications
-      </Link>
-      <div className="page-intro">
-        <h1 className="page-title">
-          Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
-        </h1>
-        <p className="lead">
-          <OrderStatusBadge status={order.status} /> Received <StoreTime at={order.placedAt} />
-        </p>
-      </div>
+      </BackLink>
+      <PageIntro
+        title={
+          <>
+            Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
+          </>
+        }
+      >
+        <OrderStatusBadge status={order.status} /> Received <StoreTime at={order.placedAt} />
+      </PageIntro>
 
       {done ? (
         <p className="notice" role="status">

@@ -29,13 +29,13 @@ import {
   type TRowOf,
 } from '@pets/db';
 import type { Pool } from 'pg';
-import { mediaUrl } from '../../core/media-url';
-import { isForeignKeyViolation, withTransaction } from '../../core/transaction';
+import { mediaUrl } from './media-url';
+import { isForeignKeyViolation, withTransaction } from './transaction';
 
 /**
  * The pets table: every statement about pets and the one row -> `TPet` mapping. No Nest in this
  * file: the bench's floor (plain Fastify + pg) sends these same statements through it, imported
- * from `@pets/api/pets-repository`, so that the API and the floor cannot drift apart.
+ * from `@pets/store/pets.repository`, so that the API and the floor cannot drift apart.
  *
  * listPets and createPet are the API's hottest statements. Each is compiled once, when this module
  * loads (`prepare`), so a request costs one `pool.query` with ready SQL and no builder, compiler or

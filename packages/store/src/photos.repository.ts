@@ -1,8 +1,8 @@
 import type { TPetPhoto } from '@pets/contract';
 import { prepare, sql } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
-import { mediaUrl } from '../../core/media-url';
-import { withTransaction } from '../../core/transaction';
+import { mediaUrl } from './media-url';
+import { withTransaction } from './transaction';
 
 /**
  * The pet_photos table: every statement about photos and the row -> `TPetPhoto` mapping for the

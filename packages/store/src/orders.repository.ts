@@ -10,8 +10,8 @@ import {
 } from '@pets/contract';
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
-import { isUniqueViolation, withTransaction } from '../../core/transaction';
-import { petsInOrders } from '../pets/pets.repository';
+import { petsInOrders } from './pets.repository';
+import { isUniqueViolation, withTransaction } from './transaction';
 
 /**
  * The orders table and its one row -> `TOrder` mapping. Each statement is compiled once, when this

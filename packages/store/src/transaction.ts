@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from 'pg';
  * A checked-out client's own `'error'` event (its connection lost: the backend killed, the server
  * stopped): pg-pool listens only while a client is idle, and an unheard `'error'` ends the process.
  * The statement in flight fails by itself with "Connection terminated unexpectedly" (a `503` for
- * the request, http/database-faults.ts), so the event needs nothing more than being heard.
+ * the request, apps/api/src/http/database-faults.ts), so the event needs nothing more than being heard.
  */
 const onCheckedOutClientError = (): void => undefined;
 

@@ -1,7 +1,18 @@
 import { prepare, type TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
-import { QUEUES, type TJobQueue } from '../jobs/job-queue';
-import type { TMailRequest } from './mail-templates';
+
+/** What the outbox queues its messages on: the API's job queue (pg-boss), on the same transaction. */
+export type TMailQueue = {
+  send: (client: TQueryable, queue: 'mail.send', data: { mailId: string }) => Promise<void>;
+};
+
+/** A message to send: which template, to whom, its input, and the application it is about. */
+export type TMailRequest = {
+  template: string;
+  to: string;
+  orderId?: number;
+  data: unknown;
+};
 
 /**
  * The mail_messages table, the outbox of email. `enqueue` runs on the transaction of the change a
@@ -10,7 +21,7 @@ import type { TMailRequest } from './mail-templates';
  * answers: on the embedded database a transaction would stop every other client), sends it, and
  * records `sent_at`. A row already sent is never sent again; the only window for a second copy is
  * a crash between the server's acceptance and that UPDATE, and the copy carries the same
- * Message-ID (mail-message-id.ts), which mail systems use to drop duplicates.
+ * Message-ID (the API's mail worker), which mail systems use to drop duplicates.
  */
 
 const INSERT_STATEMENT = prepare(
@@ -60,7 +71,7 @@ export type TClaimedMail = {
 export class MailRepository {
   constructor(
     private readonly pool: Pool,
-    private readonly queue: Pick<TJobQueue, 'send'>,
+    private readonly queue: TMailQueue,
   ) {}
 
   /** On `client`'s transaction: the message and the job that will send it. */
@@ -75,7 +86,7 @@ export class MailRepository {
     if (id === undefined) {
       throw new Error('mail_messages: the insert returned no row');
     }
-    await this.queue.send(client, QUEUES.mail, { mailId: String(id) });
+    await this.queue.send(client, 'mail.send', { mailId: String(id) });
   }
 
   async claim(id: string): Promise<TClaimedMail | undefined> {

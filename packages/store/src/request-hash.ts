@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * JSON with every object's keys sorted: the same data gives the same text, whatever the order.
- * Bytes (an uploaded photo, http/upload-body.ts) stand as their SHA-256: walking a 10 MiB Buffer
+ * Bytes (an uploaded photo, apps/api/src/http/upload-body.ts) stand as their SHA-256: walking a 10 MiB Buffer
  * as an object of ten million keys would take seconds and as much memory again.
  */
 const canonical = (value: unknown): string => {
