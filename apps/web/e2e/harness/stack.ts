@@ -6,6 +6,7 @@ import { runProcess } from '@pets/testing';
 import { createTestDatabase, type TTestDatabase } from './database';
 import { API_MAIN, EDGE_SERVER, LOGS_DIR, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
 import { freePort, startProcess, stopProcess, type TProcess, waitForHttp } from './processes';
+import { startSmtpInbox, type TSmtpInbox } from './smtp';
 import { inheritedEnv, testEnv } from './test-env';
 
 /** What the tests get to know about the running stack (passed to them as JSON). */
@@ -41,6 +42,11 @@ export type TStack = {
   revokedStaffApiKey: string;
   /** The site's SESSION_SECRET: tests forge a cookie only to show a forged one is refused. */
   sessionSecret: string;
+  /**
+   * Every email the API sent, as the test's SMTP server received it (harness/smtp.ts), in the dev
+   * mailbox's format: the main site's MAIL_DIR too, so /staff/mail shows them.
+   */
+  mailDir: string;
   databaseName: string;
   /**
    * Whether the API enforces rate limits (its responses carry X-RateLimit-Limit, or it answers
@@ -190,11 +196,13 @@ export const startStack = async (): Promise<TRunningStack> => {
 
   const processes: TProcess[] = [];
   let database: TTestDatabase | undefined;
+  let smtp: TSmtpInbox | undefined;
   // The API keeps uploaded photos' files under DATA_DIR/media: a folder of this run, not the
   // repository's .data.
   const dataDir = mkdtempSync(join(tmpdir(), 'pets-web-e2e-'));
   const stop = async () => {
     await Promise.all(processes.map((process_) => stopProcess(process_)));
+    await smtp?.close();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -204,6 +212,8 @@ export const startStack = async (): Promise<TRunningStack> => {
   const timings: string[] = [];
   try {
     database = await createTestDatabase(testEnv.databaseUrl);
+    const mailDir = join(dataDir, 'received-mail');
+    smtp = await startSmtpInbox(mailDir);
     const [apiPort, sitePort, limitedPort, offlinePort, deadPort, guardedPort] = await Promise.all([
       freePort(),
       freePort(),
@@ -224,6 +234,11 @@ export const startStack = async (): Promise<TRunningStack> => {
         DATA_DIR: dataDir,
         MEDIA_BASE_URL: `http://127.0.0.1:${apiPort}/media`,
         REDIS_URL: '',
+        SMTP_URL: smtp.url,
+        // The links in its emails lead to the main site.
+        SITE_URL: `http://127.0.0.1:${sitePort}`,
+        // The store's clock as the sites show it: the emails' dates agree.
+        STORE_TIME_ZONE: E2E_STORE_TIME_ZONE,
         // Its access lines: how many calls the site's cached pages cost (edge-attacks.spec.ts).
         LOG_LEVEL: 'info',
       },
@@ -279,7 +294,11 @@ export const startStack = async (): Promise<TRunningStack> => {
 
     const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
     const [siteUrl, limitedSiteUrl, offlineSiteUrl, guardedSiteUrl] = await Promise.all([
-      startSite(processes, 'site', sitePort, apiUrl, webApiKey),
+      startSite(processes, 'site', sitePort, apiUrl, webApiKey, {
+        VISITOR_LIMITS: RAISED_LIMITS,
+        PUBLIC_CACHE_SECONDS: '0',
+        MAIL_DIR: mailDir,
+      }),
       startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
       startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
       startSite(processes, 'site-guarded', guardedPort, apiUrl, webApiKey, {
@@ -307,6 +326,7 @@ export const startStack = async (): Promise<TRunningStack> => {
         readOnlyApiKey,
         revokedStaffApiKey,
         sessionSecret: E2E_SESSION_SECRET,
+        mailDir,
         databaseName: database.name,
         hasRateLimits,
       },
