@@ -46,7 +46,7 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the fifteen operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the sixteen operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
@@ -57,6 +57,7 @@ describe('openapi.json', () => {
       'cancelOrder post /store/orders/{orderId}/cancel',
       'completeOrder post /store/orders/{orderId}/complete',
       'createPet post /pets',
+      'declineOrder post /store/orders/{orderId}/decline',
       'deletePetPhoto delete /pets/{petId}/photos/{photoId}',
       'getCurrentKey get /me',
       'getOrder get /store/orders/{orderId}',

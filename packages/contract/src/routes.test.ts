@@ -18,6 +18,7 @@ describe('the route list', () => {
       'placeOrder POST /v1/store/orders',
       'getOrder GET /v1/store/orders/:orderId',
       'approveOrder POST /v1/store/orders/:orderId/approve',
+      'declineOrder POST /v1/store/orders/:orderId/decline',
       'completeOrder POST /v1/store/orders/:orderId/complete',
       'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',

@@ -245,6 +245,14 @@ export const ZPet = extendApi(
         `The photos of the animal in their order, the first its main photo; \`[]\` when it has ` +
         `none (show an illustration of its category). At most ${PET_PHOTOS_MAX}.`,
     }),
+    applicationsInReview: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'How many adoption applications for the animal are in review (`placed` or `waitlisted`), ' +
+          'without who sent them. Read-only: the store keeps it as applications arrive and move.',
+      ),
   }),
   {
     title: 'Pet',
@@ -255,6 +263,7 @@ export const ZPet = extendApi(
       status: 'available',
       ...PROFILE_EXAMPLE,
       photos: [],
+      applicationsInReview: 2,
     },
   },
 );
