@@ -117,15 +117,56 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     });
     expect(placed.placedAt).toBeInstanceOf(Date);
     expect(placed.updatedAt).toBeInstanceOf(Date);
-    // One open (placed or approved) order per animal: the partial unique index of the migration.
+    expect(placed).toMatchObject({ declineReason: null, declineNote: null });
+    expect(pet.applicationsInReview).toBe(0);
+    // One open (placed, waitlisted or approved) order per animal and adopter email, whatever its
+    // case: a partial unique index of the migration.
     for (const status of Object.values(OrderStatus)) {
       const created = prisma.order.create({
         data: { petId: pet.id, apiKeyId: apiKey.id, status, ...adopter },
       });
       expect(await prismaCode(created), status).toBe(
-        status === 'placed' || status === 'approved' ? 'P2002' : undefined,
+        ['placed', 'waitlisted', 'approved'].includes(status) ? 'P2002' : undefined,
       );
     }
+    const shouting = { adopterName: 'Ada', adopterEmail: 'ADA@Example.org' };
+    expect(
+      await prismaCode(
+        prisma.order.create({ data: { petId: pet.id, apiKeyId: apiKey.id, ...shouting } }),
+      ),
+    ).toBe('P2002');
+    // Another adopter may apply; but at most one approved or completed order per animal (the
+    // loop above completed one).
+    const other = { adopterName: 'Bo', adopterEmail: 'bo@example.org' };
+    expect(
+      await prismaCode(
+        prisma.order.create({ data: { petId: pet.id, apiKeyId: apiKey.id, ...other } }),
+      ),
+    ).toBeUndefined();
+    expect(
+      await prismaCode(
+        prisma.order.create({
+          data: {
+            petId: pet.id,
+            apiKeyId: apiKey.id,
+            status: 'approved',
+            adopterName: 'Cy',
+            adopterEmail: 'cy@example.org',
+          },
+        }),
+      ),
+    ).toBe('P2002');
+    const declined = await prisma.order.create({
+      data: {
+        petId: pet.id,
+        apiKeyId: apiKey.id,
+        status: 'declined',
+        declineReason: 'home_not_suitable',
+        declineNote: 'We hope you find a friend soon.',
+        ...other,
+      },
+    });
+    expect(declined).toMatchObject({ declineReason: 'home_not_suitable' });
     const read = await prisma.order.findUniqueOrThrow({
       where: { id: placed.id },
       include: { pet: true, apiKey: true },
