@@ -49,6 +49,11 @@ export class OrdersController {
         body: await this.orders.transition(caller, params.orderId, 'approve'),
       }),
 
+      declineOrder: async ({ params, body }) => ({
+        status: 200,
+        body: await this.orders.transition(caller, params.orderId, 'decline', body),
+      }),
+
       completeOrder: async ({ params }) => ({
         status: 200,
         body: await this.orders.transition(caller, params.orderId, 'complete'),

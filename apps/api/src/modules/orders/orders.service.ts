@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
+  type TDeclineOrder,
   type TListOrdersQuery,
   type TNewOrder,
   type TOrder,
@@ -12,6 +13,7 @@ import type { TCaller } from '../../api-keys/caller';
 import { AppError } from '../../core/app-error';
 import { readListCursor } from '../../http/pagination';
 import {
+  OrderAlreadyOpenError,
   OrderNotFoundError,
   OrderStatusError,
   OrdersRepository,
@@ -43,7 +45,11 @@ export class OrdersService {
     return this.orders.list(scope, { ...filters, limit: query.limit, before });
   }
 
-  /** 404 for an unknown animal, 409 `pet_not_available` for one that is not available. */
+  /**
+   * 404 for an unknown animal, 409 `pet_not_available` for one that is not available, 409
+   * `order_already_open` when this adopter email has an open order for it (worded without
+   * anything about that order: it may be another key's).
+   */
   place(caller: TCaller, order: TNewOrder): Promise<TOrder> {
     return this.orders
       .place({ ...order, apiKeyId: caller.apiKeyId, by: caller.start })
@@ -55,6 +61,12 @@ export class OrdersService {
           throw new AppError(
             'pet_not_available',
             `Animal ${order.petId} is ${error.status}, not available: only an available animal can be ordered.`,
+          );
+        }
+        if (error instanceof OrderAlreadyOpenError) {
+          throw new AppError(
+            'order_already_open',
+            `An application for animal ${order.petId} with this adopter email is already open: one at a time per adopter and animal. Nothing was created.`,
           );
         }
         throw error;
@@ -70,14 +82,20 @@ export class OrdersService {
   }
 
   /**
-   * Applies a transition; 404 for an order the caller does not see, 409
+   * Applies a transition and its side effects; 404 for an order the caller does not see, 409
    * `order_transition_not_allowed` (nothing changed) when the order's status is not one the
-   * transition starts from.
+   * transition starts from, 409 `pet_not_available` to approve for an animal that is not
+   * available. `decline`: the reason and note of a decline.
    */
-  transition(caller: TCaller, id: number, action: TOrderAction): Promise<TOrder> {
-    const { from, to } = ORDER_TRANSITIONS[action];
+  transition(
+    caller: TCaller,
+    id: number,
+    action: TOrderAction,
+    decline?: TDeclineOrder,
+  ): Promise<TOrder> {
+    const { from } = ORDER_TRANSITIONS[action];
     return this.orders
-      .transition(id, scopeOf(caller), { from, to, by: caller.start })
+      .transition(id, scopeOf(caller), { action, by: caller.start, decline })
       .catch((error: unknown) => {
         if (error instanceof OrderNotFoundError) {
           throw notFound(id);
@@ -86,6 +104,12 @@ export class OrdersService {
           throw new AppError(
             'order_transition_not_allowed',
             `Order ${id} is ${error.status}; ${action} needs an order that is ${from.join(' or ')}. Nothing changed.`,
+          );
+        }
+        if (error instanceof PetNotAvailableError) {
+          throw new AppError(
+            'pet_not_available',
+            `Animal ${error.petId} is ${error.status}, not available: an order is approved only for an available animal (one approval at a time). Nothing changed.`,
           );
         }
         throw error;
