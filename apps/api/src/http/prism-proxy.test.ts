@@ -54,6 +54,7 @@ const routes = {
   getOrder: contract.orders.getOrder,
   cancelOrder: contract.orders.cancelOrder,
   approveOrder: contract.orders.approveOrder,
+  declineOrder: contract.orders.declineOrder,
   completeOrder: contract.orders.completeOrder,
   listCategories: contract.categories.listCategories,
   getCurrentKey: contract.me.getCurrentKey,
@@ -195,6 +196,8 @@ const validBody = (operation: TOperation) => {
       return { body: png, headers: { 'content-type': 'image/png' } };
     case 'reorderPetPhotos':
       return jsonBody(JSON.stringify({ photoIds: [] }));
+    case 'declineOrder':
+      return jsonBody(JSON.stringify({ reason: 'not_a_match' }));
     default:
       return {};
   }
@@ -330,6 +333,70 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       'cancelOrder',
       'cancel',
       pathOf('cancelOrder', { orderId: (second.body as { id: number }).id }),
+    );
+    // Declined by the store, with a reason and a note for the adopter; then not again.
+    const third = await send(
+      'validating',
+      'placeOrder',
+      'a third adopter',
+      pathOf('placeOrder'),
+      jsonBody(
+        JSON.stringify({ petId: otherPetId, adopter: { name: 'Cy', email: 'cy@example.org' } }),
+      ),
+    );
+    const thirdId = (third.body as { id: number }).id;
+    await send(
+      'validating',
+      'placeOrder',
+      'the same adopter again',
+      pathOf('placeOrder'),
+      jsonBody(
+        JSON.stringify({ petId: otherPetId, adopter: { name: 'Cy', email: 'cy@example.org' } }),
+      ),
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'partner',
+      pathOf('declineOrder', { orderId: thirdId }),
+      {
+        ...jsonBody(JSON.stringify({ reason: 'not_a_match' })),
+      },
+    );
+    // Prism refuses this one itself when validating requests: the API's own 400 is what we check.
+    await send(
+      'lenient',
+      'declineOrder',
+      'no reason',
+      pathOf('declineOrder', { orderId: thirdId }),
+      {
+        ...jsonBody(JSON.stringify({ note: 'Sorry.' })),
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'decline',
+      pathOf('declineOrder', { orderId: thirdId }),
+      {
+        ...jsonBody(JSON.stringify({ reason: 'home_not_suitable', note: 'Dash needs a garden.' })),
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'decline a declined order',
+      pathOf('declineOrder', { orderId: thirdId }),
+      { ...jsonBody(JSON.stringify({ reason: 'other' })), key: staff },
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'no such order',
+      pathOf('declineOrder', { orderId: 987_654 }),
+      { ...jsonBody(JSON.stringify({ reason: 'other' })), key: staff },
     );
     await send('validating', 'updatePet', 'update', pathOf('updatePet', { petId: otherPetId }), {
       ...jsonBody(JSON.stringify({ name: 'Dash II', status: 'sold' })),
