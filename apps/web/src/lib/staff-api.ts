@@ -1,6 +1,7 @@
 import 'server-only';
 import {
   type TCurrentKey,
+  type TDeclineOrder,
   type TListOrdersQuery,
   type TListPetsQueryInput,
   type TNewPetInput,
@@ -103,6 +104,7 @@ const CHANGES_THE_CATALOGUE = new Set([
   'deletePetPhoto',
   'reorderPetPhotos',
   'approveOrder',
+  'declineOrder',
   'completeOrder',
   'cancelOrder',
 ]);
@@ -120,7 +122,7 @@ export type TOrdersPage = { orders: TOrder[]; nextCursor?: string };
 
 export const listOrders = (
   apiKey: string,
-  query: Partial<Pick<TListOrdersQuery, 'status' | 'cursor' | 'limit'>>,
+  query: Partial<Pick<TListOrdersQuery, 'status' | 'petId' | 'cursor' | 'limit'>>,
 ): Promise<TStaffResult<TOrdersPage>> =>
   call(
     'listOrders',
@@ -140,12 +142,19 @@ export const getOrder = (apiKey: string, orderId: number): Promise<TStaffResult<
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
-/** approve / complete / cancel, with an Idempotency-Key so a retried click is one change. */
+/** What any transition answers. */
+type TTransitionResponse = Awaited<ReturnType<TApiClient['orders'][`${TOrderAction}Order`]>>;
+
+/**
+ * approve / decline / complete / cancel, with an Idempotency-Key so a retried click is one
+ * change; `decline` carries the reason and the note.
+ */
 export const transitionOrder = (
   apiKey: string,
   action: TOrderAction,
   orderId: number,
   idempotencyKey: string,
+  decline?: TDeclineOrder,
 ): Promise<TStaffResult<TOrder>> => {
   const args = {
     params: { orderId },
@@ -153,11 +162,13 @@ export const transitionOrder = (
     headers: { 'idempotency-key': idempotencyKey },
     fetchOptions: fetchOptions(),
   };
-  const operations = {
-    approve: (client: TApiClient) => client.orders.approveOrder(args),
-    complete: (client: TApiClient) => client.orders.completeOrder(args),
-    cancel: (client: TApiClient) => client.orders.cancelOrder(args),
-  } as const;
+  const operations: Record<TOrderAction, (client: TApiClient) => Promise<TTransitionResponse>> = {
+    approve: (client) => client.orders.approveOrder(args),
+    decline: (client) =>
+      client.orders.declineOrder({ ...args, body: decline ?? { reason: 'other' } }),
+    complete: (client) => client.orders.completeOrder(args),
+    cancel: (client) => client.orders.cancelOrder(args),
+  };
   return call(`${action}Order`, apiKey, operations[action], (response) =>
     response.status === 200 ? response.body : undefined,
   );
