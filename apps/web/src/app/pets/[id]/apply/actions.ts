@@ -167,7 +167,7 @@ export const applyToAdopt = async (
         formError:
           'Something went wrong on our side. Your details are still here: please send them again.',
         // A 5xx or an answer the site did not expect (such as the key reused with another body):
-        // a new key. The API keeps one open application per animal, so this cannot make two.
+        // a new key. The API keeps one open application per email and animal, so this cannot make two.
         token: randomUUID(),
       };
   }
