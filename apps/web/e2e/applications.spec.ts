@@ -13,6 +13,8 @@ test('two adopters apply for one animal; staff approve one and decline the other
   stack,
   api,
 }) => {
+  // Two adopters' browsers and a staff member's, one after the other.
+  test.setTimeout(120_000);
   const pet = await newAvailablePet(api, 'Pair');
 
   // Two adopters, each in a browser of their own, apply while the animal is available.
@@ -53,6 +55,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
     `Application #${ada.slice(2)}: ${pet.name}`,
   );
   await page.getByRole('link', { name: 'Approve' }).click();
+  await expect(page.getByRole('heading', { name: /Approve this application\?/ })).toBeVisible();
   await page.getByRole('button', { name: 'Yes, approve' }).click();
   await expect(page.getByRole('status')).toContainText('Approved.');
   // What the contract allows from approved: decline, complete, cancel; not approve again.
@@ -65,6 +68,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
   // Decline Bo, with a reason and a note for him.
   await items.nth(1).getByRole('link').click();
   await page.getByRole('link', { name: 'Decline' }).click();
+  await expect(page.getByRole('heading', { name: /Decline this application\?/ })).toBeVisible();
   await page.getByRole('button', { name: 'Yes, decline' }).click();
   // No reason chosen: the browser (or the server) asks for one, nothing changes.
   await expect(page.getByRole('button', { name: 'Yes, decline' })).toBeVisible();

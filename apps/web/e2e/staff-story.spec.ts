@@ -151,7 +151,7 @@ test('a confirmation sent twice is one change: the retry gets the first answer (
   // The form exactly as the browser would send it without JavaScript (React renders the server
   // action's id as a hidden field), posted twice with the session cookie: a resent form.
   const fields = await page
-    .locator('form.confirm__actions input')
+    .locator('form.confirm__form input')
     .evaluateAll((inputs) =>
       (inputs as HTMLInputElement[]).map((input) => [input.name, input.value] as const),
     );
