@@ -72,7 +72,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
   await page.getByRole('button', { name: 'Yes, decline' }).click();
   // No reason chosen: the browser (or the server) asks for one, nothing changes.
   await expect(page.getByRole('button', { name: 'Yes, decline' })).toBeVisible();
-  await page.getByLabel('Reason').selectOption({ label: 'Not a match for this animal' });
+  await page.getByLabel('Reason', { exact: true }).selectOption({ label: 'Not a match for this animal' });
   await page.getByLabel('Note for the adopter (optional)').fill('We hope you find a friend soon.');
   await page.getByRole('button', { name: 'Yes, decline' }).click();
   await expect(page.getByRole('status')).toContainText('Declined.');
