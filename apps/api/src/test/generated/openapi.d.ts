@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal (staff)
-         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal has an open adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (cancel or complete the order instead). The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. The body must be `application/json`, at most 16 KiB.
          *
          *     Needs a `staff` key.
          */
@@ -1552,7 +1552,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`). */
+            /** @description The new `status` contradicts the approved adoption order that holds the animal (`pet_status_conflict`). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
