@@ -20,6 +20,8 @@ describe('the route list', () => {
       'approveOrder POST /v1/store/orders/:orderId/approve',
       'declineOrder POST /v1/store/orders/:orderId/decline',
       'completeOrder POST /v1/store/orders/:orderId/complete',
+      'listOrderNotes GET /v1/store/orders/:orderId/notes',
+      'addOrderNote POST /v1/store/orders/:orderId/notes',
       'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',
       'getCurrentKey GET /v1/me',

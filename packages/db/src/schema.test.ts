@@ -180,6 +180,33 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(await prismaCode(prisma.pet.delete({ where: { id: pet.id } }))).toBe('P2003');
   },
 
+  OrderNote: async () => {
+    const category = await prisma.category.create({ data: { name: 'Note takers' } });
+    const pet = await prisma.pet.create({ data: { name: 'Scribbles', categoryId: category.id } });
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Front desk',
+        environment: 'production',
+        plan: 'pro',
+        role: 'staff',
+        hash: 'n'.repeat(64),
+        start: 'pets_live_Note',
+      },
+    });
+    const order = await prisma.order.create({
+      data: { petId: pet.id, apiKeyId: apiKey.id, adopterName: 'Ada', adopterEmail: 'a@b.org' },
+    });
+    const note = await prisma.orderNote.create({
+      data: { orderId: order.id, apiKeyId: apiKey.id, author: 'Front desk', text: 'Called her.' },
+    });
+    expect(note.createdAt).toBeInstanceOf(Date);
+    expect(await prisma.orderNote.findMany({ where: { orderId: order.id } })).toEqual([note]);
+    // A key with notes cannot be deleted; an order's notes go with it.
+    expect(await prismaCode(prisma.apiKey.delete({ where: { id: apiKey.id } }))).toBe('P2003');
+    await prisma.order.delete({ where: { id: order.id } });
+    expect(await prisma.orderNote.count({ where: { id: note.id } })).toBe(0);
+  },
+
   PetPhoto: async () => {
     const category = await prisma.category.create({ data: { name: 'Axolotl photos' } });
     const pet = await prisma.pet.create({

@@ -8,8 +8,11 @@ import {
   ZDeclineOrder,
   ZListOrdersQuery,
   ZNewOrder,
+  ZNewOrderNote,
   ZOrder,
   ZOrderIdParams,
+  ZOrderNote,
+  ZOrderNotes,
   ZOrders,
 } from '../schemas/order';
 import { errors } from './errors';
@@ -163,6 +166,48 @@ export const ordersRouter = c.router({
       'open order for it `declined` (reason `adopted_by_another_family`). Staff keys only.',
     'staff',
   ),
+  listOrderNotes: {
+    method: 'GET',
+    path: '/store/orders/:orderId/notes',
+    summary: "List an application's staff notes (staff)",
+    description:
+      "The store's private notes on an application, oldest first, each with its author (the " +
+      "staff key's name) and time. Never shown to the adopter or to partners. Staff keys only.",
+    pathParams: ZOrderIdParams,
+    responses: {
+      200: ZOrderNotes,
+      ...errors(400, 403, 404),
+    },
+    metadata: {
+      requiredRole: 'staff',
+      responseDescriptions: {
+        403: 'The key is not a staff key (`forbidden`).',
+        404: 'No order has this id (`not_found`).',
+      },
+    } satisfies TRouteMetadata,
+  },
+  addOrderNote: idempotent({
+    method: 'POST',
+    path: '/store/orders/:orderId/notes',
+    summary: 'Add a staff note to an application (staff)',
+    description:
+      "Adds a private note to an application, signed with the calling staff key's name. At most " +
+      `100 notes per application. The body must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    pathParams: ZOrderIdParams,
+    body: ZNewOrderNote,
+    responses: {
+      201: ZOrderNote,
+      ...errors(400, 403, 404, 409, 413, 415),
+    },
+    metadata: {
+      requiredRole: 'staff',
+      responseDescriptions: {
+        403: FORBIDDEN_STAFF,
+        404: 'No order has this id (`not_found`).',
+        409: `The application has 100 notes already (\`order_notes_full\`).${KEY_IN_USE}`,
+      },
+    } satisfies TRouteMetadata,
+  }),
   cancelOrder: transition(
     'cancel',
     'Cancel an adoption order',

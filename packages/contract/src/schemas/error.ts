@@ -34,6 +34,7 @@ export const ZErrorCode = z.enum([
   'photo_order_conflict',
   // Applications, many per animal.
   'order_already_open',
+  'order_notes_full',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -64,6 +65,7 @@ export const ERROR_STATUS = {
   photo_limit_reached: 409,
   photo_order_conflict: 409,
   order_already_open: 409,
+  order_notes_full: 409,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

@@ -304,3 +304,48 @@ export const ZListOrdersQuery = z.object({
   cursor: ZCursorQuery,
 });
 export type TListOrdersQuery = z.infer<typeof ZListOrdersQuery>;
+
+export const ORDER_NOTE_MAX_LENGTH = 2000;
+/** At most this many notes per application: a conversation, not a log. */
+export const ORDER_NOTES_MAX = 100;
+
+export const ZOrderNote = extendApi(
+  z.object({
+    id: idField('Unique identifier of the note.'),
+    text: z.string().max(ORDER_NOTE_MAX_LENGTH).describe('What the staff member wrote.'),
+    author: z
+      .string()
+      .max(100)
+      .describe('The name of the staff key that wrote it (the name given to `pnpm keys create`).'),
+    createdAt: instant('When it was written (RFC 3339, UTC).'),
+  }),
+  {
+    title: 'OrderNote',
+    example: {
+      id: 3,
+      text: 'Called her: she works from home, has a fenced garden.',
+      author: 'Front desk',
+      createdAt: '2026-11-23T12:40:00.000Z',
+    },
+  },
+);
+export type TOrderNote = z.infer<typeof ZOrderNote>;
+
+export const ZOrderNotes = extendApi(z.array(ZOrderNote).max(ORDER_NOTES_MAX), {
+  title: 'OrderNotes',
+});
+
+export const ZNewOrderNote = extendApi(
+  z
+    .object({
+      text: z
+        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
+        .describe('The note: private to the store, never shown to the adopter or to partners.'),
+    })
+    .strict(),
+  { title: 'NewOrderNote', example: { text: 'Called her: she works from home.' } },
+);
+export type TNewOrderNote = z.infer<typeof ZNewOrderNote>;
