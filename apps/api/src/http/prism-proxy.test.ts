@@ -55,6 +55,8 @@ const routes = {
   cancelOrder: contract.orders.cancelOrder,
   approveOrder: contract.orders.approveOrder,
   declineOrder: contract.orders.declineOrder,
+  listOrderNotes: contract.orders.listOrderNotes,
+  addOrderNote: contract.orders.addOrderNote,
   completeOrder: contract.orders.completeOrder,
   listCategories: contract.categories.listCategories,
   getCurrentKey: contract.me.getCurrentKey,
@@ -198,6 +200,8 @@ const validBody = (operation: TOperation) => {
       return jsonBody(JSON.stringify({ photoIds: [] }));
     case 'declineOrder':
       return jsonBody(JSON.stringify({ reason: 'not_a_match' }));
+    case 'addOrderNote':
+      return jsonBody(JSON.stringify({ text: 'Called her.' }));
     default:
       return {};
   }
@@ -267,6 +271,14 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       key: staff,
     });
     await send('validating', 'listOrders', 'orders', pathOf('listOrders'));
+    await send('validating', 'addOrderNote', 'note', pathOf('addOrderNote', { orderId }), {
+      ...jsonBody(JSON.stringify({ text: 'Called her: fenced garden.' })),
+      key: staff,
+    });
+    await send('validating', 'listOrderNotes', 'notes', pathOf('listOrderNotes', { orderId }), {
+      key: staff,
+    });
+    await send('validating', 'listOrderNotes', 'partner', pathOf('listOrderNotes', { orderId }));
     await send(
       'validating',
       'listOrders',

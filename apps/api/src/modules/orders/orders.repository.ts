@@ -1,5 +1,6 @@
 import {
   IN_REVIEW_ORDER_STATUSES,
+  ORDER_NOTES_MAX,
   ORDER_SIDE_EFFECTS,
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
@@ -8,6 +9,7 @@ import {
   type TOrder,
   type TOrderAction,
   type TOrderHistoryEntry,
+  type TOrderNote,
   type TOrderStatus,
   type TPage,
   type TPetStatus,
@@ -201,6 +203,63 @@ const GET_STATEMENTS = prepareShapes(
     return query;
   },
 );
+
+const NOTE_COLUMNS = [
+  'id',
+  'author',
+  'text',
+  sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+    'createdAt',
+  ),
+] as const;
+
+const NOTES_STATEMENT = prepare((db, p: { orderId: string; limit: number }) =>
+  db
+    .selectFrom('order_notes')
+    .select(NOTE_COLUMNS)
+    .where('order_id', '=', p.orderId)
+    .orderBy('id', 'asc')
+    .limit(p.limit),
+);
+
+const INSERT_NOTE_STATEMENT = prepare(
+  (db, p: { orderId: string; apiKeyId: string; author: string; text: string }) =>
+    db
+      .insertInto('order_notes')
+      .values({ order_id: p.orderId, api_key_id: p.apiKeyId, author: p.author, text: p.text })
+      .returning(NOTE_COLUMNS),
+);
+
+const NOTE_COUNT_STATEMENT = prepare((db, p: { orderId: string }) =>
+  db
+    .selectFrom('order_notes')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('order_id', '=', p.orderId),
+);
+
+/** The order's row, locked: two notes at once cannot both be the last one allowed. */
+const ORDER_LOCK_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('orders').select('id').where('id', '=', p.id).forUpdate(),
+);
+
+/** A note refused because the application has ORDER_NOTES_MAX already: nothing written. */
+export class OrderNotesFullError extends Error {
+  constructor(readonly orderId: number) {
+    super(`order ${orderId} has ${ORDER_NOTES_MAX} notes`);
+  }
+}
+
+const toNote = (row: {
+  id: string;
+  author: string;
+  text: string;
+  createdAt: string;
+}): TOrderNote => ({
+  id: Number(row.id),
+  author: row.author,
+  text: row.text,
+  createdAt: row.createdAt,
+});
 
 /** A page request of orders, the cursor already read (`before`: ids below it). */
 export type TOrderFilter = {
@@ -434,6 +493,46 @@ export class OrdersRepository {
       });
       await recordOrderChanges(client, changes);
       return toOrder(row);
+    });
+  }
+
+  /** An order's staff notes, oldest first; null when no order has this id. */
+  async notes(orderId: number): Promise<TOrderNote[] | null> {
+    const order = await this.get(orderId, { apiKeyId: null });
+    if (!order) {
+      return null;
+    }
+    const { rows } = await NOTES_STATEMENT.execute(this.pool, {
+      orderId: String(orderId),
+      limit: ORDER_NOTES_MAX,
+    });
+    return rows.map(toNote);
+  }
+
+  /**
+   * Adds a staff note, signed `author`; null when no order has this id, OrderNotesFullError when
+   * it has ORDER_NOTES_MAX already.
+   */
+  addNote(
+    orderId: number,
+    note: { apiKeyId: bigint; author: string; text: string },
+  ): Promise<TOrderNote | null> {
+    return withTransaction(this.pool, async (client) => {
+      const locked = await ORDER_LOCK_STATEMENT.execute(client, { id: String(orderId) });
+      if (locked.rows.length === 0) {
+        return null;
+      }
+      const counted = await NOTE_COUNT_STATEMENT.execute(client, { orderId: String(orderId) });
+      if (Number(counted.rows[0]?.total ?? 0) >= ORDER_NOTES_MAX) {
+        throw new OrderNotesFullError(orderId);
+      }
+      const { rows } = await INSERT_NOTE_STATEMENT.execute(client, {
+        orderId: String(orderId),
+        apiKeyId: String(note.apiKeyId),
+        author: note.author,
+        text: note.text,
+      });
+      return toNote(rows[0] as Parameters<typeof toNote>[0]);
     });
   }
 

@@ -5,8 +5,10 @@ import {
   type TDeclineOrder,
   type TListOrdersQuery,
   type TNewOrder,
+  type TNewOrderNote,
   type TOrder,
   type TOrderAction,
+  type TOrderNote,
   type TPage,
 } from '@pets/contract';
 import type { TCaller } from '../../api-keys/caller';
@@ -14,6 +16,7 @@ import { AppError } from '../../core/app-error';
 import { readListCursor } from '../../http/pagination';
 import {
   OrderAlreadyOpenError,
+  OrderNotesFullError,
   OrderNotFoundError,
   OrderStatusError,
   OrdersRepository,
@@ -114,6 +117,41 @@ export class OrdersService {
         }
         throw error;
       });
+  }
+
+  /**
+   * Staff notes on an application (staff keys only: the admission's, from the contract), oldest
+   * first; 404 for an unknown order.
+   */
+  async notes(id: number): Promise<TOrderNote[]> {
+    const notes = await this.orders.notes(id);
+    if (!notes) {
+      throw notFound(id);
+    }
+    return notes;
+  }
+
+  /** A new note signed with the calling key's name; 409 `order_notes_full` past the limit. */
+  async addNote(caller: TCaller, id: number, note: TNewOrderNote): Promise<TOrderNote> {
+    try {
+      const added = await this.orders.addNote(id, {
+        apiKeyId: caller.apiKeyId,
+        author: caller.name,
+        text: note.text,
+      });
+      if (!added) {
+        throw notFound(id);
+      }
+      return added;
+    } catch (error) {
+      if (error instanceof OrderNotesFullError) {
+        throw new AppError(
+          'order_notes_full',
+          `Application ${id} has the most notes one application may have; nothing was added.`,
+        );
+      }
+      throw error;
+    }
   }
 }
 

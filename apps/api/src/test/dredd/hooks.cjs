@@ -62,6 +62,8 @@ const fresh = {
     return { orderId: order.id };
   },
   'POST /store/orders/{orderId}/decline': async () => ({ orderId: (await newOrder()).id }),
+  'GET /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
+  'POST /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
   'POST /store/orders/{orderId}/cancel': async () => ({ orderId: (await newOrder()).id }),
 };
 

@@ -225,6 +225,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/store/orders/{orderId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an application's staff notes (staff)
+         * @description The store's private notes on an application, oldest first, each with its author (the staff key's name) and time. Never shown to the adopter or to partners. Staff keys only.
+         *
+         *     Needs a `staff` key.
+         */
+        get: operations["listOrderNotes"];
+        put?: never;
+        /**
+         * Add a staff note to an application (staff)
+         * @description Adds a private note to an application, signed with the calling staff key's name. At most 100 notes per application. The body must be `application/json`, at most 16 KiB.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["addOrderNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/orders/{orderId}/cancel": {
         parameters: {
             query?: never;
@@ -449,7 +477,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -737,6 +765,43 @@ export interface components {
             reason: "not_a_match" | "home_not_suitable" | "incomplete_application" | "no_response" | "adopted_by_another_family" | "other";
             /** @description Words for the adopter (optional, shown to them); empty is the same as none. */
             note?: string;
+        };
+        /**
+         * OrderNote
+         * @example {
+         *       "id": 3,
+         *       "text": "Called her: she works from home, has a fenced garden.",
+         *       "author": "Front desk",
+         *       "createdAt": "2026-11-23T12:40:00.000Z"
+         *     }
+         */
+        OrderNote: {
+            /**
+             * Format: int64
+             * @description Unique identifier of the note.
+             */
+            id: number;
+            /** @description What the staff member wrote. */
+            text: string;
+            /** @description The name of the staff key that wrote it (the name given to `pnpm keys create`). */
+            author: string;
+            /**
+             * Format: date-time
+             * @description When it was written (RFC 3339, UTC).
+             */
+            createdAt: string;
+        };
+        /** OrderNotes */
+        OrderNotes: components["schemas"]["OrderNote"][];
+        /**
+         * NewOrderNote
+         * @example {
+         *       "text": "Called her: she works from home."
+         *     }
+         */
+        NewOrderNote: {
+            /** @description The note: private to the store, never shown to the adopter or to partners. */
+            text: string;
         };
         /**
          * Category
@@ -2220,6 +2285,152 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNotes"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is not a staff key (`forbidden`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addOrderNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrderNote"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNote"];
+                };
+            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description The application has 100 notes already (`order_notes_full`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
