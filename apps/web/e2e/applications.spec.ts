@@ -72,7 +72,9 @@ test('two adopters apply for one animal; staff approve one and decline the other
   await page.getByRole('button', { name: 'Yes, decline' }).click();
   // No reason chosen: the browser (or the server) asks for one, nothing changes.
   await expect(page.getByRole('button', { name: 'Yes, decline' })).toBeVisible();
-  await page.getByLabel('Reason', { exact: true }).selectOption({ label: 'Not a match for this animal' });
+  await page
+    .getByLabel('Reason', { exact: true })
+    .selectOption({ label: 'Not a match for this animal' });
   await page.getByLabel('Note for the adopter (optional)').fill('We hope you find a friend soon.');
   await page.getByRole('button', { name: 'Yes, decline' }).click();
   await expect(page.getByRole('status')).toContainText('Declined.');
@@ -80,6 +82,14 @@ test('two adopters apply for one animal; staff approve one and decline the other
   await expect(page.getByText('Not a match for this animal')).toBeVisible();
   // Nothing more to do with a declined application.
   await expect(page.locator('.application__actions')).toHaveCount(0);
+  // A private note for colleagues, signed with the staff key's name.
+  await page.getByLabel('Add a note').fill('Told him about the rabbits that need a home too.');
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await expect(page.getByRole('status')).toHaveText('Note added.');
+  const notes = page.getByRole('list', { name: 'Staff notes' }).getByRole('listitem');
+  await expect(notes).toHaveCount(1);
+  await expect(notes.first()).toContainText('Told him about the rabbits that need a home too.');
+  await expect(notes.first()).toContainText('Front desk');
 
   const orders = await ordersFor(api, pet.id);
   expect(orders.map(({ status }) => status).sort()).toEqual(['approved', 'declined']);
@@ -89,7 +99,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
     declineNote: 'We hope you find a friend soon.',
   });
 
-  // Bo reads it on his status page, kindly worded, with the store's note.
+  // Bo reads it on his status page, kindly worded, with the store's note (not the staff's).
   const visitor = await browser.newContext();
   const boPage = await visitor.newPage();
   await boPage.goto(`${stack.siteUrl}/applications/status`);
@@ -98,6 +108,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
   await boPage.getByRole('button', { name: 'Show my application' }).click();
   await expect(boPage.getByText('not the right match')).toBeVisible();
   await expect(boPage.getByText('We hope you find a friend soon.')).toBeVisible();
+  await expect(boPage.getByText('rabbits')).toHaveCount(0);
   await visitor.close();
 
   // The animal is on hold for Ada: pending, and nothing in review any more.

@@ -7,6 +7,7 @@ import {
   type TNewPetInput,
   type TOrder,
   type TOrderAction,
+  type TOrderNote,
   type TPet,
   type TPetPhoto,
   type TPetUpdate,
@@ -140,6 +141,38 @@ export const getOrder = (apiKey: string, orderId: number): Promise<TStaffResult<
     apiKey,
     (client) => client.orders.getOrder({ params: { orderId }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/** An application's private staff notes, oldest first. */
+export const listOrderNotes = (
+  apiKey: string,
+  orderId: number,
+): Promise<TStaffResult<TOrderNote[]>> =>
+  call(
+    'listOrderNotes',
+    apiKey,
+    (client) => client.orders.listOrderNotes({ params: { orderId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/** A new staff note, signed by the API with the staff key's name; one per Idempotency-Key. */
+export const addOrderNote = (
+  apiKey: string,
+  orderId: number,
+  text: string,
+  idempotencyKey: string,
+): Promise<TStaffResult<TOrderNote>> =>
+  call(
+    'addOrderNote',
+    apiKey,
+    (client) =>
+      client.orders.addOrderNote({
+        params: { orderId },
+        body: { text },
+        headers: { 'idempotency-key': idempotencyKey },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 201 ? response.body : undefined),
   );
 
 /** What any transition answers. */

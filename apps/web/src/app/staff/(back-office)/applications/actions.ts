@@ -5,12 +5,13 @@ import {
   type TOrderAction,
   ZDeclineOrder,
   ZIdempotencyKey,
+  ZNewOrderNote,
   ZOrderIdParams,
   ZOrderStatus,
 } from '@pets/contract/schemas';
 import { redirect } from 'next/navigation';
 import { SESSION_EXPIRED_PATH, SIGN_IN_PATH, staffKey } from '@/lib/session';
-import { transitionOrder } from '@/lib/staff-api';
+import { addOrderNote, transitionOrder } from '@/lib/staff-api';
 
 /** A 409's code as the page words it. */
 const CONFLICT_PROBLEMS: Record<string, string> = {
@@ -80,4 +81,35 @@ export const changeOrder = async (data: FormData): Promise<void> => {
     default:
       redirect(`${page}?problem=failed`);
   }
+};
+
+/**
+ * Adds a private staff note to an application, with the Idempotency-Key rendered into the form (a
+ * resent form is one note), and comes back to the application's page.
+ */
+export const addNote = async (data: FormData): Promise<void> => {
+  const apiKey = await staffKey();
+  if (!apiKey) {
+    redirect(SIGN_IN_PATH);
+  }
+  const params = ZOrderIdParams.safeParse({ orderId: data.get('orderId') });
+  const token = ZIdempotencyKey.safeParse(data.get('idempotencyKey'));
+  if (!params.success || !token.success) {
+    redirect('/staff/applications');
+  }
+  const page = `/staff/applications/${params.data.orderId}`;
+  const note = ZNewOrderNote.safeParse({ text: data.get('text') ?? '' });
+  if (!note.success) {
+    redirect(`${page}?problem=note#notes`);
+  }
+  const result = await addOrderNote(apiKey, params.data.orderId, note.data.text, token.data);
+  if (result.ok) {
+    redirect(`${page}?noted=1#notes`);
+  }
+  if (result.failure.kind === 'signed-out') {
+    redirect(SESSION_EXPIRED_PATH);
+  }
+  redirect(
+    `${page}?problem=${result.failure.kind === 'conflict' && result.failure.code === 'order_notes_full' ? 'notes-full' : 'failed'}#notes`,
+  );
 };

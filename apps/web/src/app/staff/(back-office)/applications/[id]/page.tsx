@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ORDER_DECLINE_NOTE_MAX_LENGTH,
+  ORDER_NOTE_MAX_LENGTH,
   orderActionsFrom,
   type TOrderAction,
   ZDeclineReason,
@@ -20,8 +21,8 @@ import { DECLINE_REASON_WORDS } from '@/lib/decline-reasons';
 import { rateLimitedMessage } from '@/lib/messages';
 import { petHref } from '@/lib/pet-links';
 import { requireStaffKey } from '@/lib/session';
-import { findPetAsStaff, getOrder } from '@/lib/staff-api';
-import { changeOrder } from '../actions';
+import { findPetAsStaff, getOrder, listOrderNotes } from '@/lib/staff-api';
+import { addNote, changeOrder } from '../actions';
 import { formatInstant, historyStep, OrderStatusBadge } from '../order-status';
 
 type TProps = {
@@ -63,6 +64,8 @@ const PROBLEMS: Record<string, string> = {
   'pet-not-available':
     'Nothing changed: the animal is not available (another application is approved, or the animal was set aside or adopted). Decline or cancel the approved one first.',
   reason: 'Choose a reason for declining.',
+  note: 'Write something in the note first (at most 2000 characters).',
+  'notes-full': 'This application has as many notes as it can hold; nothing was added.',
   busy: 'That change is still being made. Wait a moment, then reload this page.',
   unavailable:
     "We can't reach our animal records right now, so nothing changed. Please try again in a minute.",
@@ -88,9 +91,10 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
     return staffReadFailure(found.failure, here);
   }
   const order = found.data;
-  const [pet, categories] = await Promise.all([
+  const [pet, categories, notes] = await Promise.all([
     findPetAsStaff(apiKey, order.petId),
     listCategories(),
+    listOrderNotes(apiKey, order.id),
   ]);
   const category =
     pet.ok && categories.ok
@@ -125,7 +129,12 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           {ACTION_WORDS[done].done}
         </p>
       ) : null}
-      {problem && problem !== 'reason' ? (
+      {one(query.noted) ? (
+        <p className="notice" role="status">
+          Note added.
+        </p>
+      ) : null}
+      {problem && problem !== 'reason' && problem !== 'note' ? (
         <p className="form__error" role="alert">
           {problem === 'rate-limited' && Number.isFinite(wait) && wait > 0
             ? `${rateLimitedMessage(wait)} Nothing changed.`
@@ -302,6 +311,54 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
               </li>
             ))}
           </ol>
+        </section>
+
+        <section aria-labelledby="notes-title" className="record" id="notes">
+          <h2 id="notes-title" className="record__title">
+            Staff notes
+          </h2>
+          <p className="field__hint">Private to staff: the adopter never sees them.</p>
+          {!notes.ok ? (
+            <p>The notes could not be loaded just now.</p>
+          ) : notes.data.length === 0 ? (
+            <p>No notes yet.</p>
+          ) : (
+            <ol className="history" aria-label="Staff notes">
+              {notes.data.map((note) => (
+                <li key={note.id}>
+                  <p className="application__message">{note.text}</p>
+                  <span className="history__meta">
+                    {note.author} · {formatInstant(note.createdAt)}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+          <form action={addNote} className="confirm__form">
+            <input type="hidden" name="orderId" value={String(order.id)} />
+            <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+            <Field
+              id="note-text"
+              label="Add a note"
+              error={problem === 'note' ? PROBLEMS.note : undefined}
+            >
+              {(control) => (
+                <textarea
+                  {...control}
+                  name="text"
+                  className="textarea"
+                  rows={3}
+                  required
+                  maxLength={ORDER_NOTE_MAX_LENGTH}
+                />
+              )}
+            </Field>
+            <div className="confirm__actions">
+              <button type="submit" className="button button--secondary">
+                Add note
+              </button>
+            </div>
+          </form>
         </section>
       </div>
     </div>
