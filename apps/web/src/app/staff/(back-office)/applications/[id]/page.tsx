@@ -334,7 +334,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
               ))}
             </ol>
           )}
-          <form action={addNote} className="confirm__form">
+          <form action={addNote} className="note-form">
             <input type="hidden" name="orderId" value={String(order.id)} />
             <input type="hidden" name="idempotencyKey" value={randomUUID()} />
             <Field
