@@ -18,6 +18,7 @@ test.describe('Applying to adopt', () => {
     page,
     stack,
     api,
+    staffApi,
   }) => {
     const pet = await newAvailablePet(api, 'Apply');
     await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
@@ -53,7 +54,16 @@ test.describe('Applying to adopt', () => {
     });
     expect(orders[0]?.message).toBe('We have a garden and a calm old cat.');
 
-    // The animal is now pending: its page says so kindly and offers no form.
+    // An application does not hold the animal: still available, one application in review.
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+    await expect(page.getByText('1 application in review')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Apply to adopt' })).toBeVisible();
+    // Once the store approves an adopter, the animal is pending: its page says so kindly and
+    // offers no form.
+    const approved = await staffApi.orders.approveOrder({
+      params: { orderId: orders[0]?.id ?? 0 },
+    });
+    expect(approved.status).toBe(200);
     await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
     await expect(page.locator('dl.facts')).toContainText('Pending adoption');
     await expect(page.getByRole('link', { name: 'Apply to adopt' })).toHaveCount(0);
@@ -200,7 +210,7 @@ test.describe('Applying to adopt', () => {
 
     // A new rendering of the form is a new token: a second application is a new request.
     await page.reload();
-    expect(await page.locator('input[name="token"]').count()).toBe(0); // pending: no form now
+    await expect(page.locator('input[name="token"]')).not.toHaveValue(String(multipart.token));
     await context.close();
   });
 
@@ -208,6 +218,7 @@ test.describe('Applying to adopt', () => {
     page,
     stack,
     api,
+    staffApi,
   }) => {
     const pet = await newAvailablePet(api, 'Taken');
     await page.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
@@ -217,15 +228,19 @@ test.describe('Applying to adopt', () => {
       phone: '0131 496 0000',
       message: 'A house by the sea.',
     });
-    // Someone else is quicker.
+    // Someone else is quicker, and the store approves them: the animal is set aside.
     const other = await api.orders.placeOrder({
       body: { petId: pet.id, adopter: { name: 'Someone Else', email: 'else@example.org' } },
     });
     expect(other.status).toBe(201);
+    const approved = await staffApi.orders.approveOrder({
+      params: { orderId: other.status === 201 ? other.body.id : 0 },
+    });
+    expect(approved.status).toBe(200);
     await send(page);
 
     const alert = page.locator('main').getByRole('alert');
-    await expect(alert).toContainText('someone else applied for this animal');
+    await expect(alert).toContainText('set aside for another adopter');
     await expect(alert).toContainText('What you wrote is still here.');
     await expect(alert).toBeFocused();
     await expect(page.getByLabel('Your name')).toHaveValue('Mary Somerville');

@@ -30,10 +30,11 @@ test.describe('Staff edit an animal', () => {
     await expect(page.locator('dl.facts')).toContainText('StatusAdopted');
   });
 
-  test('an open application keeps the animal pending: the 409 in plain words, input kept', async ({
+  test('an approved application keeps the animal pending: the 409 in plain words, input kept', async ({
     page,
     stack,
     api,
+    staffApi,
   }) => {
     const [category] = await categories(api);
     const name = uniqueName('Promised');
@@ -41,10 +42,14 @@ test.describe('Staff edit an animal', () => {
       body: { name, categoryId: category?.id ?? 1, status: 'available' },
     });
     const petId = created.status === 201 ? created.body.id : 0;
-    await api.orders.placeOrder({
+    const placed = await api.orders.placeOrder({
       body: { petId, adopter: { name: 'Emmy Noether', email: 'emmy@example.org' } },
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
+    const approved = await staffApi.orders.approveOrder({
+      params: { orderId: placed.status === 201 ? placed.body.id : 0 },
+    });
+    expect(approved.status).toBe(200);
     await signIn(page, stack.siteUrl, stack.staffApiKey);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
     await expect(page.getByRole('radio', { name: 'Pending adoption' })).toBeChecked();
@@ -52,7 +57,7 @@ test.describe('Staff edit an animal', () => {
     await page.getByRole('radio', { name: 'Available' }).check();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page.locator('#pet-status-available-error')).toHaveText(
-      'This animal has an open adoption application, so it stays "Pending adoption". Complete or cancel the application instead.',
+      'This animal is set aside for an approved application, so it stays "Pending adoption". Decline, complete or cancel that application instead.',
     );
     await expect(page.getByLabel('Name')).toHaveValue(`${name} II`);
     await expect(page.getByRole('radio', { name: 'Available' })).toBeChecked();

@@ -4,9 +4,10 @@ import { categories, uniqueName } from './helpers';
 import { signIn } from './staff-helpers';
 
 /**
- * The whole story, as the issue tells it: an adopter applies for an animal, the animal shows as
- * pending, a staff member signs in, approves, completes, and the animal shows as adopted on the
- * public site, and the adopter's status page shows each step. Both sides use only the site.
+ * The whole story: an adopter applies for an animal, which stays available with one application
+ * in review; a staff member signs in, approves (the animal pending), completes, and the animal
+ * shows as adopted on the public site, and the adopter's status page shows each step. Both sides
+ * use only the site.
  */
 test('an animal goes from available to adopted: adopter applies, staff approve and complete', async ({
   page,
@@ -51,10 +52,11 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   };
   expect(await progress()).toEqual([expect.stringMatching(/^Application received/)]);
 
-  // The public site shows the animal as pending.
+  // An application does not hold the animal: it is still available, one application in review.
   await publicPage.goto(`${stack.siteUrl}/pets/${petId}`);
   await expect(publicPage.getByRole('heading', { level: 1 })).toHaveText(name);
-  await expect(publicPage.locator('dl.facts')).toContainText('StatusPending adoption');
+  await expect(publicPage.locator('dl.facts')).toContainText('StatusAvailable');
+  await expect(publicPage.getByText('1 application in review')).toBeVisible();
 
   // Staff sign in and find the application first in the queue of new ones.
   await signIn(page, stack.siteUrl, stack.staffApiKey);
@@ -79,19 +81,23 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(page.getByRole('heading', { name: /Approve this application\?/ })).toBeVisible();
   await page.getByRole('button', { name: 'Yes, approve' }).click();
   await expect(page.getByRole('status')).toHaveText(
-    'Approved. The animal stays set aside for this adopter.',
+    'Approved. The animal is set aside for this adopter; the other applications are waitlisted.',
   );
   await expect(page.getByText('Approved', { exact: true }).first()).toBeVisible();
   expect(await progress()).toEqual([
     expect.stringMatching(/^Application received/),
     expect.stringMatching(/^Approved by the store/),
   ]);
+  // Now the animal is on hold for Ada: pending on the public site.
+  await publicPage.goto(`${stack.siteUrl}/pets/${petId}`);
+  await expect(publicPage.locator('dl.facts')).toContainText('StatusPending adoption');
+  await expect(publicPage.getByText(/applications? in review/)).toHaveCount(0);
 
   // Complete, confirmed.
   await page.getByRole('link', { name: 'Complete adoption' }).click();
   await page.getByRole('button', { name: 'Yes, complete adoption' }).click();
   await expect(page.getByRole('status')).toHaveText(
-    'Adoption completed. The animal is now shown as adopted.',
+    'Adoption completed. The animal is now shown as adopted; the other applications are closed.',
   );
   const history = page.locator('ol.history li');
   await expect(history).toHaveCount(3);
@@ -145,7 +151,7 @@ test('a confirmation sent twice is one change: the retry gets the first answer (
   // The form exactly as the browser would send it without JavaScript (React renders the server
   // action's id as a hidden field), posted twice with the session cookie: a resent form.
   const fields = await page
-    .locator('form.confirm__actions input')
+    .locator('form.confirm__form input')
     .evaluateAll((inputs) =>
       (inputs as HTMLInputElement[]).map((input) => [input.name, input.value] as const),
     );

@@ -6,8 +6,11 @@ import type { TPet } from './schemas/pet';
 type TGetPetResponse = ServerInferResponses<typeof contract.pets.getPet>;
 type TCreatePetResponse = ServerInferResponses<typeof contract.pets.createPet>;
 
-/** An animal nobody has described yet: the profile fields are present, and null. */
+/**
+ * An animal nobody has described yet (the profile fields are present, and null) nor applied for.
+ */
 const NO_PROFILE = {
+  applicationsInReview: 0,
   description: null,
   sex: null,
   age: null,

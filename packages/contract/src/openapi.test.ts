@@ -46,22 +46,25 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the fifteen operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the eighteen operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
         .sort(),
     ).toEqual([
+      'addOrderNote post /store/orders/{orderId}/notes',
       'addPetPhoto post /pets/{petId}/photos',
       'approveOrder post /store/orders/{orderId}/approve',
       'cancelOrder post /store/orders/{orderId}/cancel',
       'completeOrder post /store/orders/{orderId}/complete',
       'createPet post /pets',
+      'declineOrder post /store/orders/{orderId}/decline',
       'deletePetPhoto delete /pets/{petId}/photos/{photoId}',
       'getCurrentKey get /me',
       'getOrder get /store/orders/{orderId}',
       'getPet get /pets/{petId}',
       'listCategories get /categories',
+      'listOrderNotes get /store/orders/{orderId}/notes',
       'listOrders get /store/orders',
       'listPets get /pets',
       'placeOrder post /store/orders',

@@ -291,3 +291,51 @@ describe('migrate', () => {
     expect(await tablesOf(url)).toEqual(['somebody_elses']);
   });
 });
+
+describe('the applications migration, on data from before it', () => {
+  it('frees animals held only by a placed order, keeps the others, and counts the applications', async () => {
+    const url = await freshDatabase();
+    const before = await copyOfMigrations();
+    for (const name of migrationNames.filter((each) => each >= '20261126140000')) {
+      await rm(join(before, name), { recursive: true, force: true });
+    }
+    await migrate(url, { migrationsDir: before });
+    const [key] = await query<{ id: string }>(
+      url,
+      `INSERT INTO api_keys (name, environment, plan, hash, start)
+       VALUES ('partner', 'production', 'free', $1, 'pets_live_abcd') RETURNING id`,
+      ['e'.repeat(64)],
+    );
+    const [category] = await query<{ id: string }>(
+      url,
+      "INSERT INTO categories (name) VALUES ('Dogs') RETURNING id",
+    );
+    const pets = await query<{ id: string; name: string }>(
+      url,
+      `INSERT INTO pets (name, category_id, status) VALUES
+         ('placed', $1, 'pending'), ('approved', $1, 'pending'), ('aside', $1, 'pending'),
+         ('free', $1, 'available')
+       RETURNING id, name`,
+      [category?.id],
+    );
+    const idOf = (name: string) => pets.find((pet) => pet.name === name)?.id;
+    await query(
+      url,
+      `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email) VALUES
+         ($1, $3, 'placed', 'A', 'a@example.org'), ($2, $3, 'approved', 'B', 'b@example.org')`,
+      [idOf('placed'), idOf('approved'), key?.id],
+    );
+
+    await migrate(url);
+    const after = await query<{ name: string; status: string; count: number }>(
+      url,
+      'SELECT name, status, applications_in_review AS count FROM pets ORDER BY id',
+    );
+    expect(after).toEqual([
+      { name: 'placed', status: 'available', count: 1 },
+      { name: 'approved', status: 'pending', count: 0 },
+      { name: 'aside', status: 'pending', count: 0 },
+      { name: 'free', status: 'available', count: 0 },
+    ]);
+  });
+});

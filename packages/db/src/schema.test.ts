@@ -117,15 +117,56 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     });
     expect(placed.placedAt).toBeInstanceOf(Date);
     expect(placed.updatedAt).toBeInstanceOf(Date);
-    // One open (placed or approved) order per animal: the partial unique index of the migration.
+    expect(placed).toMatchObject({ declineReason: null, declineNote: null });
+    expect(pet.applicationsInReview).toBe(0);
+    // One open (placed, waitlisted or approved) order per animal and adopter email, whatever its
+    // case: a partial unique index of the migration.
     for (const status of Object.values(OrderStatus)) {
       const created = prisma.order.create({
         data: { petId: pet.id, apiKeyId: apiKey.id, status, ...adopter },
       });
       expect(await prismaCode(created), status).toBe(
-        status === 'placed' || status === 'approved' ? 'P2002' : undefined,
+        ['placed', 'waitlisted', 'approved'].includes(status) ? 'P2002' : undefined,
       );
     }
+    const shouting = { adopterName: 'Ada', adopterEmail: 'ADA@Example.org' };
+    expect(
+      await prismaCode(
+        prisma.order.create({ data: { petId: pet.id, apiKeyId: apiKey.id, ...shouting } }),
+      ),
+    ).toBe('P2002');
+    // Another adopter may apply; but at most one approved or completed order per animal (the
+    // loop above completed one).
+    const other = { adopterName: 'Bo', adopterEmail: 'bo@example.org' };
+    expect(
+      await prismaCode(
+        prisma.order.create({ data: { petId: pet.id, apiKeyId: apiKey.id, ...other } }),
+      ),
+    ).toBeUndefined();
+    expect(
+      await prismaCode(
+        prisma.order.create({
+          data: {
+            petId: pet.id,
+            apiKeyId: apiKey.id,
+            status: 'approved',
+            adopterName: 'Cy',
+            adopterEmail: 'cy@example.org',
+          },
+        }),
+      ),
+    ).toBe('P2002');
+    const declined = await prisma.order.create({
+      data: {
+        petId: pet.id,
+        apiKeyId: apiKey.id,
+        status: 'declined',
+        declineReason: 'home_not_suitable',
+        declineNote: 'We hope you find a friend soon.',
+        ...other,
+      },
+    });
+    expect(declined).toMatchObject({ declineReason: 'home_not_suitable' });
     const read = await prisma.order.findUniqueOrThrow({
       where: { id: placed.id },
       include: { pet: true, apiKey: true },
@@ -137,6 +178,33 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     });
     expect(mine).toHaveLength(1);
     expect(await prismaCode(prisma.pet.delete({ where: { id: pet.id } }))).toBe('P2003');
+  },
+
+  OrderNote: async () => {
+    const category = await prisma.category.create({ data: { name: 'Note takers' } });
+    const pet = await prisma.pet.create({ data: { name: 'Scribbles', categoryId: category.id } });
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Front desk',
+        environment: 'production',
+        plan: 'pro',
+        role: 'staff',
+        hash: 'n'.repeat(64),
+        start: 'pets_live_Note',
+      },
+    });
+    const order = await prisma.order.create({
+      data: { petId: pet.id, apiKeyId: apiKey.id, adopterName: 'Ada', adopterEmail: 'a@b.org' },
+    });
+    const note = await prisma.orderNote.create({
+      data: { orderId: order.id, apiKeyId: apiKey.id, author: 'Front desk', text: 'Called her.' },
+    });
+    expect(note.createdAt).toBeInstanceOf(Date);
+    expect(await prisma.orderNote.findMany({ where: { orderId: order.id } })).toEqual([note]);
+    // A key with notes cannot be deleted; an order's notes go with it.
+    expect(await prismaCode(prisma.apiKey.delete({ where: { id: apiKey.id } }))).toBe('P2003');
+    await prisma.order.delete({ where: { id: order.id } });
+    expect(await prisma.orderNote.count({ where: { id: note.id } })).toBe(0);
   },
 
   PetPhoto: async () => {

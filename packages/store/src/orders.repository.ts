@@ -1,15 +1,22 @@
 import {
+  IN_REVIEW_ORDER_STATUSES,
+  ORDER_NOTES_MAX,
+  ORDER_SIDE_EFFECTS,
+  ORDER_TRANSITIONS,
   ORDERS_CURSOR,
   type TAdopter,
+  type TDeclineReason,
   type TOrder,
+  type TOrderAction,
   type TOrderHistoryEntry,
+  type TOrderNote,
   type TOrderStatus,
   type TPage,
   type TPetStatus,
   toPage,
 } from '@pets/contract';
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { petsInOrders } from './pets.repository';
 import { isUniqueViolation, withTransaction } from './transaction';
 
@@ -17,12 +24,16 @@ import { isUniqueViolation, withTransaction } from './transaction';
  * The orders table and its one row -> `TOrder` mapping. Each statement is compiled once, when this
  * module loads; `int8` columns arrive as strings, `timestamptz` as a Date, `jsonb` parsed.
  *
- * The invariants live in the database as much as in this code: at most one open (placed or
- * approved) order per animal is the partial unique index `orders_one_open_per_pet_key`; placing
- * an order takes the animal from `available` to `pending` with one conditional UPDATE in the same
- * transaction as the INSERT (the row lock orders concurrent attempts: the first wins, the others
- * find the animal `pending`); a transition is one conditional UPDATE of the order (`WHERE status
- * = ANY(from)`), so two concurrent transitions cannot both succeed.
+ * An animal takes any number of applications; the invariants live in the database as much as in
+ * this code. One open order per animal and adopter email is the partial unique index
+ * `orders_one_open_per_pet_adopter_key`, one approved-or-completed order per animal
+ * `orders_one_approved_per_pet_key`. Placing an order counts it on the animal with one
+ * conditional UPDATE of the animal (only while `available`), which locks the animal's row; every
+ * transition locks that row first too, so whatever happens to one animal's orders queues there
+ * (an approval and a placement, two approvals), while other animals' orders go on in parallel. A
+ * transition is then one conditional UPDATE of the order (`WHERE status = ANY(from)`), its side
+ * effects (ORDER_SIDE_EFFECTS of the contract) one UPDATE of the other orders and one of the
+ * animal, and every change reaches the repository's `onChanges` in the same transaction.
  */
 
 const ORDER_COLUMNS = [
@@ -36,6 +47,8 @@ const ORDER_COLUMNS = [
   'adopter_phone as adopterPhone',
   'message',
   'history',
+  'decline_reason as declineReason',
+  'decline_note as declineNote',
 ] as const;
 
 type TOrderRow = {
@@ -49,6 +62,8 @@ type TOrderRow = {
   adopterPhone: string | null;
   message: string | null;
   history: unknown;
+  declineReason: TDeclineReason | null;
+  declineNote: string | null;
 };
 
 const toOrder = (row: TOrderRow): TOrder => ({
@@ -63,8 +78,13 @@ const toOrder = (row: TOrderRow): TOrder => ({
     ...(row.adopterPhone === null ? {} : { phone: row.adopterPhone }),
   },
   ...(row.message === null ? {} : { message: row.message }),
+  ...(row.declineReason === null ? {} : { declineReason: row.declineReason }),
+  ...(row.declineNote === null ? {} : { declineNote: row.declineNote }),
   history: row.history as TOrderHistoryEntry[],
 });
+
+/** The status an UPDATE's order left: the `from` of the history entry it just appended. */
+const PREVIOUS_STATUS = sql<TOrderStatus>`history -> -1 ->> 'from'`.as('previous');
 
 /**
  * The moment of a change, to the millisecond (the columns' precision), and the same moment as the
@@ -110,11 +130,18 @@ type TTransitionParams = {
   to: TOrderStatus;
   by: string;
   apiKeyId: string;
+  declineReason: TDeclineReason | null;
+  declineNote: string | null;
 };
+
+/** The history entry of a change to `to` by `by`; in SET, `status` is still the old value. */
+const historyWith = (to: TOrderStatus, by: string) =>
+  sql`history || jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'from', status, 'to', ${to}::text, 'by', ${by}::text))`;
 
 /**
  * One transition: the order changes only if it is in a `from` status (and, for a partner, is its
- * own); its history gains the entry in the same statement. In SET, `status` is the old value.
+ * own); its history gains the entry in the same statement. The decline's reason and note are null
+ * for any other change.
  */
 const TRANSITION_STATEMENTS = prepareShapes(['apiKeyId'], (db, p: TTransitionParams, has) => {
   let query = db
@@ -122,15 +149,48 @@ const TRANSITION_STATEMENTS = prepareShapes(['apiKeyId'], (db, p: TTransitionPar
     .set({
       status: sql`${p.to}::order_status`,
       updated_at: NOW,
-      history: sql`history || jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'from', status, 'to', ${p.to}::text, 'by', ${p.by}::text))`,
+      history: historyWith(p.to, p.by),
+      decline_reason: sql`${p.declineReason}::decline_reason`,
+      decline_note: sql`${p.declineNote}::varchar`,
     })
     .where('id', '=', p.id)
     .where('status', '=', (eb) => eb.fn<TOrderStatus>('any', [sql`${p.from}::order_status[]`]));
   if (has('apiKeyId')) {
     query = query.where('api_key_id', '=', p.apiKeyId);
   }
-  return query.returning(ORDER_COLUMNS);
+  return query.returning([...ORDER_COLUMNS, PREVIOUS_STATUS]);
 });
+
+/**
+ * A transition's side effect on the animal's other orders: those in a `from` status move to `to`
+ * (the reason set when they are declined), each with its history entry by the key that made the
+ * transition.
+ */
+const OTHERS_STATEMENT = prepare(
+  (
+    db,
+    p: {
+      petId: string;
+      exceptId: string;
+      from: readonly TOrderStatus[];
+      to: TOrderStatus;
+      by: string;
+      declineReason: TDeclineReason | null;
+    },
+  ) =>
+    db
+      .updateTable('orders')
+      .set({
+        status: sql`${p.to}::order_status`,
+        updated_at: NOW,
+        history: historyWith(p.to, p.by),
+        decline_reason: sql`${p.declineReason}::decline_reason`,
+      })
+      .where('pet_id', '=', p.petId)
+      .where('id', '<>', p.exceptId)
+      .where('status', '=', (eb) => eb.fn<TOrderStatus>('any', [sql`${p.from}::order_status[]`]))
+      .returning(['id', PREVIOUS_STATUS]),
+);
 
 const GET_STATEMENTS = prepareShapes(
   ['apiKeyId'],
@@ -142,6 +202,63 @@ const GET_STATEMENTS = prepareShapes(
     return query;
   },
 );
+
+const NOTE_COLUMNS = [
+  'id',
+  'author',
+  'text',
+  sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+    'createdAt',
+  ),
+] as const;
+
+const NOTES_STATEMENT = prepare((db, p: { orderId: string; limit: number }) =>
+  db
+    .selectFrom('order_notes')
+    .select(NOTE_COLUMNS)
+    .where('order_id', '=', p.orderId)
+    .orderBy('id', 'asc')
+    .limit(p.limit),
+);
+
+const INSERT_NOTE_STATEMENT = prepare(
+  (db, p: { orderId: string; apiKeyId: string; author: string; text: string }) =>
+    db
+      .insertInto('order_notes')
+      .values({ order_id: p.orderId, api_key_id: p.apiKeyId, author: p.author, text: p.text })
+      .returning(NOTE_COLUMNS),
+);
+
+const NOTE_COUNT_STATEMENT = prepare((db, p: { orderId: string }) =>
+  db
+    .selectFrom('order_notes')
+    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .where('order_id', '=', p.orderId),
+);
+
+/** The order's row, locked: two notes at once cannot both be the last one allowed. */
+const ORDER_LOCK_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('orders').select('id').where('id', '=', p.id).forUpdate(),
+);
+
+/** A note refused because the application has ORDER_NOTES_MAX already: nothing written. */
+export class OrderNotesFullError extends Error {
+  constructor(readonly orderId: number) {
+    super(`order ${orderId} has ${ORDER_NOTES_MAX} notes`);
+  }
+}
+
+const toNote = (row: {
+  id: string;
+  author: string;
+  text: string;
+  createdAt: string;
+}): TOrderNote => ({
+  id: Number(row.id),
+  author: row.author,
+  text: row.text,
+  createdAt: row.createdAt,
+});
 
 /** A page request of orders, the cursor already read (`before`: ids below it). */
 export type TOrderFilter = {
@@ -213,6 +330,13 @@ export class PetNotAvailableError extends Error {
   }
 }
 
+/** This adopter email already has an open order for the animal: nothing was written. */
+export class OrderAlreadyOpenError extends Error {
+  constructor(readonly petId: number) {
+    super(`an open order for animal ${petId} has this adopter email`);
+  }
+}
+
 /** A transition named an order this caller does not see (or none): nothing changed. */
 export class OrderNotFoundError extends Error {
   constructor(readonly orderId: number) {
@@ -230,28 +354,74 @@ export class OrderStatusError extends Error {
   }
 }
 
-/** What a transition does to the animal, if anything. */
-const PET_STATUS_AFTER: Partial<Record<TOrderStatus, TPetStatus>> = {
-  completed: 'sold',
-  cancelled: 'available',
+/** What a transition does besides its own order: the contract's ORDER_SIDE_EFFECTS, widened. */
+type TSideEffects = {
+  pet?: TPetStatus;
+  petIfWasApproved?: TPetStatus;
+  others?: { from: readonly TOrderStatus[]; to: TOrderStatus; reason?: TDeclineReason };
+};
+
+const IN_REVIEW: readonly (TOrderStatus | undefined)[] = IN_REVIEW_ORDER_STATUSES;
+
+/** How much the changes move the animal's count of applications in review. */
+/**
+ * One order whose status changed in a transition's transaction: the order the request named, or
+ * one changed with it (the others waitlisted by an approval, declined by a completion). `from` is
+ * absent for a placement.
+ */
+export type TOrderChange = {
+  orderId: number;
+  petId: number;
+  from?: TOrderStatus | undefined;
+  to: TOrderStatus;
+};
+
+/**
+ * What a change must cause besides itself (the API writes the emails' outbox here): called once
+ * per transaction with all of its changes, the named order first, then the others in arrival (id)
+ * order, on the transaction's own connection, so whatever it writes commits or rolls back with the
+ * change.
+ */
+export type TOrderChangesHook = (
+  client: PoolClient,
+  changes: readonly TOrderChange[],
+) => Promise<void>;
+
+const inReviewDelta = (changes: readonly TOrderChange[]): number =>
+  changes.reduce(
+    (delta, { from, to }) =>
+      delta + Number(IN_REVIEW.includes(to)) - Number(IN_REVIEW.includes(from)),
+    0,
+  );
+
+/** A transition as the service asks for it: who, and the decline's reason and note. */
+export type TTransitionRequest = {
+  action: TOrderAction;
+  /** Display start of the key, for the histories. */
+  by: string;
+  decline?: { reason: TDeclineReason; note?: string | undefined } | undefined;
 };
 
 const scopeParam = (scope: TOrderScope): string =>
   scope.apiKeyId === null ? '' : String(scope.apiKeyId);
 
 export class OrdersRepository {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly onChanges: TOrderChangesHook = async () => undefined,
+  ) {}
 
   /**
-   * Places an order for an available animal: in one transaction the animal becomes `pending` and
-   * the order is created. Refused (nothing written) when the animal does not exist
-   * (UnknownPetError) or is not available (PetNotAvailableError), including when the
-   * one-open-order index refuses the row.
+   * Places an order (an application) for an available animal: in one transaction the animal
+   * counts one more application in review and the order is created; the animal's status does not
+   * change. Refused (nothing written) when the animal does not exist (UnknownPetError), is not
+   * available (PetNotAvailableError), or has an open order with this adopter email
+   * (OrderAlreadyOpenError, from the unique index).
    */
   place(order: TNewOrderRecord): Promise<TOrder> {
     const petId = String(order.petId);
     return withTransaction(this.pool, async (client) => {
-      if (!(await petsInOrders.reserve(client, petId))) {
+      if (!(await petsInOrders.admitApplication(client, petId))) {
         throw await this.refusalFor(client, order.petId);
       }
       const { rows } = await INSERT_STATEMENT.execute(client, {
@@ -263,10 +433,14 @@ export class OrdersRepository {
         adopterPhone: order.adopter.phone ?? null,
         message: order.message ?? null,
       });
-      return toOrder(rows[0] as TOrderRow);
+      const placed = toOrder(rows[0] as TOrderRow);
+      await this.onChanges(client, [
+        { orderId: placed.id, petId: placed.petId, to: placed.status },
+      ]);
+      return placed;
     }).catch((error: unknown) => {
-      // The database's own guard: an open order exists although the animal was available.
-      throw isUniqueViolation(error) ? new PetNotAvailableError(order.petId, 'pending') : error;
+      // The only unique index an INSERT can meet: one open order per animal and adopter email.
+      throw isUniqueViolation(error) ? new OrderAlreadyOpenError(order.petId) : error;
     });
   }
 
@@ -276,34 +450,114 @@ export class OrdersRepository {
   }
 
   /**
-   * Moves an order from one of `from` to `to`, and the animal with it (completed: sold,
-   * cancelled: available), in one transaction. Refused, with nothing changed, when the order is
-   * not visible in `scope` (OrderNotFoundError) or not in a `from` status (OrderStatusError).
+   * Applies a transition of the contract's ORDER_TRANSITIONS and its ORDER_SIDE_EFFECTS in one
+   * transaction: the order, the animal's other orders, the animal (status, count in review), and
+   * `onChanges` with every order changed. Refused, with nothing changed, when the order is
+   * not visible in `scope` (OrderNotFoundError), not in a status the transition starts from
+   * (OrderStatusError), or, to approve, its animal is not available (PetNotAvailableError).
    */
-  transition(
-    id: number,
-    scope: TOrderScope,
-    change: { from: readonly TOrderStatus[]; to: TOrderStatus; by: string },
-  ): Promise<TOrder> {
-    const params = {
-      id: String(id),
-      apiKeyId: scopeParam(scope),
-      from: change.from,
-      to: change.to,
-      by: change.by,
-    };
+  transition(id: number, scope: TOrderScope, request: TTransitionRequest): Promise<TOrder> {
+    const { action, by, decline } = request;
+    const { from, to } = ORDER_TRANSITIONS[action];
+    const effects: TSideEffects = ORDER_SIDE_EFFECTS[action];
     return withTransaction(this.pool, async (client) => {
-      const { rows } = await TRANSITION_STATEMENTS.execute(client, params);
+      const named = await this.get(id, scope, client);
+      if (!named) {
+        throw new OrderNotFoundError(id);
+      }
+      const petId = String(named.petId);
+      // The animal's row first: every change of this animal's orders queues here.
+      const petStatus = await petsInOrders.lockStatusOf(client, petId);
+      const isAllowed = (from as readonly TOrderStatus[]).includes(named.status);
+      if (action === 'approve' && isAllowed && petStatus !== 'available') {
+        throw new PetNotAvailableError(named.petId, petStatus ?? 'sold');
+      }
+      const { rows } = await TRANSITION_STATEMENTS.execute(client, {
+        id: String(id),
+        apiKeyId: scopeParam(scope),
+        from,
+        to,
+        by,
+        declineReason: decline?.reason ?? null,
+        declineNote: decline?.note || null,
+      }).catch((error: unknown) => {
+        // The database's own guard, one approved-or-completed order per animal: an animal made
+        // available again by hand after an adoption was completed.
+        throw isUniqueViolation(error) ? new PetNotAvailableError(named.petId, 'sold') : error;
+      });
       const row = rows[0];
       if (!row) {
         const current = await this.get(id, scope, client);
-        throw current ? new OrderStatusError(id, current.status) : new OrderNotFoundError(id);
+        throw new OrderStatusError(id, current?.status ?? named.status);
       }
-      const petStatus = PET_STATUS_AFTER[change.to];
-      if (petStatus) {
-        await petsInOrders.setStatus(client, row.petId, petStatus);
+      const changes: TOrderChange[] = [{ orderId: id, petId: named.petId, from: row.previous, to }];
+      if (effects.others) {
+        const others = await OTHERS_STATEMENT.execute(client, {
+          petId,
+          exceptId: String(id),
+          from: effects.others.from,
+          to: effects.others.to,
+          by,
+          declineReason: effects.others.reason ?? null,
+        });
+        const changed = others.rows
+          .map((other) => ({
+            orderId: Number(other.id),
+            petId: named.petId,
+            from: other.previous,
+            to: effects.others?.to ?? to,
+          }))
+          .sort((a, b) => a.orderId - b.orderId);
+        changes.push(...changed);
       }
+      const newPetStatus =
+        effects.pet ?? (row.previous === 'approved' ? effects.petIfWasApproved : undefined);
+      await petsInOrders.afterOrderChanges(client, petId, {
+        status: newPetStatus ?? null,
+        inReviewDelta: inReviewDelta(changes),
+      });
+      await this.onChanges(client, changes);
       return toOrder(row);
+    });
+  }
+
+  /** An order's staff notes, oldest first; null when no order has this id. */
+  async notes(orderId: number): Promise<TOrderNote[] | null> {
+    const order = await this.get(orderId, { apiKeyId: null });
+    if (!order) {
+      return null;
+    }
+    const { rows } = await NOTES_STATEMENT.execute(this.pool, {
+      orderId: String(orderId),
+      limit: ORDER_NOTES_MAX,
+    });
+    return rows.map(toNote);
+  }
+
+  /**
+   * Adds a staff note, signed `author`; null when no order has this id, OrderNotesFullError when
+   * it has ORDER_NOTES_MAX already.
+   */
+  addNote(
+    orderId: number,
+    note: { apiKeyId: bigint; author: string; text: string },
+  ): Promise<TOrderNote | null> {
+    return withTransaction(this.pool, async (client) => {
+      const locked = await ORDER_LOCK_STATEMENT.execute(client, { id: String(orderId) });
+      if (locked.rows.length === 0) {
+        return null;
+      }
+      const counted = await NOTE_COUNT_STATEMENT.execute(client, { orderId: String(orderId) });
+      if (Number(counted.rows[0]?.total ?? 0) >= ORDER_NOTES_MAX) {
+        throw new OrderNotesFullError(orderId);
+      }
+      const { rows } = await INSERT_NOTE_STATEMENT.execute(client, {
+        orderId: String(orderId),
+        apiKeyId: String(note.apiKeyId),
+        author: note.author,
+        text: note.text,
+      });
+      return toNote(rows[0] as Parameters<typeof toNote>[0]);
     });
   }
 

@@ -14,7 +14,6 @@ import type {
 import { toPage } from '@pets/contract/rules';
 import {
   nameSearchWords,
-  OPEN_ORDER_STATUSES,
   PET_PROFILE_FIELDS,
   PETS_CURSOR,
   type TPetProfileInput,
@@ -68,6 +67,8 @@ const PET_COLUMNS = [
   // The animal's pet_photos rows in order, kept up to date by a trigger of the database
   // (migration 20261123151000_pet_photo_list): no subquery per animal of a page.
   sql<TPhotoRow[]>`pets.photo_list`.as('photos'),
+  // Kept by the orders repository in each order change's transaction: no count per animal.
+  'applications_in_review as applicationsInReview',
 ] as const;
 
 /** A Pet's row, as Kysely infers it from PET_COLUMNS and the generated types. */
@@ -105,6 +106,7 @@ const toPet = (row: TPetRow, mediaBaseUrl: string): TPet => ({
   breed: row.breed,
   arrivedAt: row.arrivedAt,
   photos: row.photos.map((photo) => toPhoto(photo, mediaBaseUrl)),
+  applicationsInReview: row.applicationsInReview,
 });
 
 /**
@@ -264,11 +266,15 @@ const GET_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id),
 );
 
-/** `available` -> `pending`, only if it is available: the row lock makes concurrent tries queue. */
-const RESERVE_STATEMENT = prepare((db, p: { id: string }) =>
+/**
+ * One more application in review, only if the animal is available: the row lock makes a
+ * placement and an approval of the same animal queue, so no application slips in beside an
+ * approval unseen.
+ */
+const ADMIT_STATEMENT = prepare((db, p: { id: string }) =>
   db
     .updateTable('pets')
-    .set({ status: 'pending' })
+    .set({ applications_in_review: sql`applications_in_review + 1` })
     .where('id', '=', p.id)
     .where('status', '=', 'available')
     .returning('id'),
@@ -278,23 +284,52 @@ const STATUS_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select('status').where('id', '=', p.id),
 );
 
-const SET_STATUS_STATEMENT = prepare((db, p: { id: string; status: TPetStatus }) =>
-  db.updateTable('pets').set({ status: p.status }).where('id', '=', p.id),
+/** The animal's status, its row locked until the transaction ends. */
+const LOCK_STATUS_STATEMENT = prepare((db, p: { id: string }) =>
+  db.selectFrom('pets').select('status').where('id', '=', p.id).forUpdate(),
+);
+
+const AFTER_ORDERS_STATEMENT = prepare(
+  (db, p: { id: string; status: TPetStatus | null; inReviewDelta: number }) =>
+    db
+      .updateTable('pets')
+      .set({
+        status: sql`coalesce(${p.status}::pet_status, status)`,
+        applications_in_review: sql`applications_in_review + ${p.inReviewDelta}::integer`,
+      })
+      .where('id', '=', p.id),
 );
 
 /**
- * What an adoption order does to its animal, inside the orders repository's transaction (`db` is
+ * What adoption orders do to their animal, inside the orders repository's transaction (`db` is
  * its client): the animals' table is written by this repository only.
  */
 export const petsInOrders = {
-  /** Sets an available animal `pending`; false when it is not available (or does not exist). */
-  reserve: async (db: TQueryable, petId: string): Promise<boolean> =>
-    (await RESERVE_STATEMENT.execute(db, { id: petId })).rows.length > 0,
+  /**
+   * Counts one more application in review for an available animal; false (nothing changed) when
+   * it is not available or does not exist.
+   */
+  admitApplication: async (db: TQueryable, petId: string): Promise<boolean> =>
+    (await ADMIT_STATEMENT.execute(db, { id: petId })).rows.length > 0,
   /** The animal's status, or undefined when there is no such animal. */
   statusOf: async (db: TQueryable, petId: string): Promise<TPetStatus | undefined> =>
     (await STATUS_STATEMENT.execute(db, { id: petId })).rows[0]?.status,
-  setStatus: async (db: TQueryable, petId: string, status: TPetStatus): Promise<void> => {
-    await SET_STATUS_STATEMENT.execute(db, { id: petId, status });
+  /**
+   * The animal's status, its row locked until the transaction ends (undefined: no such animal):
+   * every transition of an animal's orders takes this lock first, so they queue per animal.
+   */
+  lockStatusOf: async (db: TQueryable, petId: string): Promise<TPetStatus | undefined> =>
+    (await LOCK_STATUS_STATEMENT.execute(db, { id: petId })).rows[0]?.status,
+  /** After orders changed: the animal's new status (null: unchanged) and in-review count. */
+  afterOrderChanges: async (
+    db: TQueryable,
+    petId: string,
+    change: { status: TPetStatus | null; inReviewDelta: number },
+  ): Promise<void> => {
+    if (change.status === null && change.inReviewDelta === 0) {
+      return;
+    }
+    await AFTER_ORDERS_STATEMENT.execute(db, { id: petId, ...change });
   },
 };
 
@@ -303,13 +338,13 @@ const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
   db.selectFrom('pets').select('id').where('id', '=', p.id).forUpdate(),
 );
 
-/** Whether the animal has an open order (the contract's open statuses). */
-const OPEN_ORDER_STATEMENT = prepare((db, p: { petId: string }) =>
+/** Whether the animal is on hold for an approved adopter (the order that holds it). */
+const HOLDING_ORDER_STATEMENT = prepare((db, p: { petId: string }) =>
   db
     .selectFrom('orders')
     .select('id')
     .where('pet_id', '=', p.petId)
-    .where('status', 'in', [...OPEN_ORDER_STATUSES])
+    .where('status', '=', 'approved')
     .limit(1),
 );
 
@@ -414,10 +449,10 @@ export class UnknownCategoryError extends Error {
   }
 }
 
-/** A status change refused because the animal has an open adoption order. */
+/** A status change refused because the animal is on hold for an approved adoption order. */
 export class OpenOrderConflictError extends Error {
   constructor(readonly petId: number) {
-    super(`animal ${petId} has an open order`);
+    super(`animal ${petId} has an approved order`);
   }
 }
 
@@ -476,8 +511,9 @@ export class PetsRepository {
   /**
    * Changes the fields given (a profile field given as null is cleared), in one transaction that
    * locks the animal's row: null when no animal has this id; OpenOrderConflictError when the
-   * status would become anything but `pending` while an order is open (placing an order and the
-   * transitions lock the same row, so no order opens or closes between the check and the write);
+   * status would become anything but `pending` while an approved order holds the animal (the
+   * order transitions lock the same row, so no approval comes or goes between the check and the
+   * write); applications in review do not tie the animal's status;
    * UnknownCategoryError for a categoryId that names no category.
    */
   update(id: number, changes: TPetUpdate): Promise<TPet | null> {
@@ -495,7 +531,7 @@ export class PetsRepository {
         return null;
       }
       if (params.status !== null && params.status !== 'pending') {
-        const open = await OPEN_ORDER_STATEMENT.execute(client, { petId: params.id });
+        const open = await HOLDING_ORDER_STATEMENT.execute(client, { petId: params.id });
         if (open.rows.length > 0) {
           throw new OpenOrderConflictError(id);
         }

@@ -54,6 +54,9 @@ const routes = {
   getOrder: contract.orders.getOrder,
   cancelOrder: contract.orders.cancelOrder,
   approveOrder: contract.orders.approveOrder,
+  declineOrder: contract.orders.declineOrder,
+  listOrderNotes: contract.orders.listOrderNotes,
+  addOrderNote: contract.orders.addOrderNote,
   completeOrder: contract.orders.completeOrder,
   listCategories: contract.categories.listCategories,
   getCurrentKey: contract.me.getCurrentKey,
@@ -195,6 +198,10 @@ const validBody = (operation: TOperation) => {
       return { body: png, headers: { 'content-type': 'image/png' } };
     case 'reorderPetPhotos':
       return jsonBody(JSON.stringify({ photoIds: [] }));
+    case 'declineOrder':
+      return jsonBody(JSON.stringify({ reason: 'not_a_match' }));
+    case 'addOrderNote':
+      return jsonBody(JSON.stringify({ text: 'Called her.' }));
     default:
       return {};
   }
@@ -264,6 +271,14 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       key: staff,
     });
     await send('validating', 'listOrders', 'orders', pathOf('listOrders'));
+    await send('validating', 'addOrderNote', 'note', pathOf('addOrderNote', { orderId }), {
+      ...jsonBody(JSON.stringify({ text: 'Called her: fenced garden.' })),
+      key: staff,
+    });
+    await send('validating', 'listOrderNotes', 'notes', pathOf('listOrderNotes', { orderId }), {
+      key: staff,
+    });
+    await send('validating', 'listOrderNotes', 'partner', pathOf('listOrderNotes', { orderId }));
     await send(
       'validating',
       'listOrders',
@@ -330,6 +345,70 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       'cancelOrder',
       'cancel',
       pathOf('cancelOrder', { orderId: (second.body as { id: number }).id }),
+    );
+    // Declined by the store, with a reason and a note for the adopter; then not again.
+    const third = await send(
+      'validating',
+      'placeOrder',
+      'a third adopter',
+      pathOf('placeOrder'),
+      jsonBody(
+        JSON.stringify({ petId: otherPetId, adopter: { name: 'Cy', email: 'cy@example.org' } }),
+      ),
+    );
+    const thirdId = (third.body as { id: number }).id;
+    await send(
+      'validating',
+      'placeOrder',
+      'the same adopter again',
+      pathOf('placeOrder'),
+      jsonBody(
+        JSON.stringify({ petId: otherPetId, adopter: { name: 'Cy', email: 'cy@example.org' } }),
+      ),
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'partner',
+      pathOf('declineOrder', { orderId: thirdId }),
+      {
+        ...jsonBody(JSON.stringify({ reason: 'not_a_match' })),
+      },
+    );
+    // Prism refuses this one itself when validating requests: the API's own 400 is what we check.
+    await send(
+      'lenient',
+      'declineOrder',
+      'no reason',
+      pathOf('declineOrder', { orderId: thirdId }),
+      {
+        ...jsonBody(JSON.stringify({ note: 'Sorry.' })),
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'decline',
+      pathOf('declineOrder', { orderId: thirdId }),
+      {
+        ...jsonBody(JSON.stringify({ reason: 'home_not_suitable', note: 'Dash needs a garden.' })),
+        key: staff,
+      },
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'decline a declined order',
+      pathOf('declineOrder', { orderId: thirdId }),
+      { ...jsonBody(JSON.stringify({ reason: 'other' })), key: staff },
+    );
+    await send(
+      'validating',
+      'declineOrder',
+      'no such order',
+      pathOf('declineOrder', { orderId: 987_654 }),
+      { ...jsonBody(JSON.stringify({ reason: 'other' })), key: staff },
     );
     await send('validating', 'updatePet', 'update', pathOf('updatePet', { petId: otherPetId }), {
       ...jsonBody(JSON.stringify({ name: 'Dash II', status: 'sold' })),

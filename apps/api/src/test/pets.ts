@@ -6,8 +6,16 @@ const UNKNOWN_PROFILE = Object.fromEntries(PET_PROFILE_FIELDS.map((field) => [fi
 
 /**
  * The Pet the API answers for an animal added with only the given fields: its profile unknown
- * (null), no photos, any id unless one is given. Tests name what they set.
+ * (null), no photos, no application in review, any id unless one is given. Tests name what they
+ * set.
  */
 export const expectedPet = (
   fields: Pick<TPet, 'name' | 'categoryId' | 'status'> & Partial<TPet>,
-): TPet => ({ id: expect.any(Number), ...UNKNOWN_PROFILE, photos: [], ...fields }) as TPet;
+): TPet =>
+  ({
+    id: expect.any(Number),
+    ...UNKNOWN_PROFILE,
+    photos: [],
+    applicationsInReview: 0,
+    ...fields,
+  }) as TPet;

@@ -1,7 +1,7 @@
 'use client';
 
 import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
-import { CircleCheck, CircleDot, CircleX, Home } from 'lucide-react';
+import { CircleCheck, CircleDot, CircleX, Home, Hourglass } from 'lucide-react';
 import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import type { TApplicationLookupState } from '@/lib/application-lookup';
@@ -17,7 +17,9 @@ type TProps = {
 
 const STEP_ICONS = {
   placed: CircleDot,
+  waitlisted: Hourglass,
   approved: CircleCheck,
+  declined: CircleX,
   completed: Home,
   cancelled: CircleX,
 } as const;
@@ -29,6 +31,16 @@ const Application = ({ application }: { application: TApplicationView }) => (
       {application.petName ? ` to adopt ${application.petName}` : ''}
     </h2>
     <p className="lead">{application.summary}</p>
+    {application.declined ? (
+      <div className="notice">
+        <p>{application.declined.reason}</p>
+        {application.declined.note ? (
+          <p>
+            The store wrote: <q className="application__note">{application.declined.note}</q>
+          </p>
+        ) : null}
+      </div>
+    ) : null}
     <ol className="steps" aria-label="Progress">
       {application.steps.map((step) => {
         const Icon = STEP_ICONS[step.status];

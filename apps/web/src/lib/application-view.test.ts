@@ -47,4 +47,27 @@ describe('an application as its adopter sees it', () => {
     });
     expect(view.summary).toMatch(/within 1 working day to arrange a visit with the animal/);
   });
+
+  it("tells a waitlisted adopter where they stand, without anyone else's name", () => {
+    const view = toApplicationView({ ...order, status: 'waitlisted' }, 'Biscuit', LONDON);
+    expect(view.summary).toMatch(/approved another application for Biscuit .* waiting list/);
+    expect(view.declined).toBeUndefined();
+  });
+
+  it("gives a declined adopter the store's reason kindly worded, and its note as written", () => {
+    const view = toApplicationView(
+      {
+        ...order,
+        status: 'declined',
+        declineReason: 'adopted_by_another_family',
+        declineNote: 'Thank you so much for applying.',
+      },
+      'Biscuit',
+      LONDON,
+    );
+    expect(view.declined).toEqual({
+      reason: 'This animal has found a home with another family.',
+      note: 'Thank you so much for applying.',
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { TOrder, TOrderStatus } from '@pets/contract/schemas';
 import { formatStoreInstant, type TStoreConfig } from '@pets/contract/store';
 import { formatReference } from './application-reference';
+import { DECLINE_REASON_WORDS } from './decline-reasons';
 
 /**
  * An application as its adopter may see it on the status page: its reference, the animal, where
@@ -13,19 +14,25 @@ export type TApplicationView = {
   status: TOrderStatus;
   /** Where it stands now and what comes next, in one or two sentences. */
   summary: string;
+  /** When declined: the store's reason in kind words, and its own note if it wrote one. */
+  declined?: { reason: string; note?: string | undefined } | undefined;
   steps: { status: TOrderStatus; title: string; at: string; when: string }[];
 };
 
 const STEP_TITLES: Record<TOrderStatus, string> = {
   placed: 'Application received',
+  waitlisted: 'On the waiting list',
   approved: 'Approved by the store',
+  declined: 'Not taken further',
   completed: 'Adoption completed: gone home',
   cancelled: 'Application closed',
 };
 
 export const STATUS_LABELS: Record<TOrderStatus, string> = {
-  placed: 'Received, waiting for the store',
+  placed: 'Received, in review',
+  waitlisted: 'On the waiting list',
   approved: 'Approved',
+  declined: 'Declined',
   completed: 'Adopted',
   cancelled: 'Closed',
 };
@@ -34,6 +41,10 @@ const summaryOf = (status: TOrderStatus, animal: string, replyDays: number): str
   switch (status) {
     case 'placed':
       return `The store has your application and will contact you within ${replyDays} working ${replyDays === 1 ? 'day' : 'days'} to arrange a visit with ${animal}.`;
+    case 'waitlisted':
+      return `The store has approved another application for ${animal} for now, and kept yours on the waiting list. If that adoption does not go ahead, the store will look at yours again.`;
+    case 'declined':
+      return `The store has decided not to take this application for ${animal} further. Thank you for wanting to give an animal a home.`;
     case 'approved':
       return `The store has approved your application. Come and meet ${animal}; the store will agree the day of the adoption with you.`;
     case 'completed':
@@ -55,6 +66,9 @@ export const toApplicationView = (
   petName,
   status: order.status,
   summary: summaryOf(order.status, petName ?? 'the animal', store.replyDays),
+  declined: order.declineReason
+    ? { reason: DECLINE_REASON_WORDS[order.declineReason].adopter, note: order.declineNote }
+    : undefined,
   steps: order.history.map((entry) => ({
     status: entry.to,
     title: STEP_TITLES[entry.to],

@@ -13,8 +13,10 @@ import { currentVisitor } from './visitor';
 
 export type TPlaced =
   | { kind: 'placed'; order: TOrder }
-  /** `409 pet_not_available`: the animal was reserved or adopted since the form was opened. */
-  | { kind: 'taken' };
+  /** `409 pet_not_available`: the animal was set aside or adopted since the form was opened. */
+  | { kind: 'taken' }
+  /** `409 order_already_open`: this email has an open application for the animal already. */
+  | { kind: 'already-open' };
 
 /** How many times a retry that meets the first request still running waits for it. */
 const KEY_IN_USE_RETRIES = 3;
@@ -53,6 +55,9 @@ export const placeOrder = async (
           if (code === 'pet_not_available') {
             return { kind: 'taken' };
           }
+          if (code === 'order_already_open') {
+            return { kind: 'already-open' };
+          }
           if (code === 'idempotency_key_in_use') {
             return { kind: 'in-use' };
           }
@@ -65,7 +70,7 @@ export const placeOrder = async (
     }
     if (result.data.kind !== 'in-use') {
       if (result.data.kind === 'placed') {
-        // The animal is on hold now: the public pages show it at once. (Taken by someone else:
+        // One more application in review: the public pages show the count at once. (Refused:
         // the form stays with what was typed; the apply page reads the animal afresh anyway.)
         updateTag(PETS_TAG);
       }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatArrivalDate, profileFacts, profileLine, storyParagraphs } from './pet-profile';
+import {
+  applicationsInReviewText,
+  formatArrivalDate,
+  profileFacts,
+  profileLine,
+  storyParagraphs,
+} from './pet-profile';
 
 const today = new Date('2026-11-23T12:00:00Z');
 const unknown = { age: null, sex: null, size: null, arrivedAt: null };
@@ -55,5 +61,12 @@ describe('storyParagraphs', () => {
   it('is empty when there is no story', () => {
     expect(storyParagraphs(null)).toEqual([]);
     expect(storyParagraphs('  \n\n ')).toEqual([]);
+  });
+});
+
+describe('applicationsInReviewText', () => {
+  it('counts the applications in review, one or many, without names', () => {
+    expect(applicationsInReviewText(1)).toBe('1 application in review');
+    expect(applicationsInReviewText(3)).toBe('3 applications in review');
   });
 });

@@ -88,3 +88,10 @@ export const storyParagraphs = (description: string | null | undefined): string[
     .split(/\n[^\S\n]*\n\s*/)
     .map((paragraph) => paragraph.trim())
     .filter((paragraph) => paragraph !== '');
+
+/**
+ * "3 applications in review": how many people have applied, without who. The page shows nothing
+ * at 0 (an animal nobody has applied for yet needs no line saying so).
+ */
+export const applicationsInReviewText = (count: number): string =>
+  count === 1 ? '1 application in review' : `${count} applications in review`;

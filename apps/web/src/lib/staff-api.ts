@@ -1,11 +1,13 @@
 import 'server-only';
 import {
   type TCurrentKey,
+  type TDeclineOrder,
   type TListOrdersQuery,
   type TListPetsQueryInput,
   type TNewPetInput,
   type TOrder,
   type TOrderAction,
+  type TOrderNote,
   type TPet,
   type TPetPhoto,
   type TPetUpdate,
@@ -103,6 +105,7 @@ const CHANGES_THE_CATALOGUE = new Set([
   'deletePetPhoto',
   'reorderPetPhotos',
   'approveOrder',
+  'declineOrder',
   'completeOrder',
   'cancelOrder',
 ]);
@@ -120,7 +123,7 @@ export type TOrdersPage = { orders: TOrder[]; nextCursor?: string };
 
 export const listOrders = (
   apiKey: string,
-  query: Partial<Pick<TListOrdersQuery, 'status' | 'cursor' | 'limit'>>,
+  query: Partial<Pick<TListOrdersQuery, 'status' | 'petId' | 'cursor' | 'limit'>>,
 ): Promise<TStaffResult<TOrdersPage>> =>
   call(
     'listOrders',
@@ -140,12 +143,51 @@ export const getOrder = (apiKey: string, orderId: number): Promise<TStaffResult<
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
-/** approve / complete / cancel, with an Idempotency-Key so a retried click is one change. */
+/** An application's private staff notes, oldest first. */
+export const listOrderNotes = (
+  apiKey: string,
+  orderId: number,
+): Promise<TStaffResult<TOrderNote[]>> =>
+  call(
+    'listOrderNotes',
+    apiKey,
+    (client) => client.orders.listOrderNotes({ params: { orderId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/** A new staff note, signed by the API with the staff key's name; one per Idempotency-Key. */
+export const addOrderNote = (
+  apiKey: string,
+  orderId: number,
+  text: string,
+  idempotencyKey: string,
+): Promise<TStaffResult<TOrderNote>> =>
+  call(
+    'addOrderNote',
+    apiKey,
+    (client) =>
+      client.orders.addOrderNote({
+        params: { orderId },
+        body: { text },
+        headers: { 'idempotency-key': idempotencyKey },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
+/** What any transition answers. */
+type TTransitionResponse = Awaited<ReturnType<TApiClient['orders'][`${TOrderAction}Order`]>>;
+
+/**
+ * approve / decline / complete / cancel, with an Idempotency-Key so a retried click is one
+ * change; `decline` carries the reason and the note.
+ */
 export const transitionOrder = (
   apiKey: string,
   action: TOrderAction,
   orderId: number,
   idempotencyKey: string,
+  decline?: TDeclineOrder,
 ): Promise<TStaffResult<TOrder>> => {
   const args = {
     params: { orderId },
@@ -153,11 +195,13 @@ export const transitionOrder = (
     headers: { 'idempotency-key': idempotencyKey },
     fetchOptions: fetchOptions(),
   };
-  const operations = {
-    approve: (client: TApiClient) => client.orders.approveOrder(args),
-    complete: (client: TApiClient) => client.orders.completeOrder(args),
-    cancel: (client: TApiClient) => client.orders.cancelOrder(args),
-  } as const;
+  const operations: Record<TOrderAction, (client: TApiClient) => Promise<TTransitionResponse>> = {
+    approve: (client) => client.orders.approveOrder(args),
+    decline: (client) =>
+      client.orders.declineOrder({ ...args, body: decline ?? { reason: 'other' } }),
+    complete: (client) => client.orders.completeOrder(args),
+    cancel: (client) => client.orders.cancelOrder(args),
+  };
   return call(`${action}Order`, apiKey, operations[action], (response) =>
     response.status === 200 ? response.body : undefined,
   );

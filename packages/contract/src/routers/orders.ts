@@ -1,13 +1,18 @@
-import { type ContractNoBodyType, initContract } from '@ts-rest/core';
+import { type AppRouteMutation, type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import {
+  ORDER_DECLINE_NOTE_MAX_LENGTH,
   ORDER_TRANSITIONS,
   type TOrderAction,
+  ZDeclineOrder,
   ZListOrdersQuery,
   ZNewOrder,
+  ZNewOrderNote,
   ZOrder,
   ZOrderIdParams,
+  ZOrderNote,
+  ZOrderNotes,
   ZOrders,
 } from '../schemas/order';
 import { errors } from './errors';
@@ -28,12 +33,18 @@ const CONFLICT_TRANSITION =
 const FORBIDDEN_WRITE = 'The key is read-only (`forbidden`).';
 const FORBIDDEN_STAFF = 'The key is not a staff key, or is read-only (`forbidden`).';
 
-/** One transition of an order: `POST /store/orders/:orderId/<action>`, no body. */
-const transition = <A extends TOrderAction>(
+/**
+ * One transition of an order: `POST /store/orders/:orderId/<action>`, with no body unless one is
+ * given (decline's reason).
+ */
+const transition = <A extends TOrderAction, B extends AppRouteMutation['body'] = typeof NO_BODY>(
   action: A,
   summary: string,
   description: string,
   requiredRole?: 'staff',
+  body: B = NO_BODY as B,
+  bodyText = 'No request body.',
+  conflict = CONFLICT_TRANSITION,
 ) =>
   idempotent({
     method: 'POST' as const,
@@ -41,10 +52,11 @@ const transition = <A extends TOrderAction>(
     summary,
     description:
       `${description} Allowed from ${ORDER_TRANSITIONS[action].from.map((status) => `\`${status}\``).join(' or ')}; ` +
-      'any other status is `409 order_transition_not_allowed` and changes nothing. No request body. ' +
-      'Answers the updated order, whose `history` records the change and the key that made it.',
+      `any other status is \`409 order_transition_not_allowed\` and changes nothing. ${bodyText} ` +
+      'Answers the updated order, whose `history` records the change and the key that made it; ' +
+      'orders changed with it record it too.',
     pathParams: ZOrderIdParams,
-    body: NO_BODY as typeof NO_BODY,
+    body,
     responses: {
       200: ZOrder,
       // No body is read, but one sent is still checked: too large, or not JSON.
@@ -57,7 +69,7 @@ const transition = <A extends TOrderAction>(
         404: requiredRole
           ? 'No order has this id (`not_found`).'
           : 'No order with this id is visible to the key: it does not exist or another key placed it (`not_found`).',
-        409: CONFLICT_TRANSITION,
+        409: conflict,
       },
     } satisfies TRouteMetadata,
   });
@@ -81,12 +93,14 @@ export const ordersRouter = c.router({
   placeOrder: idempotent({
     method: 'POST',
     path: '/store/orders',
-    summary: 'Place an adoption order',
+    summary: 'Place an adoption order (an application)',
     description:
-      'Asks to adopt an `available` animal. In one transaction the order is created (`placed`) ' +
-      'and the animal becomes `pending`; an animal has at most one open (`placed` or ' +
-      '`approved`) order. An animal that is not `available` is `409 pet_not_available`; an ' +
-      'unknown `petId` is `404 not_found`. The body must be `application/json`, at most ' +
+      'Applies to adopt an `available` animal: the order is created `placed` (in review); the ' +
+      'animal does not change (it counts one more in `applicationsInReview`), and any number of ' +
+      'adopters may apply. At most one open (`placed`, `waitlisted` or `approved`) application ' +
+      'per adopter email (compared trimmed and case-insensitively) and animal: another is ' +
+      '`409 order_already_open`. An animal that is `pending` or `sold` is `409 pet_not_available`; ' +
+      'an unknown `petId` is `404 not_found`. The body must be `application/json`, at most ' +
       `${BODY_LIMIT_TEXT}.`,
     body: ZNewOrder,
     responses: {
@@ -98,7 +112,10 @@ export const ordersRouter = c.router({
       responseDescriptions: {
         403: FORBIDDEN_WRITE,
         404: 'No animal has this `petId` (`not_found`).',
-        409: `The animal is not \`available\`: it is \`pending\` (an open order, or set aside by the store) or \`sold\` (\`pet_not_available\`).${KEY_IN_USE}`,
+        409:
+          'The animal is not `available`: it is `pending` (on hold for an approved adopter, or set ' +
+          'aside by the store) or `sold` (`pet_not_available`). Or this adopter email already has ' +
+          `an open application for the animal (\`order_already_open\`).${KEY_IN_USE}`,
       },
     } satisfies TRouteMetadata,
   }),
@@ -123,19 +140,78 @@ export const ordersRouter = c.router({
   approveOrder: transition(
     'approve',
     'Approve an adoption order (staff)',
-    'The store accepts the adopter. Staff keys only; the animal stays `pending`.',
+    'The store chooses this adopter: the order is `approved`, the animal becomes `pending` (on ' +
+      'hold for them), and every other `placed` order for the animal becomes `waitlisted`. Only ' +
+      'while the animal is `available` (else `409 pet_not_available`). Staff keys only.',
     'staff',
+    NO_BODY as typeof NO_BODY,
+    undefined,
+    `${CONFLICT_TRANSITION.replace(KEY_IN_USE, '')} Or the animal is not \`available\` (another adopter's approval holds it, or it is \`sold\`; \`pet_not_available\`).${KEY_IN_USE}`,
+  ),
+  declineOrder: transition(
+    'decline',
+    'Decline an adoption order (staff)',
+    'The store says no to this adopter, with a `reason` from a short list and an optional ' +
+      `\`note\` (at most ${ORDER_DECLINE_NOTE_MAX_LENGTH} characters) that the adopter is shown. ` +
+      'When the order was `approved`, the animal becomes `available` again; `waitlisted` orders ' +
+      'stay in line. Staff keys only.',
+    'staff',
+    ZDeclineOrder,
+    `The body: \`{ "reason": ..., "note": ... }\`, \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
   ),
   completeOrder: transition(
     'complete',
     'Complete an adoption order (staff)',
-    'The animal has gone home: the order is `completed` and the animal `sold`. Staff keys only.',
+    'The animal has gone home: the order is `completed`, the animal `sold`, and every other ' +
+      'open order for it `declined` (reason `adopted_by_another_family`). Staff keys only.',
     'staff',
   ),
+  listOrderNotes: {
+    method: 'GET',
+    path: '/store/orders/:orderId/notes',
+    summary: "List an application's staff notes (staff)",
+    description:
+      "The store's private notes on an application, oldest first, each with its author (the " +
+      "staff key's name) and time. Never shown to the adopter or to partners. Staff keys only.",
+    pathParams: ZOrderIdParams,
+    responses: {
+      200: ZOrderNotes,
+      ...errors(400, 403, 404),
+    },
+    metadata: {
+      requiredRole: 'staff',
+      responseDescriptions: {
+        403: 'The key is not a staff key (`forbidden`).',
+        404: 'No order has this id (`not_found`).',
+      },
+    } satisfies TRouteMetadata,
+  },
+  addOrderNote: idempotent({
+    method: 'POST',
+    path: '/store/orders/:orderId/notes',
+    summary: 'Add a staff note to an application (staff)',
+    description:
+      "Adds a private note to an application, signed with the calling staff key's name. At most " +
+      `100 notes per application. The body must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    pathParams: ZOrderIdParams,
+    body: ZNewOrderNote,
+    responses: {
+      201: ZOrderNote,
+      ...errors(400, 403, 404, 409, 413, 415),
+    },
+    metadata: {
+      requiredRole: 'staff',
+      responseDescriptions: {
+        403: FORBIDDEN_STAFF,
+        404: 'No order has this id (`not_found`).',
+        409: `The application has 100 notes already (\`order_notes_full\`).${KEY_IN_USE}`,
+      },
+    } satisfies TRouteMetadata,
+  }),
   cancelOrder: transition(
     'cancel',
     'Cancel an adoption order',
-    'Cancels an open order; the animal becomes `available` again. The key that placed the order ' +
-      'or a staff key.',
+    'Withdraws an open order. When it was `approved`, the animal becomes `available` again; ' +
+      '`waitlisted` orders stay in line. The key that placed the order or a staff key.',
   ),
 });

@@ -107,8 +107,9 @@ export const petsRouter = c.router({
       'Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, ' +
       '`age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field ' +
       'sent as `null` is cleared. Photos have their own operations. Staff ' +
-      'keys only. While the animal has an open adoption order it stays `pending`: another ' +
-      '`status` is `409 pet_status_conflict` (cancel or complete the order instead). The body ' +
+      'keys only. While the animal is on hold for an approved adoption order it stays ' +
+      '`pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete ' +
+      'the order instead); applications in review do not tie its status. The body ' +
       `must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
     pathParams: ZPetIdParams,
     body: ZPetUpdate,
@@ -120,7 +121,7 @@ export const petsRouter = c.router({
       requiredRole: 'staff',
       responseDescriptions: {
         403: 'The key is not a staff key, or is read-only (`forbidden`).',
-        409: 'The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`).',
+        409: 'The new `status` contradicts the approved adoption order that holds the animal (`pet_status_conflict`).',
       },
     } satisfies TRouteMetadata,
   },

@@ -32,6 +32,9 @@ export const ZErrorCode = z.enum([
   'image_too_large',
   'photo_limit_reached',
   'photo_order_conflict',
+  // Applications, many per animal.
+  'order_already_open',
+  'order_notes_full',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -61,6 +64,8 @@ export const ERROR_STATUS = {
   image_too_large: 413,
   photo_limit_reached: 409,
   photo_order_conflict: 409,
+  order_already_open: 409,
+  order_notes_full: 409,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

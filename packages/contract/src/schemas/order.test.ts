@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ORDERS_CURSOR, ZListOrdersQuery, ZNewOrder, ZOrder } from './order';
+import {
+  OPEN_ORDER_STATUSES,
+  ORDER_DECLINE_NOTE_MAX_LENGTH,
+  ORDER_HISTORY_MAX,
+  ORDER_SIDE_EFFECTS,
+  ORDER_TRANSITIONS,
+  ORDERS_CURSOR,
+  orderActionsFrom,
+  ZDeclineOrder,
+  ZListOrdersQuery,
+  ZNewOrder,
+  ZOrder,
+  ZOrderStatus,
+} from './order';
 
 const order = {
   id: 1,
@@ -18,8 +31,8 @@ describe('orders', () => {
     expect(ZListOrdersQuery.safeParse({ limit: '0' }).success).toBe(false);
   });
 
-  it('filters by the four order statuses and by a petId', () => {
-    for (const status of ['placed', 'approved', 'completed', 'cancelled']) {
+  it('filters by the six order statuses and by a petId', () => {
+    for (const status of ZOrderStatus.options) {
       expect(ZListOrdersQuery.safeParse({ status }).success).toBe(true);
     }
     expect(ZListOrdersQuery.safeParse({ status: 'sold' }).success).toBe(false);
@@ -62,5 +75,65 @@ describe('orders', () => {
       false,
     );
     expect(ZNewOrder.safeParse({ petId: 1, adopter, extra: true }).success).toBe(false);
+  });
+});
+
+describe('the state machine', () => {
+  it('opens with placed, waitlisted and approved; every transition starts from open statuses only', () => {
+    expect(OPEN_ORDER_STATUSES).toEqual(['placed', 'waitlisted', 'approved']);
+    for (const { from } of Object.values(ORDER_TRANSITIONS)) {
+      expect(OPEN_ORDER_STATUSES).toEqual(expect.arrayContaining([...from]));
+    }
+  });
+
+  it('allows each status its actions, and none from a closed one', () => {
+    expect(orderActionsFrom('placed')).toEqual(['approve', 'decline', 'cancel']);
+    expect(orderActionsFrom('waitlisted')).toEqual(['approve', 'decline', 'cancel']);
+    expect(orderActionsFrom('approved')).toEqual(['decline', 'complete', 'cancel']);
+    for (const status of ['declined', 'completed', 'cancelled'] as const) {
+      expect(orderActionsFrom(status)).toEqual([]);
+    }
+  });
+
+  it('bounds the history by the longest walk: placed, waitlisted, approved, closed', () => {
+    expect(ORDER_HISTORY_MAX).toBe(4);
+  });
+
+  it('closes the others of a completed adoption as adopted by another family', () => {
+    expect(ORDER_SIDE_EFFECTS.complete.others).toEqual({
+      from: ['placed', 'waitlisted'],
+      to: 'declined',
+      reason: 'adopted_by_another_family',
+    });
+  });
+});
+
+describe('declining', () => {
+  it('takes a reason from the list and an optional note, trimmed, at most 1000 characters', () => {
+    expect(ZDeclineOrder.parse({ reason: 'not_a_match', note: ' Sorry. ' })).toEqual({
+      reason: 'not_a_match',
+      note: 'Sorry.',
+    });
+    expect(ZDeclineOrder.safeParse({ reason: 'other' }).success).toBe(true);
+    expect(ZDeclineOrder.safeParse({ reason: 'because' }).success).toBe(false);
+    expect(ZDeclineOrder.safeParse({ note: 'no reason' }).success).toBe(false);
+    expect(
+      ZDeclineOrder.safeParse({
+        reason: 'other',
+        note: 'x'.repeat(ORDER_DECLINE_NOTE_MAX_LENGTH + 1),
+      }).success,
+    ).toBe(false);
+    expect(ZDeclineOrder.safeParse({ reason: 'other', extra: 1 }).success).toBe(false);
+  });
+
+  it('shows the reason and the note on a declined order', () => {
+    const declined = {
+      ...order,
+      status: 'declined',
+      declineReason: 'no_response',
+      declineNote: 'We tried to call twice.',
+    };
+    expect(ZOrder.safeParse(declined).success).toBe(true);
+    expect(ZOrder.safeParse({ ...declined, declineReason: 'nope' }).success).toBe(false);
   });
 });

@@ -9,29 +9,106 @@ import {
 } from '../rules/phone';
 import { KEY_START_MAX_LENGTH } from './api-key';
 import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
+import type { TPetStatus } from './pet';
 
-export const ZOrderStatus = extendApi(z.enum(['placed', 'approved', 'completed', 'cancelled']), {
-  description:
-    'Progress of an adoption order: `placed` by a partner, `approved` by the store, `completed` ' +
-    'when the animal has gone home, or `cancelled`. `placed` and `approved` orders are open: an ' +
-    'animal has at most one open order.',
-});
+export const ZOrderStatus = extendApi(
+  z.enum(['placed', 'waitlisted', 'approved', 'declined', 'completed', 'cancelled']),
+  {
+    description:
+      'Progress of an adoption application: `placed` (received, in review), `waitlisted` (in line ' +
+      'behind an approved adopter, or kept in line after that approval fell through), `approved` ' +
+      '(the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone ' +
+      'home) or `cancelled`. `placed`, `waitlisted` and `approved` are open: an animal takes any ' +
+      'number of open applications, at most one of them `approved`.',
+  },
+);
 export type TOrderStatus = z.infer<typeof ZOrderStatus>;
 export const OrderStatus = ZOrderStatus.enum;
 
-/** The statuses of an open order: at most one per animal (a partial unique index). */
-export const OPEN_ORDER_STATUSES = ['placed', 'approved'] as const satisfies TOrderStatus[];
+/** The statuses of an open application: at most one per adopter email and animal. */
+export const OPEN_ORDER_STATUSES = [
+  'placed',
+  'waitlisted',
+  'approved',
+] as const satisfies TOrderStatus[];
 
-/** The transitions of an order, each a `POST /v1/store/orders/{orderId}/<action>`. */
+/** The open statuses still waiting for the store's choice: the Pet's `applicationsInReview`. */
+export const IN_REVIEW_ORDER_STATUSES = ['placed', 'waitlisted'] as const satisfies TOrderStatus[];
+
+/**
+ * The transitions of an order, each a `POST /v1/store/orders/{orderId}/<action>`: the one state
+ * machine that the API enforces, the docs draw (docs/api.md, checked by a test) and the site
+ * offers its buttons from.
+ */
 export const ORDER_TRANSITIONS = {
-  approve: { from: ['placed'], to: 'approved' },
+  approve: { from: ['placed', 'waitlisted'], to: 'approved' },
+  decline: { from: ['placed', 'waitlisted', 'approved'], to: 'declined' },
   complete: { from: ['approved'], to: 'completed' },
-  cancel: { from: ['placed', 'approved'], to: 'cancelled' },
+  cancel: { from: ['placed', 'waitlisted', 'approved'], to: 'cancelled' },
 } as const satisfies Record<string, { from: readonly TOrderStatus[]; to: TOrderStatus }>;
 export type TOrderAction = keyof typeof ORDER_TRANSITIONS;
 
-/** Every order has at most this many history entries: placed, approved, then completed or cancelled. */
-export const ORDER_HISTORY_MAX = 3;
+/** Why the store declined an application: a short list an adopter can be told kindly. */
+export const ZDeclineReason = extendApi(
+  z.enum([
+    'not_a_match',
+    'home_not_suitable',
+    'incomplete_application',
+    'no_response',
+    'adopted_by_another_family',
+    'other',
+  ]),
+  {
+    description:
+      'Why the store declined the application. `adopted_by_another_family` is also set by ' +
+      '`completeOrder` on every other open application for the animal.',
+  },
+);
+export type TDeclineReason = z.infer<typeof ZDeclineReason>;
+export const DeclineReason = ZDeclineReason.enum;
+
+/**
+ * What a transition does besides changing its own order, in the same transaction:
+ * - `pet`: the animal's status afterwards;
+ * - `petIfWasApproved`: the animal's status afterwards, only when the order was `approved` (the
+ *   hold ends);
+ * - `others`: the animal's other orders in a `from` status move to `to` (arrival order is id
+ *   order), with `reason` when they are declined.
+ * `approve` also needs the animal `available` (else `409 pet_not_available`).
+ */
+export const ORDER_SIDE_EFFECTS = {
+  approve: { pet: 'pending', others: { from: ['placed'], to: 'waitlisted' } },
+  decline: { petIfWasApproved: 'available' },
+  cancel: { petIfWasApproved: 'available' },
+  complete: {
+    pet: 'sold',
+    others: {
+      from: ['placed', 'waitlisted'],
+      to: 'declined',
+      reason: 'adopted_by_another_family',
+    },
+  },
+} as const satisfies Record<
+  TOrderAction,
+  {
+    pet?: TPetStatus;
+    petIfWasApproved?: TPetStatus;
+    others?: { from: readonly TOrderStatus[]; to: TOrderStatus; reason?: TDeclineReason };
+  }
+>;
+
+/** The actions an order in `status` allows, in the contract's order. */
+export const orderActionsFrom = (status: TOrderStatus): TOrderAction[] =>
+  (Object.keys(ORDER_TRANSITIONS) as TOrderAction[]).filter((action) =>
+    (ORDER_TRANSITIONS[action].from as readonly TOrderStatus[]).includes(status),
+  );
+
+/**
+ * Every order has at most this many history entries: placed, waitlisted, approved, then declined,
+ * completed or cancelled.
+ */
+export const ORDER_HISTORY_MAX = 4;
+export const ORDER_DECLINE_NOTE_MAX_LENGTH = 1000;
 export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
 export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
@@ -113,6 +190,16 @@ export const ZOrder = extendApi(
       .max(ORDER_MESSAGE_MAX_LENGTH)
       .optional()
       .describe('The note for the store.'),
+    declineReason: extendApi(ZDeclineReason.optional(), {
+      description: 'Why the store declined the application; present only when it is `declined`.',
+    }),
+    declineNote: z
+      .string()
+      .max(ORDER_DECLINE_NOTE_MAX_LENGTH)
+      .optional()
+      .describe(
+        "The store's words to the adopter about the decline, if any; present only when it is `declined`.",
+      ),
     history: z
       .array(ZOrderHistoryEntry)
       .min(1)
@@ -165,6 +252,31 @@ export const ZNewOrder = extendApi(
 );
 export type TNewOrder = z.infer<typeof ZNewOrder>;
 
+export const ZDeclineOrder = extendApi(
+  z
+    .object({
+      reason: ZDeclineReason,
+      note: z
+        .string({ invalid_type_error: 'must be a string' })
+        .trim()
+        .max(
+          ORDER_DECLINE_NOTE_MAX_LENGTH,
+          `must be at most ${ORDER_DECLINE_NOTE_MAX_LENGTH} characters`,
+        )
+        .optional()
+        .describe('Words for the adopter (optional, shown to them); empty is the same as none.'),
+    })
+    .strict(),
+  {
+    title: 'DeclineOrder',
+    example: {
+      reason: 'home_not_suitable',
+      note: 'Biscuit needs a garden; we hope you find a friend soon.',
+    },
+  },
+);
+export type TDeclineOrder = z.infer<typeof ZDeclineOrder>;
+
 export const ZOrderIdParams = z.object({
   orderId: extendApi(idFromText('orderId', 'ID of the order.'), { example: 7 }),
 });
@@ -196,3 +308,48 @@ export const ZListOrdersQuery = z.object({
   cursor: ZCursorQuery,
 });
 export type TListOrdersQuery = z.infer<typeof ZListOrdersQuery>;
+
+export const ORDER_NOTE_MAX_LENGTH = 2000;
+/** At most this many notes per application: a conversation, not a log. */
+export const ORDER_NOTES_MAX = 100;
+
+export const ZOrderNote = extendApi(
+  z.object({
+    id: idField('Unique identifier of the note.'),
+    text: z.string().max(ORDER_NOTE_MAX_LENGTH).describe('What the staff member wrote.'),
+    author: z
+      .string()
+      .max(100)
+      .describe('The name of the staff key that wrote it (the name given to `pnpm keys create`).'),
+    createdAt: instant('When it was written (RFC 3339, UTC).'),
+  }),
+  {
+    title: 'OrderNote',
+    example: {
+      id: 3,
+      text: 'Called her: she works from home, has a fenced garden.',
+      author: 'Front desk',
+      createdAt: '2026-11-23T12:40:00.000Z',
+    },
+  },
+);
+export type TOrderNote = z.infer<typeof ZOrderNote>;
+
+export const ZOrderNotes = extendApi(z.array(ZOrderNote).max(ORDER_NOTES_MAX), {
+  title: 'OrderNotes',
+});
+
+export const ZNewOrderNote = extendApi(
+  z
+    .object({
+      text: z
+        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
+        .describe('The note: private to the store, never shown to the adopter or to partners.'),
+    })
+    .strict(),
+  { title: 'NewOrderNote', example: { text: 'Called her: she works from home.' } },
+);
+export type TNewOrderNote = z.infer<typeof ZNewOrderNote>;

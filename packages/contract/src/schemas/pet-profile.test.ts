@@ -204,6 +204,7 @@ describe('Pet: the profile is always present', () => {
     breed: null,
     arrivedAt: null,
     photos: [],
+    applicationsInReview: 0,
   };
 
   it.each(['description', 'sex', 'age', 'size', 'breed', 'arrivedAt', 'photos'])(

@@ -244,7 +244,20 @@ describe('ZPet', () => {
     breed: null,
     arrivedAt: null,
     photos: [],
+    applicationsInReview: 0,
   };
+
+  it('has a read-only count of the applications in review: a whole number, never negative', () => {
+    const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available', ...profile };
+    expect(ZPet.safeParse({ ...pet, applicationsInReview: 3 }).success).toBe(true);
+    expect(ZPet.safeParse({ ...pet, applicationsInReview: -1 }).success).toBe(false);
+    expect(ZPet.safeParse({ ...pet, applicationsInReview: 1.5 }).success).toBe(false);
+    const { applicationsInReview: _count, ...withoutCount } = pet;
+    expect(ZPet.safeParse(withoutCount).success).toBe(false);
+    expect(ZNewPet.safeParse({ name: 'Rex', categoryId: 1, applicationsInReview: 3 }).success).toBe(
+      false,
+    );
+  });
 
   it('requires every field of NewPet plus id, the profile (null when unknown) and photos', () => {
     expect(

@@ -217,6 +217,9 @@ export const ZPetUpdate = extendApi(
 );
 export type TPetUpdate = z.infer<typeof ZPetUpdate>;
 
+/** The largest `applicationsInReview`: the column is an int4. */
+export const APPLICATIONS_IN_REVIEW_MAX = 2_147_483_647;
+
 export const ZPet = extendApi(
   z.object({
     id: idField('Unique identifier assigned by the service on creation.'),
@@ -245,6 +248,13 @@ export const ZPet = extendApi(
         `The photos of the animal in their order, the first its main photo; \`[]\` when it has ` +
         `none (show an illustration of its category). At most ${PET_PHOTOS_MAX}.`,
     }),
+    // An int4 column in the database; the bounds and format as OWASP's rules want them stated.
+    applicationsInReview: extendApi(z.number().int().min(0).max(APPLICATIONS_IN_REVIEW_MAX), {
+      format: 'int32',
+      description:
+        'How many adoption applications for the animal are in review (`placed` or `waitlisted`), ' +
+        'without who sent them. Read-only: the store keeps it as applications arrive and move.',
+    }),
   }),
   {
     title: 'Pet',
@@ -255,6 +265,7 @@ export const ZPet = extendApi(
       status: 'available',
       ...PROFILE_EXAMPLE,
       photos: [],
+      applicationsInReview: 2,
     },
   },
 );

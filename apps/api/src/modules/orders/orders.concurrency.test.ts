@@ -27,9 +27,53 @@ afterAll(async () => {
 });
 
 describe('on two API instances and one database', () => {
-  it('50 simultaneous placeOrder on one animal: one 201, 49 409, one open order, the animal pending', async () => {
+  it('50 simultaneous approvals of 50 orders for one animal: one 200, 49 409, one approved order, the rest waitlisted', async () => {
     const petId = await createPet(first, staff, categoryId, 'Bandit');
-    // Ten partners, five requests each, alternating between the instances.
+    const partner = await first.createKey({ name: 'shelter partner' });
+    const orders: TOrder[] = [];
+    for (let index = 0; index < 50; index += 1) {
+      orders.push(
+        await placedOrder(index % 2 === 0 ? first : second, partner, petId, {
+          adopter: { name: `Adopter ${index}`, email: `adopter${index}@example.org` },
+        }),
+      );
+    }
+    // Every approval at once, alternating between the instances.
+    const responses = await Promise.all(
+      orders.map((order, index) =>
+        transition(index % 2 === 0 ? first : second, staff, order.id, 'approve'),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(49);
+    const refusals = await Promise.all(
+      responses.filter((response) => response.status === 409).map(errorBody),
+    );
+    // Every loser found the animal held: its order, waitlisted by the winner meanwhile, could
+    // still be approved, but not while the animal is pending.
+    expect(new Set(refusals.map((error) => error.code))).toEqual(new Set(['pet_not_available']));
+
+    const winner = orders[statuses.indexOf(200)] as TOrder;
+    const stored = await first.prisma.order.findMany({ where: { petId: BigInt(petId) } });
+    expect(
+      stored.filter((order) => order.status === 'approved').map((order) => Number(order.id)),
+    ).toEqual([winner.id]);
+    expect(stored.filter((order) => order.status === 'waitlisted')).toHaveLength(49);
+    expect(await petStatus(first, petId)).toBe('pending');
+    const pet = await first.prisma.pet.findUniqueOrThrow({ where: { id: BigInt(petId) } });
+    expect(pet.applicationsInReview).toBe(49);
+    // The database holds the line too: a second approved order for the animal is refused.
+    await expect(
+      first.prisma.order.updateMany({
+        where: { petId: BigInt(petId), status: 'waitlisted' },
+        data: { status: 'approved' },
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('50 simultaneous placeOrder on one animal by one adopter: one 201, 49 409 order_already_open', async () => {
+    const petId = await createPet(first, staff, categoryId, 'Rascal');
     const keys = await Promise.all(
       Array.from({ length: 10 }, (_, index) => first.createKey({ name: `partner ${index}` })),
     );
@@ -44,13 +88,9 @@ describe('on two API instances and one database', () => {
     const refusals = await Promise.all(
       responses.filter((response) => response.status === 409).map(errorBody),
     );
-    expect(new Set(refusals.map((error) => error.code))).toEqual(new Set(['pet_not_available']));
-
-    const winner = responses.find((response) => response.status === 201);
-    const order = (await winner?.json()) as TOrder;
-    const orders = await first.prisma.order.findMany({ where: { petId: BigInt(petId) } });
-    expect(orders.map((each) => [Number(each.id), each.status])).toEqual([[order.id, 'placed']]);
-    expect(await petStatus(first, petId)).toBe('pending');
+    expect(new Set(refusals.map((error) => error.code))).toEqual(new Set(['order_already_open']));
+    const pet = await first.prisma.pet.findUniqueOrThrow({ where: { id: BigInt(petId) } });
+    expect(pet).toMatchObject({ status: 'available', applicationsInReview: 1 });
   });
 
   it('20 simultaneous complete and cancel of one approved order: exactly one wins, the animal follows it', async () => {

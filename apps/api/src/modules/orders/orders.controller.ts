@@ -49,6 +49,21 @@ export class OrdersController {
         body: await this.orders.transition(caller, params.orderId, 'approve'),
       }),
 
+      listOrderNotes: async ({ params }) => ({
+        status: 200,
+        body: await this.orders.notes(params.orderId),
+      }),
+
+      addOrderNote: async ({ params, body }) => ({
+        status: 201,
+        body: await this.orders.addNote(caller, params.orderId, body),
+      }),
+
+      declineOrder: async ({ params, body }) => ({
+        status: 200,
+        body: await this.orders.transition(caller, params.orderId, 'decline', body),
+      }),
+
       completeOrder: async ({ params }) => ({
         status: 200,
         body: await this.orders.transition(caller, params.orderId, 'complete'),

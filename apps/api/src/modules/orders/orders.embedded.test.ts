@@ -71,10 +71,21 @@ describe('orders on the embedded database', () => {
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, ...Array(9).fill(409)]);
     const order = (await responses.find((response) => response.status === 201)?.json()) as TOrder;
-    expect(await statusOf(pet.id)).toBe('pending');
+    // One application per adopter; the animal stays available for others.
+    expect(await statusOf(pet.id)).toBe('available');
+    const other = await call(partner, '/v1/store/orders', {
+      petId: pet.id,
+      adopter: { name: 'Bo Bramble', email: 'bo@example.org' },
+    });
+    expect(other.status).toBe(201);
+    const otherOrder = (await other.json()) as TOrder;
 
     expect((await call(partner, `/v1/store/orders/${order.id}/approve`)).status).toBe(403);
     expect((await call(staff, `/v1/store/orders/${order.id}/approve`)).status).toBe(200);
+    expect(await statusOf(pet.id)).toBe('pending');
+    const ordersOf = async () =>
+      (await (await call(staff, `/v1/store/orders?petId=${pet.id}`)).json()) as TOrder[];
+    expect((await ordersOf()).find((each) => each.id === otherOrder.id)?.status).toBe('waitlisted');
     const completed = await call(staff, `/v1/store/orders/${order.id}/complete`);
     expect(completed.status).toBe(200);
     expect(((await completed.json()) as TOrder).history.map((entry) => entry.to)).toEqual([
@@ -83,6 +94,10 @@ describe('orders on the embedded database', () => {
       'completed',
     ]);
     expect(await statusOf(pet.id)).toBe('sold');
+    expect((await ordersOf()).find((each) => each.id === otherOrder.id)).toMatchObject({
+      status: 'declined',
+      declineReason: 'adopted_by_another_family',
+    });
     expect((await call(partner, `/v1/store/orders/${order.id}/cancel`)).status).toBe(409);
     expect(await statusOf(pet.id)).toBe('sold');
   });

@@ -4,6 +4,7 @@ import { errorBody, json, useTestApi } from '../../test/api-harness';
 import {
   ADOPTER,
   createPet,
+  DECLINE,
   petStatus,
   placedOrder,
   placeOrder,
@@ -12,7 +13,8 @@ import {
 
 /**
  * The order lifecycle over real HTTP: placeOrder, getOrder and every transition, allowed or
- * not, for both roles, with the animal's status checked after each step.
+ * not, for both roles, with the animal's status checked after each step, for one application
+ * (orders.applications.test.ts has several for one animal).
  */
 
 const api = useTestApi();
@@ -34,7 +36,7 @@ const startOf = async (key: string) =>
   (await api.prisma.apiKey.findFirstOrThrow({ where: { name: key } })).start;
 
 describe('placeOrder', () => {
-  it('creates the order (201, Location) and makes the animal pending', async () => {
+  it('creates the order (201, Location) and leaves the animal available', async () => {
     const petId = await newPet();
     const response = await placeOrder(api, partner, petId, {
       adopter: { ...ADOPTER, phone: '+44 20 7946 0958' },
@@ -53,7 +55,7 @@ describe('placeOrder', () => {
       message: 'We have a garden.',
       history: [{ at: order.placedAt, to: 'placed', by: await startOf('partner') }],
     });
-    expect(await petStatus(api, petId)).toBe('pending');
+    expect(await petStatus(api, petId)).toBe('available');
     // The Location answers with the same order.
     const fetched = await api.fetch(response.headers.get('location') ?? '', { key: partner });
     expect(fetched.status).toBe(200);
@@ -62,8 +64,11 @@ describe('placeOrder', () => {
 
   it('answers 409 pet_not_available for a pending or sold animal, 404 for an unknown one', async () => {
     const petId = await newPet();
-    await placedOrder(api, partner, petId);
-    const again = await placeOrder(api, otherPartner, petId);
+    const held = await placedOrder(api, partner, petId);
+    expect((await transition(api, staff, held.id, 'approve')).status).toBe(200);
+    const again = await placeOrder(api, otherPartner, petId, {
+      adopter: { name: 'Bo', email: 'bo@example.org' },
+    });
     expect(again.status).toBe(409);
     expect(await errorBody(again)).toEqual({
       code: 'pet_not_available',
@@ -144,7 +149,7 @@ const PATHS: Record<string, TStep[]> = {
       status: 403,
       code: 'forbidden',
       order: 'placed',
-      pet: 'pending',
+      pet: 'available',
     },
     {
       key: 'partner',
@@ -152,7 +157,7 @@ const PATHS: Record<string, TStep[]> = {
       status: 403,
       code: 'forbidden',
       order: 'placed',
-      pet: 'pending',
+      pet: 'available',
     },
     {
       key: 'staff',
@@ -160,7 +165,7 @@ const PATHS: Record<string, TStep[]> = {
       status: 409,
       code: 'order_transition_not_allowed',
       order: 'placed',
-      pet: 'pending',
+      pet: 'available',
     },
     { key: 'staff', action: 'approve', status: 200, order: 'approved', pet: 'pending' },
     {
@@ -220,7 +225,7 @@ const PATHS: Record<string, TStep[]> = {
       status: 404,
       code: 'not_found',
       order: 'placed',
-      pet: 'pending',
+      pet: 'available',
     },
     { key: 'partner', action: 'cancel', status: 200, order: 'cancelled', pet: 'available' },
     {
@@ -271,6 +276,45 @@ const PATHS: Record<string, TStep[]> = {
     },
     { key: 'partner', action: 'cancel', status: 200, order: 'cancelled', pet: 'available' },
   ],
+  'placed -> declined by staff, the animal untouched': [
+    {
+      key: 'partner',
+      action: 'decline',
+      status: 403,
+      code: 'forbidden',
+      order: 'placed',
+      pet: 'available',
+    },
+    { key: 'staff', action: 'decline', status: 200, order: 'declined', pet: 'available' },
+    {
+      key: 'staff',
+      action: 'approve',
+      status: 409,
+      code: 'order_transition_not_allowed',
+      order: 'declined',
+      pet: 'available',
+    },
+    {
+      key: 'partner',
+      action: 'cancel',
+      status: 409,
+      code: 'order_transition_not_allowed',
+      order: 'declined',
+      pet: 'available',
+    },
+  ],
+  'approved -> declined by staff, the animal available again': [
+    { key: 'staff', action: 'approve', status: 200, order: 'approved', pet: 'pending' },
+    { key: 'staff', action: 'decline', status: 200, order: 'declined', pet: 'available' },
+    {
+      key: 'staff',
+      action: 'decline',
+      status: 409,
+      code: 'order_transition_not_allowed',
+      order: 'declined',
+      pet: 'available',
+    },
+  ],
   'approved -> cancelled by staff': [
     { key: 'staff', action: 'approve', status: 200, order: 'approved', pet: 'pending' },
     { key: 'staff', action: 'cancel', status: 200, order: 'cancelled', pet: 'available' },
@@ -299,6 +343,11 @@ describe('transitions', () => {
       const body = (await response.json()) as TOrder & { code?: string };
       if (step.status === 200) {
         expect(body.status, label).toBe(step.order);
+        if (step.order === 'declined') {
+          expect(body.declineReason, label).toBe(DECLINE.reason);
+        } else {
+          expect(body, label).not.toHaveProperty('declineReason');
+        }
         expect(body.history, label).toEqual([
           ...history,
           {
@@ -329,14 +378,14 @@ describe('transitions', () => {
     expect((await transition(api, partner, first.id, 'cancel')).status).toBe(200);
     const second = await placedOrder(api, otherPartner, petId);
     expect(second.status).toBe('placed');
-    expect(await petStatus(api, petId)).toBe('pending');
+    expect(await petStatus(api, petId)).toBe('available');
     expect((await transition(api, staff, second.id, 'approve')).status).toBe(200);
     expect((await transition(api, staff, second.id, 'complete')).status).toBe(200);
     expect(await petStatus(api, petId)).toBe('sold');
   });
 
   it('404 for an unknown order, for staff too; 400 for an id that is not one', async () => {
-    for (const action of ['approve', 'complete', 'cancel'] as const) {
+    for (const action of ['approve', 'decline', 'complete', 'cancel'] as const) {
       const response = await transition(api, staff, 987_654, action);
       expect(response.status).toBe(404);
       expect(await errorBody(response)).toMatchObject({ code: 'not_found', status: 404 });
@@ -376,6 +425,6 @@ describe('transitions', () => {
     const response = await transition(api, kiosk, order.id, 'cancel');
     expect(response.status).toBe(403);
     expect((await errorBody(response)).code).toBe('forbidden');
-    expect(await petStatus(api, order.petId)).toBe('pending');
+    expect(await petStatus(api, order.petId)).toBe('available');
   });
 });

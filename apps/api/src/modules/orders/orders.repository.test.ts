@@ -1,4 +1,5 @@
 import {
+  OrderAlreadyOpenError,
   OrdersRepository,
   PetNotAvailableError,
   UnknownPetError,
@@ -40,7 +41,15 @@ describe('OrdersRepository on a real database', () => {
     (await pool.query<{ status: string }>('SELECT status FROM pets WHERE id = $1', [id])).rows[0]
       ?.status;
 
-  it('places an order and takes the animal to pending in one go, with the first history entry', async () => {
+  const inReview = async (id: number) =>
+    (
+      await pool.query<{ count: number }>(
+        'SELECT applications_in_review AS count FROM pets WHERE id = $1',
+        [id],
+      )
+    ).rows[0]?.count;
+
+  it('places an order and counts it on the animal, which stays available, with the first history entry', async () => {
     const order = await orders.place({
       petId: petIds[0] as number,
       adopter,
@@ -58,46 +67,58 @@ describe('OrdersRepository on a real database', () => {
     });
     expect(order.updatedAt).toBe(order.placedAt);
     expect(order.history[0]?.at).toBe(order.placedAt);
-    expect(await petStatus(petIds[0] as number)).toBe('pending');
-    const taken = await orders
+    expect(await petStatus(petIds[0] as number)).toBe('available');
+    expect(await inReview(petIds[0] as number)).toBe(1);
+    const again = await orders
       .place({ petId: petIds[0] as number, adopter, apiKeyId: otherKeyId, by: 'x' })
       .catch((error: unknown) => error);
-    expect(taken).toBeInstanceOf(PetNotAvailableError);
-    expect(taken).toMatchObject({ petId: petIds[0], status: 'pending' });
+    expect(again).toBeInstanceOf(OrderAlreadyOpenError);
+    expect(await inReview(petIds[0] as number)).toBe(1);
     await expect(
       orders.place({ petId: 987_654, adopter, apiKeyId: keyId, by: 'x' }),
     ).rejects.toBeInstanceOf(UnknownPetError);
   });
 
-  it('refuses a second open order for one animal in the database itself, not only in the code', async () => {
+  it('refuses in the database itself a second open order per adopter, a second approved one per animal', async () => {
     const petId = petIds[1] as number;
-    await pool.query(
-      `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email)
-       VALUES ($1, $2, 'approved', 'A', 'a@example.org')`,
-      [petId, String(keyId)],
-    );
-    await expect(
+    const insert = (status: string, email: string, key = keyId) =>
       pool.query(
         `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email)
-         VALUES ($1, $2, 'placed', 'B', 'b@example.org')`,
-        [petId, String(otherKeyId)],
-      ),
-    ).rejects.toMatchObject({ code: '23505', constraint: 'orders_one_open_per_pet_key' });
-    // Closed orders do not count.
-    await pool.query(
-      `INSERT INTO orders (pet_id, api_key_id, status, adopter_name, adopter_email)
-       VALUES ($1, $2, 'cancelled', 'C', 'c@example.org'), ($1, $2, 'completed', 'D', 'd@example.org')`,
-      [petId, String(otherKeyId)],
-    );
+         VALUES ($1, $2, $3::order_status, 'A', $4)`,
+        [petId, String(key), status, email],
+      );
+    await insert('approved', 'a@example.org');
+    await expect(insert('waitlisted', 'A@Example.org')).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'orders_one_open_per_pet_adopter_key',
+    });
+    await expect(insert('completed', 'b@example.org')).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'orders_one_approved_per_pet_key',
+    });
+    // Closed orders do not count, and other adopters may wait.
+    await insert('cancelled', 'a@example.org');
+    await insert('declined', 'a@example.org');
+    await insert('waitlisted', 'c@example.org', otherKeyId);
     // The animal is still marked available here (typed in by hand): the index answers for it.
     expect(await petStatus(petId)).toBe('available');
+    const refusal = await orders
+      .place({ petId, adopter: { name: 'A', email: 'a@example.org' }, apiKeyId: keyId, by: 'x' })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(OrderAlreadyOpenError);
+    // ...and nothing of the refused attempt stayed: the count is as it was.
+    expect(await inReview(petId)).toBe(0);
+  });
+
+  it('refuses an order for an animal that is not available', async () => {
+    const petId = petIds[2] as number;
+    await pool.query("UPDATE pets SET status = 'sold' WHERE id = $1", [petId]);
     const refusal = await orders
       .place({ petId, adopter, apiKeyId: keyId, by: 'x' })
       .catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(PetNotAvailableError);
-    expect(refusal).toMatchObject({ petId, status: 'pending' });
-    // ...and nothing of the refused attempt stayed: the animal is as it was.
-    expect(await petStatus(petId)).toBe('available');
+    expect(refusal).toMatchObject({ petId, status: 'sold' });
+    await pool.query("UPDATE pets SET status = 'available' WHERE id = $1", [petId]);
   });
 
   it("lists one key's orders, or every order for staff, newest first, filtered and paged", async () => {
@@ -111,10 +132,7 @@ describe('OrdersRepository on a real database', () => {
     const forPet = await orders.list({ apiKeyId: null }, { limit: 1, petId: petIds[1] });
     expect(forPet.items.map((order) => order.petId)).toEqual([petIds[1]]);
     expect(forPet.nextCursor).not.toBeNull();
-    const cancelled = await orders.list(
-      { apiKeyId: otherKeyId },
-      { limit: 10, status: 'cancelled' },
-    );
+    const cancelled = await orders.list({ apiKeyId: keyId }, { limit: 10, status: 'cancelled' });
     expect(cancelled.items.map((order) => order.status)).toEqual(['cancelled']);
   });
 });

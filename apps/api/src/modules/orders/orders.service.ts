@@ -3,13 +3,18 @@ import {
   contract,
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
+  type TDeclineOrder,
   type TListOrdersQuery,
   type TNewOrder,
+  type TNewOrderNote,
   type TOrder,
   type TOrderAction,
+  type TOrderNote,
   type TPage,
 } from '@pets/contract';
 import {
+  OrderAlreadyOpenError,
+  OrderNotesFullError,
   OrderNotFoundError,
   OrderStatusError,
   OrdersRepository,
@@ -42,7 +47,11 @@ export class OrdersService {
     );
   }
 
-  /** 404 for an unknown animal, 409 `pet_not_available` for one that is not available. */
+  /**
+   * 404 for an unknown animal, 409 `pet_not_available` for one that is not available, 409
+   * `order_already_open` when this adopter email has an open order for it (worded without
+   * anything about that order: it may be another key's).
+   */
   place(caller: TCaller, order: TNewOrder): Promise<TOrder> {
     return this.orders
       .place({ ...order, apiKeyId: caller.apiKeyId, by: caller.start })
@@ -54,6 +63,12 @@ export class OrdersService {
           throw new AppError(
             'pet_not_available',
             `Animal ${order.petId} is ${error.status}, not available: only an available animal can be ordered.`,
+          );
+        }
+        if (error instanceof OrderAlreadyOpenError) {
+          throw new AppError(
+            'order_already_open',
+            `An application for animal ${order.petId} with this adopter email is already open: one at a time per adopter and animal. Nothing was created.`,
           );
         }
         throw error;
@@ -69,14 +84,20 @@ export class OrdersService {
   }
 
   /**
-   * Applies a transition; 404 for an order the caller does not see, 409
+   * Applies a transition and its side effects; 404 for an order the caller does not see, 409
    * `order_transition_not_allowed` (nothing changed) when the order's status is not one the
-   * transition starts from.
+   * transition starts from, 409 `pet_not_available` to approve for an animal that is not
+   * available. `decline`: the reason and note of a decline.
    */
-  transition(caller: TCaller, id: number, action: TOrderAction): Promise<TOrder> {
-    const { from, to } = ORDER_TRANSITIONS[action];
+  transition(
+    caller: TCaller,
+    id: number,
+    action: TOrderAction,
+    decline?: TDeclineOrder,
+  ): Promise<TOrder> {
+    const { from } = ORDER_TRANSITIONS[action];
     return this.orders
-      .transition(id, scopeOf(caller), { from, to, by: caller.start })
+      .transition(id, scopeOf(caller), { action, by: caller.start, decline })
       .catch((error: unknown) => {
         if (error instanceof OrderNotFoundError) {
           throw notFound(id);
@@ -87,8 +108,49 @@ export class OrdersService {
             `Order ${id} is ${error.status}; ${action} needs an order that is ${from.join(' or ')}. Nothing changed.`,
           );
         }
+        if (error instanceof PetNotAvailableError) {
+          throw new AppError(
+            'pet_not_available',
+            `Animal ${error.petId} is ${error.status}, not available: an order is approved only for an available animal (one approval at a time). Nothing changed.`,
+          );
+        }
         throw error;
       });
+  }
+
+  /**
+   * Staff notes on an application (staff keys only: the admission's, from the contract), oldest
+   * first; 404 for an unknown order.
+   */
+  async notes(id: number): Promise<TOrderNote[]> {
+    const notes = await this.orders.notes(id);
+    if (!notes) {
+      throw notFound(id);
+    }
+    return notes;
+  }
+
+  /** A new note signed with the calling key's name; 409 `order_notes_full` past the limit. */
+  async addNote(caller: TCaller, id: number, note: TNewOrderNote): Promise<TOrderNote> {
+    try {
+      const added = await this.orders.addNote(id, {
+        apiKeyId: caller.apiKeyId,
+        author: caller.name,
+        text: note.text,
+      });
+      if (!added) {
+        throw notFound(id);
+      }
+      return added;
+    } catch (error) {
+      if (error instanceof OrderNotesFullError) {
+        throw new AppError(
+          'order_notes_full',
+          `Application ${id} has the most notes one application may have; nothing was added.`,
+        );
+      }
+      throw error;
+    }
   }
 }
 

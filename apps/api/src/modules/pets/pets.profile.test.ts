@@ -100,6 +100,7 @@ describe('createPet and updatePet with a profile', () => {
       status: 'available',
       ...profile,
       photos: [],
+      applicationsInReview: 0,
     });
     // Stored, not only answered: the list and the deprecated getPet say the same.
     expect(await list(`id=${pet.id}`)).toEqual([pet]);
@@ -184,6 +185,7 @@ describe('listPets: every Pet carries its profile and photos', () => {
       expect(Object.keys(pet).sort()).toEqual(
         [
           'age',
+          'applicationsInReview',
           'arrivedAt',
           'breed',
           'categoryId',

@@ -52,7 +52,7 @@ describe('the SQL of the pets list (one compiled statement per filter shape)', (
   it('reads every field of a Pet, its arrival date as text and its photos from its row', () => {
     const { sql } = listPetsStatement({ limit: 20 });
     expect(sql.slice(0, sql.indexOf(' from "pets"'))).toBe(
-      `select "id", "name", "category_id" as "categoryId", "status", "description", "sex", "age", "size", "breed", to_char(pets.arrived_at, 'YYYY-MM-DD') as "arrivedAt", pets.photo_list as "photos"`,
+      `select "id", "name", "category_id" as "categoryId", "status", "description", "sex", "age", "size", "breed", to_char(pets.arrived_at, 'YYYY-MM-DD') as "arrivedAt", pets.photo_list as "photos", "applications_in_review" as "applicationsInReview"`,
     );
   });
 
@@ -156,6 +156,7 @@ describe('PetsRepository: the profile and the photos', () => {
       status: 'available',
       ...profile,
       photos: [],
+      applicationsInReview: 0,
     });
     expect(await pets.get(pet.id)).toEqual(pet);
   });

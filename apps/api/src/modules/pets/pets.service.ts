@@ -62,8 +62,9 @@ export class PetsService {
 
   /**
    * updatePet (staff keys; AdmissionGuard checks the role): 404 for an unknown animal, 400 for an
-   * unknown category, 409 `pet_status_conflict` for a status that contradicts an open order (an
-   * animal with an open order is `pending` until the order is cancelled or completed).
+   * unknown category, 409 `pet_status_conflict` for a status that contradicts an approved order
+   * (the animal is `pending`, on hold for that adopter, until the order is declined, cancelled or
+   * completed).
    */
   async update(id: number, changes: TPetUpdate): Promise<TPet> {
     try {
@@ -82,7 +83,7 @@ export class PetsService {
       if (error instanceof OpenOrderConflictError) {
         throw new AppError(
           'pet_status_conflict',
-          `Animal ${id} has an open adoption order, so it stays pending: cancel or complete the order instead.`,
+          `Animal ${id} is on hold for an approved adoption order, so it stays pending: decline, cancel or complete that order instead.`,
         );
       }
       throw error;

@@ -61,6 +61,9 @@ const fresh = {
     await call('POST', `/store/orders/${order.id}/approve`);
     return { orderId: order.id };
   },
+  'POST /store/orders/{orderId}/decline': async () => ({ orderId: (await newOrder()).id }),
+  'GET /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
+  'POST /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
   'POST /store/orders/{orderId}/cancel': async () => ({ orderId: (await newOrder()).id }),
 };
 

@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal (staff)
-         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal has an open adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (cancel or complete the order instead). The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. The body must be `application/json`, at most 16 KiB.
          *
          *     Needs a `staff` key.
          */
@@ -129,8 +129,8 @@ export interface paths {
         get: operations["listOrders"];
         put?: never;
         /**
-         * Place an adoption order
-         * @description Asks to adopt an `available` animal. In one transaction the order is created (`placed`) and the animal becomes `pending`; an animal has at most one open (`placed` or `approved`) order. An animal that is not `available` is `409 pet_not_available`; an unknown `petId` is `404 not_found`. The body must be `application/json`, at most 16 KiB.
+         * Place an adoption order (an application)
+         * @description Applies to adopt an `available` animal: the order is created `placed` (in review); the animal does not change (it counts one more in `applicationsInReview`), and any number of adopters may apply. At most one open (`placed`, `waitlisted` or `approved`) application per adopter email (compared trimmed and case-insensitively) and animal: another is `409 order_already_open`. An animal that is `pending` or `sold` is `409 pet_not_available`; an unknown `petId` is `404 not_found`. The body must be `application/json`, at most 16 KiB.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -170,11 +170,33 @@ export interface paths {
         put?: never;
         /**
          * Approve an adoption order (staff)
-         * @description The store accepts the adopter. Staff keys only; the animal stays `pending`. Allowed from `placed`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         * @description The store chooses this adopter: the order is `approved`, the animal becomes `pending` (on hold for them), and every other `placed` order for the animal becomes `waitlisted`. Only while the animal is `available` (else `409 pet_not_available`). Staff keys only. Allowed from `placed` or `waitlisted`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
          *
          *     Needs a `staff` key.
          */
         post: operations["approveOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an adoption order (staff)
+         * @description The store says no to this adopter, with a `reason` from a short list and an optional `note` (at most 1000 characters) that the adopter is shown. When the order was `approved`, the animal becomes `available` again; `waitlisted` orders stay in line. Staff keys only. Allowed from `placed` or `waitlisted` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. The body: `{ "reason": ..., "note": ... }`, `application/json`, at most 16 KiB. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["declineOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -192,11 +214,39 @@ export interface paths {
         put?: never;
         /**
          * Complete an adoption order (staff)
-         * @description The animal has gone home: the order is `completed` and the animal `sold`. Staff keys only. Allowed from `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         * @description The animal has gone home: the order is `completed`, the animal `sold`, and every other open order for it `declined` (reason `adopted_by_another_family`). Staff keys only. Allowed from `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
          *
          *     Needs a `staff` key.
          */
         post: operations["completeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an application's staff notes (staff)
+         * @description The store's private notes on an application, oldest first, each with its author (the staff key's name) and time. Never shown to the adopter or to partners. Staff keys only.
+         *
+         *     Needs a `staff` key.
+         */
+        get: operations["listOrderNotes"];
+        put?: never;
+        /**
+         * Add a staff note to an application (staff)
+         * @description Adds a private note to an application, signed with the calling staff key's name. At most 100 notes per application. The body must be `application/json`, at most 16 KiB.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["addOrderNote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -214,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an adoption order
-         * @description Cancels an open order; the animal becomes `available` again. The key that placed the order or a staff key. Allowed from `placed` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it.
+         * @description Withdraws an open order. When it was `approved`, the animal becomes `available` again; `waitlisted` orders stay in line. The key that placed the order or a staff key. Allowed from `placed` or `waitlisted` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -352,7 +402,8 @@ export interface components {
          *       "size": "medium",
          *       "breed": "Beagle mix",
          *       "arrivedAt": "2026-03-03",
-         *       "photos": []
+         *       "photos": [],
+         *       "applicationsInReview": 2
          *     }
          */
         Pet: {
@@ -399,6 +450,11 @@ export interface components {
             arrivedAt: string | null;
             /** @description The photos of the animal in their order, the first its main photo; `[]` when it has none (show an illustration of its category). At most 20. */
             photos: components["schemas"]["PetPhoto"][];
+            /**
+             * Format: int32
+             * @description How many adoption applications for the animal are in review (`placed` or `waitlisted`), without who sent them. Read-only: the store keeps it as applications arrive and move.
+             */
+            applicationsInReview: number;
         };
         /** Pets */
         Pets: components["schemas"]["Pet"][];
@@ -421,7 +477,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -594,12 +650,12 @@ export interface components {
              * @description The status the order left; absent on the first entry, its placement.
              * @enum {string}
              */
-            from?: "placed" | "approved" | "completed" | "cancelled";
+            from?: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
             /**
-             * @description Progress of an adoption order: `placed` by a partner, `approved` by the store, `completed` when the animal has gone home, or `cancelled`. `placed` and `approved` orders are open: an animal has at most one open order.
+             * @description Progress of an adoption application: `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
              * @enum {string}
              */
-            to: "placed" | "approved" | "completed" | "cancelled";
+            to: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
             /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`. */
             by: string;
         };
@@ -643,10 +699,10 @@ export interface components {
              */
             petId: number;
             /**
-             * @description Progress of an adoption order: `placed` by a partner, `approved` by the store, `completed` when the animal has gone home, or `cancelled`. `placed` and `approved` orders are open: an animal has at most one open order.
+             * @description Progress of an adoption application: `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
              * @enum {string}
              */
-            status: "placed" | "approved" | "completed" | "cancelled";
+            status: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
             /**
              * Format: date-time
              * @description When the order was placed (RFC 3339, UTC).
@@ -660,6 +716,13 @@ export interface components {
             adopter: components["schemas"]["Adopter"];
             /** @description The note for the store. */
             message?: string;
+            /**
+             * @description Why the store declined the application; present only when it is `declined`.
+             * @enum {string}
+             */
+            declineReason?: "not_a_match" | "home_not_suitable" | "incomplete_application" | "no_response" | "adopted_by_another_family" | "other";
+            /** @description The store's words to the adopter about the decline, if any; present only when it is `declined`. */
+            declineNote?: string;
             /** @description Every change of the order, oldest first, starting with its placement. */
             history: components["schemas"]["OrderHistoryEntry"][];
         };
@@ -686,6 +749,59 @@ export interface components {
             adopter: components["schemas"]["Adopter"];
             /** @description A note for the store (optional). */
             message?: string;
+        };
+        /**
+         * DeclineOrder
+         * @example {
+         *       "reason": "home_not_suitable",
+         *       "note": "Biscuit needs a garden; we hope you find a friend soon."
+         *     }
+         */
+        DeclineOrder: {
+            /**
+             * @description Why the store declined the application. `adopted_by_another_family` is also set by `completeOrder` on every other open application for the animal.
+             * @enum {string}
+             */
+            reason: "not_a_match" | "home_not_suitable" | "incomplete_application" | "no_response" | "adopted_by_another_family" | "other";
+            /** @description Words for the adopter (optional, shown to them); empty is the same as none. */
+            note?: string;
+        };
+        /**
+         * OrderNote
+         * @example {
+         *       "id": 3,
+         *       "text": "Called her: she works from home, has a fenced garden.",
+         *       "author": "Front desk",
+         *       "createdAt": "2026-11-23T12:40:00.000Z"
+         *     }
+         */
+        OrderNote: {
+            /**
+             * Format: int64
+             * @description Unique identifier of the note.
+             */
+            id: number;
+            /** @description What the staff member wrote. */
+            text: string;
+            /** @description The name of the staff key that wrote it (the name given to `pnpm keys create`). */
+            author: string;
+            /**
+             * Format: date-time
+             * @description When it was written (RFC 3339, UTC).
+             */
+            createdAt: string;
+        };
+        /** OrderNotes */
+        OrderNotes: components["schemas"]["OrderNote"][];
+        /**
+         * NewOrderNote
+         * @example {
+         *       "text": "Called her: she works from home."
+         *     }
+         */
+        NewOrderNote: {
+            /** @description The note: private to the store, never shown to the adopter or to partners. */
+            text: string;
         };
         /**
          * Category
@@ -1501,7 +1617,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The new `status` contradicts an open adoption order of the animal (`pet_status_conflict`). */
+            /** @description The new `status` contradicts the approved adoption order that holds the animal (`pet_status_conflict`). */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1819,7 +1935,7 @@ export interface operations {
                 /** @description Maximum number of items to return, from 1 to 100. */
                 limit?: number;
                 /** @description Only orders whose status equals this value. Omit for all orders. */
-                status?: "placed" | "approved" | "completed" | "cancelled";
+                status?: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
                 /** @description Only orders for this animal. Omit for orders of every animal. */
                 petId?: number;
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
@@ -1916,7 +2032,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description The animal is not `available`: it is `pending` (an open order, or set aside by the store) or `sold` (`pet_not_available`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            /** @description The animal is not `available`: it is `pending` (on hold for an approved adopter, or set aside by the store) or `sold` (`pet_not_available`). Or this adopter email already has an open application for the animal (`order_already_open`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2041,6 +2157,80 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or the animal is not `available` (another adopter's approval holds it, or it is `sold`; `pet_not_available`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    declineOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineOrder"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2095,6 +2285,152 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrderNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNotes"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is not a staff key (`forbidden`). */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order has this id (`not_found`). */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addOrderNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOrderNote"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNote"];
+                };
+            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description The application has 100 notes already (`order_notes_full`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

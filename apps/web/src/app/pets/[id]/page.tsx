@@ -12,7 +12,7 @@ import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
 import { findPet, listCategories } from '@/lib/api';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
-import { profileLine, storyParagraphs } from '@/lib/pet-profile';
+import { applicationsInReviewText, profileLine, storyParagraphs } from '@/lib/pet-profile';
 
 type TProps = {
   params: Promise<{ id: string }>;
@@ -114,9 +114,14 @@ const PetPage = async ({ params, searchParams }: TProps) => {
             {pet.data.status === 'available'
               ? `Would you like to give ${pet.data.name} a home? Apply online and the store will get back to you, or come and meet ${pet.data.name} with reference #${pet.data.id}.`
               : pet.data.status === 'pending'
-                ? `An adoption of ${pet.data.name} is being arranged. If it falls through, ${pet.data.name} will be available again.`
+                ? `${pet.data.name} is set aside for an adopter the store has approved. If that adoption falls through, ${pet.data.name} will be available again.`
                 : `${pet.data.name} has found a home.`}
           </p>
+          {pet.data.applicationsInReview > 0 ? (
+            <p className="pet__applications">
+              {applicationsInReviewText(pet.data.applicationsInReview)}
+            </p>
+          ) : null}
           {pet.data.status === 'available' ? (
             <p className="pet__actions">
               <Link href={`/pets/${pet.data.id}/apply`} className="button">

@@ -97,6 +97,17 @@ export const applyToAdopt = async (
     redirect(SENT_PATH);
   }
   await allowance.giveBack();
+  if (result.ok && result.data.kind === 'already-open') {
+    return {
+      values,
+      fieldErrors: {},
+      formError:
+        'You have already applied to adopt this animal with this email address, and that ' +
+        'application is still open: the store will be in touch about it. Follow it with its ' +
+        'reference on the application status page.',
+      token: randomUUID(),
+    };
+  }
   if (result.ok) {
     // The API keeps its refusal for this key: a new one, should they try again later.
     return {
@@ -104,8 +115,8 @@ export const applyToAdopt = async (
       fieldErrors: {},
       isTaken: true,
       formError:
-        'Sorry: while you were filling in the form, someone else applied for this animal, so ' +
-        'your application was not sent. What you wrote is still here.',
+        'Sorry: while you were filling in the form, this animal was set aside for another ' +
+        'adopter, so your application was not sent. What you wrote is still here.',
       token: randomUUID(),
     };
   }
@@ -156,7 +167,7 @@ export const applyToAdopt = async (
         formError:
           'Something went wrong on our side. Your details are still here: please send them again.',
         // A 5xx or an answer the site did not expect (such as the key reused with another body):
-        // a new key. The API keeps one open application per animal, so this cannot make two.
+        // a new key. The API keeps one open application per email and animal, so this cannot make two.
         token: randomUUID(),
       };
   }

@@ -65,7 +65,7 @@ const ApplyPage = async ({ params }: TProps) => {
         >
           <p>
             {status === 'pending'
-              ? `Someone has applied to adopt ${name} and the store is arranging it. If it falls through, ${name} will be available again.`
+              ? `The store has approved an adopter for ${name} and is arranging the adoption. If it falls through, ${name} will be available again.`
               : `${name} has been adopted, so there is nothing to apply for. Many others are still waiting for a home.`}
           </p>
         </StatePanel>

@@ -1,17 +1,33 @@
 'use server';
 
-import { ZIdempotencyKey, ZOrderIdParams } from '@pets/contract/schemas';
+import {
+  orderActionsFrom,
+  type TOrderAction,
+  ZDeclineOrder,
+  ZIdempotencyKey,
+  ZNewOrderNote,
+  ZOrderIdParams,
+  ZOrderStatus,
+} from '@pets/contract/schemas';
 import { redirect } from 'next/navigation';
 import { SESSION_EXPIRED_PATH, SIGN_IN_PATH, staffKey } from '@/lib/session';
-import { transitionOrder } from '@/lib/staff-api';
+import { addOrderNote, transitionOrder } from '@/lib/staff-api';
 
-const ACTIONS = ['approve', 'complete', 'cancel'] as const;
-type TAction = (typeof ACTIONS)[number];
+/** A 409's code as the page words it. */
+const CONFLICT_PROBLEMS: Record<string, string> = {
+  idempotency_key_in_use: 'busy',
+  pet_not_available: 'pet-not-available',
+};
 
-const isAction = (value: unknown): value is TAction => ACTIONS.some((each) => each === value);
+/** Every action of the contract's state machine, whatever status it starts from. */
+const ACTIONS = new Set<string>(ZOrderStatus.options.flatMap(orderActionsFrom));
+
+const isAction = (value: unknown): value is TOrderAction =>
+  typeof value === 'string' && ACTIONS.has(value);
 
 /**
- * Approves, completes or cancels an application, confirmed on its page first. Sent with the
+ * Approves, declines (with the reason and note of its form), completes or cancels an
+ * application, confirmed on its page first. Sent with the
  * signed-in staff member's own key and the Idempotency-Key rendered into the confirmation form,
  * so a double click or a resent form is one change. Without a session it does nothing and goes
  * to sign in.
@@ -29,7 +45,20 @@ export const changeOrder = async (data: FormData): Promise<void> => {
   }
   const orderId = params.data.orderId;
   const page = `/staff/applications/${orderId}`;
-  const result = await transitionOrder(apiKey, action, orderId, token.data);
+  const decline = ZDeclineOrder.safeParse({
+    reason: data.get('reason') ?? undefined,
+    note: data.get('note') || undefined,
+  });
+  if (action === 'decline' && !decline.success) {
+    redirect(`${page}?confirm=decline&problem=reason`);
+  }
+  const result = await transitionOrder(
+    apiKey,
+    action,
+    orderId,
+    token.data,
+    decline.success ? decline.data : undefined,
+  );
   if (result.ok) {
     redirect(`${page}?done=${action}`);
   }
@@ -38,9 +67,7 @@ export const changeOrder = async (data: FormData): Promise<void> => {
       redirect(SESSION_EXPIRED_PATH);
       break;
     case 'conflict':
-      redirect(
-        `${page}?problem=${result.failure.code === 'idempotency_key_in_use' ? 'busy' : 'conflict'}`,
-      );
+      redirect(`${page}?problem=${CONFLICT_PROBLEMS[result.failure.code] ?? 'conflict'}`);
       break;
     case 'rate-limited':
       redirect(`${page}?problem=rate-limited&wait=${result.failure.retryAfterSeconds}`);
@@ -54,4 +81,35 @@ export const changeOrder = async (data: FormData): Promise<void> => {
     default:
       redirect(`${page}?problem=failed`);
   }
+};
+
+/**
+ * Adds a private staff note to an application, with the Idempotency-Key rendered into the form (a
+ * resent form is one note), and comes back to the application's page.
+ */
+export const addNote = async (data: FormData): Promise<void> => {
+  const apiKey = await staffKey();
+  if (!apiKey) {
+    redirect(SIGN_IN_PATH);
+  }
+  const params = ZOrderIdParams.safeParse({ orderId: data.get('orderId') });
+  const token = ZIdempotencyKey.safeParse(data.get('idempotencyKey'));
+  if (!params.success || !token.success) {
+    redirect('/staff/applications');
+  }
+  const page = `/staff/applications/${params.data.orderId}`;
+  const note = ZNewOrderNote.safeParse({ text: data.get('text') ?? '' });
+  if (!note.success) {
+    redirect(`${page}?problem=note#notes`);
+  }
+  const result = await addOrderNote(apiKey, params.data.orderId, note.data.text, token.data);
+  if (result.ok) {
+    redirect(`${page}?noted=1#notes`);
+  }
+  if (result.failure.kind === 'signed-out') {
+    redirect(SESSION_EXPIRED_PATH);
+  }
+  redirect(
+    `${page}?problem=${result.failure.kind === 'conflict' && result.failure.code === 'order_notes_full' ? 'notes-full' : 'failed'}#notes`,
+  );
 };

@@ -1,12 +1,14 @@
 import type { TOrderHistoryEntry, TOrderStatus } from '@pets/contract/schemas';
-import { Ban, CircleCheck, Heart, Inbox, type LucideIcon } from 'lucide-react';
+import { Ban, CircleCheck, CircleX, Heart, Hourglass, Inbox, type LucideIcon } from 'lucide-react';
 
 type TLook = { label: string; icon: LucideIcon; tone: string };
 
 /** An order's status as staff read it: a word and an icon, colour only as a second cue. */
 export const ORDER_STATUS_LOOKS: Record<TOrderStatus, TLook> = {
   placed: { label: 'New', icon: Inbox, tone: 'pending' },
+  waitlisted: { label: 'Waitlisted', icon: Hourglass, tone: 'pending' },
   approved: { label: 'Approved', icon: CircleCheck, tone: 'available' },
+  declined: { label: 'Declined', icon: CircleX, tone: 'cancelled' },
   completed: { label: 'Adopted', icon: Heart, tone: 'sold' },
   cancelled: { label: 'Cancelled', icon: Ban, tone: 'cancelled' },
 };
@@ -23,7 +25,9 @@ export const OrderStatusBadge = ({ status }: { status: TOrderStatus }) => {
 
 const STEP_WORDS: Record<TOrderStatus, string> = {
   placed: 'Application received',
+  waitlisted: 'Waitlisted (another application approved)',
   approved: 'Approved',
+  declined: 'Declined',
   completed: 'Adoption completed',
   cancelled: 'Cancelled',
 };

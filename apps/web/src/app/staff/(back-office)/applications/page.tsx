@@ -1,4 +1,4 @@
-import { type TOrderStatus, ZOrderStatus } from '@pets/contract/schemas';
+import { type TOrderStatus, ZListOrdersQuery, ZOrderStatus } from '@pets/contract/schemas';
 import { Inbox } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
@@ -16,16 +16,25 @@ import { ORDER_STATUS_LOOKS, OrderStatusBadge } from './order-status';
 export const metadata: Metadata = { title: 'Applications' };
 
 const PAGE_SIZE = 20;
+/** One animal's applications are shown on one page, oldest first: a shelter rarely gets more. */
+const ANIMAL_PAGE_SIZE = 100;
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const one = (value: string | string[] | undefined): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
-const hrefFor = (status: TOrderStatus | undefined, cursor?: string): string => {
+const hrefFor = (
+  status: TOrderStatus | undefined,
+  petId: number | undefined,
+  cursor?: string,
+): string => {
   const query = new URLSearchParams();
   if (status) {
     query.set('status', status);
+  }
+  if (petId) {
+    query.set('petId', String(petId));
   }
   if (cursor) {
     query.set('cursor', cursor);
@@ -34,7 +43,10 @@ const hrefFor = (status: TOrderStatus | undefined, cursor?: string): string => {
   return text ? `/staff/applications?${text}` : '/staff/applications';
 };
 
-/** The queue: every application, newest first, like an inbox; filter by status; pages. */
+/**
+ * The queue: every application, newest first, like an inbox; filter by status and by animal. One
+ * animal's applications are listed in arrival order (oldest first), as staff compare them.
+ */
 const ApplicationsPage = async ({ searchParams }: TProps) => {
   await connection();
   const { apiKey } = await requireStaffKey();
@@ -42,23 +54,49 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
   const parsedStatus = ZOrderStatus.safeParse(one(query.status));
   const status = parsedStatus.success ? parsedStatus.data : undefined;
   const cursor = one(query.cursor);
+  const parsedPetId = ZListOrdersQuery.shape.petId.safeParse(one(query.petId));
+  const petId = parsedPetId.success ? parsedPetId.data : undefined;
 
-  const page = await listOrders(apiKey, { status, cursor, limit: PAGE_SIZE });
+  const page = await listOrders(apiKey, {
+    status,
+    petId,
+    cursor,
+    limit: petId ? ANIMAL_PAGE_SIZE : PAGE_SIZE,
+  });
   if (!page.ok && page.failure.kind === 'signed-out') {
     redirect(SESSION_EXPIRED_PATH);
   }
-  const petIds = page.ok ? [...new Set(page.data.orders.map((order) => order.petId))] : [];
+  const petIds = [
+    ...new Set([
+      ...(petId ? [petId] : []),
+      ...(page.ok ? page.data.orders : []).map((order) => order.petId),
+    ]),
+  ];
   const pets =
     petIds.length > 0
       ? await listPetsAsStaff(apiKey, { id: petIds.join(','), limit: petIds.length })
       : undefined;
   const petNames = new Map(pets?.ok ? pets.data.pets.map((pet) => [pet.id, pet.name]) : []);
+  // The API answers newest first; one animal's applications read in the order they arrived.
+  const orders = page.ok
+    ? petId
+      ? [...page.data.orders].sort((a, b) => a.id - b.id)
+      : page.data.orders
+    : [];
+  const animalName = petId ? (petNames.get(petId) ?? `animal #${petId}`) : undefined;
 
   return (
     <>
-      <PageIntro title="Applications">
-        Newest first. Open one to approve, complete or cancel it.
+      <PageIntro title={animalName ? `Applications for ${animalName}` : 'Applications'}>
+        {animalName ? 'In the order they arrived.' : 'Newest first.'} Open one to approve, decline,
+        complete or cancel it.
       </PageIntro>
+      {petId ? (
+        <p className="queue__filter">
+          Showing one animal&apos;s applications.
+          <Link href={hrefFor(status, undefined)}>Show every animal&apos;s applications</Link>
+        </p>
+      ) : null}
       <form method="get" action="/staff/applications" className="filters" aria-label="Filter">
         <div className="filters__field">
           <label htmlFor="status-filter" className="filters__label">
@@ -73,13 +111,14 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
             ))}
           </select>
         </div>
+        {petId ? <input type="hidden" name="petId" value={String(petId)} /> : null}
         <button type="submit" className="button button--secondary">
           Show
         </button>
       </form>
       {!page.ok ? (
-        <ApiFailure failure={asPageFailure(page.failure)} retryHref={hrefFor(status)} />
-      ) : page.data.orders.length === 0 ? (
+        <ApiFailure failure={asPageFailure(page.failure)} retryHref={hrefFor(status, petId)} />
+      ) : orders.length === 0 ? (
         <StatePanel
           icon={Inbox}
           title={
@@ -89,7 +128,7 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
           }
           role="status"
           actions={
-            status ? (
+            status || petId ? (
               <Link href="/staff/applications" className="button button--secondary">
                 Show all applications
               </Link>
@@ -97,13 +136,15 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
           }
         >
           <p>
-            {status ? 'Nothing matches this filter right now.' : 'New applications appear here.'}
+            {status || petId
+              ? 'Nothing matches this filter right now.'
+              : 'New applications appear here.'}
           </p>
         </StatePanel>
       ) : (
         <>
           <ol className="queue" aria-label="Applications">
-            {page.data.orders.map((order) => (
+            {orders.map((order) => (
               <li key={order.id} className="queue__item">
                 <Link href={`/staff/applications/${order.id}`} className="queue__link">
                   <span className="queue__title">
@@ -118,8 +159,10 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
             ))}
           </ol>
           <Pagination
-            previousHref={cursor ? hrefFor(status) : undefined}
-            nextHref={page.data.nextCursor ? hrefFor(status, page.data.nextCursor) : undefined}
+            previousHref={cursor ? hrefFor(status, petId) : undefined}
+            nextHref={
+              page.data.nextCursor ? hrefFor(status, petId, page.data.nextCursor) : undefined
+            }
           />
         </>
       )}

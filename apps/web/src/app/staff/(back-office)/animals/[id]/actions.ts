@@ -6,7 +6,7 @@ import { updatePet } from '@/lib/staff-api';
 
 /**
  * Saves an animal's name, category, status and profile (updatePet; a profile field left blank is
- * sent as `null` and cleared). A 409 (an open application keeps it pending) is told in plain
+ * sent as `null` and cleared). A 409 (an approved application keeps it pending) is told in plain
  * words under the status.
  */
 export const editPet = async (
@@ -25,7 +25,7 @@ export const editPet = async (
             values,
             fieldErrors: {
               status:
-                'This animal has an open adoption application, so it stays "Pending adoption". Complete or cancel the application instead.',
+                'This animal is set aside for an approved application, so it stays "Pending adoption". Decline, complete or cancel that application instead.',
             },
           };
         case 'not-found':

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ORDER_TRANSITIONS,
-  type TOrder,
+  ORDER_DECLINE_NOTE_MAX_LENGTH,
+  ORDER_NOTE_MAX_LENGTH,
+  orderActionsFrom,
   type TOrderAction,
+  ZDeclineReason,
   ZOrderIdParams,
 } from '@pets/contract/schemas';
 import type { Metadata } from 'next';
@@ -10,17 +12,19 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { BackLink } from '@/components/back-link';
+import { Field } from '@/components/form/field';
 import { PageIntro } from '@/components/page-intro';
 import { PetVisual } from '@/components/pet-visual';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
 import { StoreTime } from '@/components/store-time';
 import { listCategories } from '@/lib/api';
+import { DECLINE_REASON_WORDS } from '@/lib/decline-reasons';
 import { rateLimitedMessage } from '@/lib/messages';
 import { petHref } from '@/lib/pet-links';
 import { requireStaffKey } from '@/lib/session';
-import { findPetAsStaff, getOrder } from '@/lib/staff-api';
-import { changeOrder } from '../actions';
+import { findPetAsStaff, getOrder, listOrderNotes } from '@/lib/staff-api';
+import { addNote, changeOrder } from '../actions';
 import { historyStep, OrderStatusBadge } from '../order-status';
 
 type TProps = {
@@ -33,35 +37,42 @@ export const metadata: Metadata = { title: 'Application' };
 const ACTION_WORDS: Record<TOrderAction, { button: string; question: string; done: string }> = {
   approve: {
     button: 'Approve',
-    question: 'Approve this application? The adopter can then come to meet the animal.',
-    done: 'Approved. The animal stays set aside for this adopter.',
+    question:
+      "Approve this application? The animal is then set aside for this adopter, and the animal's other new applications go on the waiting list.",
+    done: 'Approved. The animal is set aside for this adopter; the other applications are waitlisted.',
+  },
+  decline: {
+    button: 'Decline',
+    question: 'Decline this application? Choose a reason; the adopter is told it, kindly worded.',
+    done: 'Declined. If this application was approved, the animal is available again.',
   },
   complete: {
     button: 'Complete adoption',
-    question: 'Complete this adoption? The animal is then shown as adopted.',
-    done: 'Adoption completed. The animal is now shown as adopted.',
+    question:
+      "Complete this adoption? The animal is then shown as adopted, and the animal's other open applications are declined (adopted by another family).",
+    done: 'Adoption completed. The animal is now shown as adopted; the other applications are closed.',
   },
   cancel: {
     button: 'Cancel application',
-    question: 'Cancel this application? The animal becomes available again.',
-    done: 'Cancelled. The animal is available again.',
+    question:
+      'Cancel this application (for example, the adopter withdrew)? If it was approved, the animal becomes available again.',
+    done: 'Cancelled. If it was approved, the animal is available again.',
   },
 };
 
 const PROBLEMS: Record<string, string> = {
   conflict:
     'Nothing changed: this application had already moved on (someone else may have handled it). Here is where it stands now.',
+  'pet-not-available':
+    'Nothing changed: the animal is not available (another application is approved, or the animal was set aside or adopted). Decline or cancel the approved one first.',
+  reason: 'Choose a reason for declining.',
+  note: 'Write something in the note first (at most 2000 characters).',
+  'notes-full': 'This application has as many notes as it can hold; nothing was added.',
   busy: 'That change is still being made. Wait a moment, then reload this page.',
   unavailable:
     "We can't reach our animal records right now, so nothing changed. Please try again in a minute.",
   failed: 'Something went wrong on our side and nothing changed. Please try again.',
 };
-
-/** The next sensible action first (primary), cancelling as the secondary one. */
-const actionsFor = (order: TOrder): TOrderAction[] =>
-  (['approve', 'complete', 'cancel'] as const).filter((action) =>
-    (ORDER_TRANSITIONS[action].from as readonly string[]).includes(order.status),
-  );
 
 const one = (value: string | string[] | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -82,15 +93,17 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
     return staffReadFailure(found.failure, here);
   }
   const order = found.data;
-  const [pet, categories] = await Promise.all([
+  const [pet, categories, notes] = await Promise.all([
     findPetAsStaff(apiKey, order.petId),
     listCategories(),
+    listOrderNotes(apiKey, order.id),
   ]);
   const category =
     pet.ok && categories.ok
       ? categories.data.find((each) => each.id === pet.data.categoryId)
       : undefined;
-  const available = actionsFor(order);
+  // What the contract's state machine allows from here, in its order: the next step first.
+  const available = orderActionsFrom(order.status);
   const confirming = available.find((action) => action === one(query.confirm));
   const done = Object.keys(ACTION_WORDS).find((action) => action === one(query.done)) as
     | TOrderAction
@@ -118,7 +131,12 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           {ACTION_WORDS[done].done}
         </p>
       ) : null}
-      {problem ? (
+      {one(query.noted) ? (
+        <p className="notice" role="status">
+          Note added.
+        </p>
+      ) : null}
+      {problem && problem !== 'reason' && problem !== 'note' ? (
         <p className="form__error" role="alert">
           {problem === 'rate-limited' && Number.isFinite(wait) && wait > 0
             ? `${rateLimitedMessage(wait)} Nothing changed.`
@@ -131,19 +149,63 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           <h2 id="confirm-title" className="confirm__title">
             {ACTION_WORDS[confirming].question}
           </h2>
-          <form action={changeOrder} className="confirm__actions">
+          <form action={changeOrder} className="confirm__form">
             <input type="hidden" name="orderId" value={String(order.id)} />
             <input type="hidden" name="action" value={confirming} />
             <input type="hidden" name="idempotencyKey" value={randomUUID()} />
-            <button
-              type="submit"
-              className={confirming === 'cancel' ? 'button button--danger' : 'button'}
-            >
-              Yes, {ACTION_WORDS[confirming].button.toLowerCase()}
-            </button>
-            <Link href={here} className="button button--secondary">
-              No, go back
-            </Link>
+            {confirming === 'decline' ? (
+              <>
+                <Field
+                  id="decline-reason"
+                  label="Reason"
+                  hint="The adopter is told this reason, kindly worded."
+                  error={problem === 'reason' ? PROBLEMS.reason : undefined}
+                >
+                  {(control) => (
+                    <select {...control} name="reason" className="select" required defaultValue="">
+                      <option value="" disabled>
+                        Choose a reason
+                      </option>
+                      {ZDeclineReason.options.map((reason) => (
+                        <option key={reason} value={reason}>
+                          {DECLINE_REASON_WORDS[reason].staff}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Field>
+                <Field
+                  id="decline-note"
+                  label="Note for the adopter (optional)"
+                  hint={`Shown to the adopter as you write it. At most ${ORDER_DECLINE_NOTE_MAX_LENGTH} characters.`}
+                >
+                  {(control) => (
+                    <textarea
+                      {...control}
+                      name="note"
+                      className="textarea"
+                      rows={4}
+                      maxLength={ORDER_DECLINE_NOTE_MAX_LENGTH}
+                    />
+                  )}
+                </Field>
+              </>
+            ) : null}
+            <div className="confirm__actions">
+              <button
+                type="submit"
+                className={
+                  confirming === 'cancel' || confirming === 'decline'
+                    ? 'button button--danger'
+                    : 'button'
+                }
+              >
+                Yes, {ACTION_WORDS[confirming].button.toLowerCase()}
+              </button>
+              <Link href={here} className="button button--secondary">
+                No, go back
+              </Link>
+            </div>
           </form>
         </section>
       ) : available.length > 0 ? (
@@ -152,7 +214,11 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
             <Link
               key={action}
               href={`${here}?confirm=${action}`}
-              className={index === 0 && action !== 'cancel' ? 'button' : 'button button--secondary'}
+              className={
+                index === 0 && action !== 'cancel' && action !== 'decline'
+                  ? 'button'
+                  : 'button button--secondary'
+              }
             >
               {ACTION_WORDS[action].button}
             </Link>
@@ -180,6 +246,12 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
                 <p className="card__meta">{category?.name ?? 'Animal'}</p>
                 <p>
                   <StatusBadge status={pet.data.status} />
+                </p>
+                <p>
+                  <Link href={`/staff/applications?petId=${pet.data.id}`}>
+                    All applications for {pet.data.name}
+                  </Link>{' '}
+                  ({pet.data.applicationsInReview} in review)
                 </p>
                 <p>
                   <Link href={`/staff/animals/${pet.data.id}`}>Edit this animal</Link>
@@ -219,6 +291,18 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           <h2 id="history-title" className="record__title">
             History
           </h2>
+          {order.declineReason ? (
+            <dl className="facts">
+              <div className="facts__row">
+                <dt>Declined because</dt>
+                <dd>{DECLINE_REASON_WORDS[order.declineReason].staff}</dd>
+              </div>
+              <div className="facts__row">
+                <dt>Note to the adopter</dt>
+                <dd>{order.declineNote ?? 'None'}</dd>
+              </div>
+            </dl>
+          ) : null}
           <ol className="history">
             {order.history.map((entry) => (
               <li key={`${entry.at}-${entry.to}`}>
@@ -229,6 +313,54 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
               </li>
             ))}
           </ol>
+        </section>
+
+        <section aria-labelledby="notes-title" className="record" id="notes">
+          <h2 id="notes-title" className="record__title">
+            Staff notes
+          </h2>
+          <p className="field__hint">Private to staff: the adopter never sees them.</p>
+          {!notes.ok ? (
+            <p>The notes could not be loaded just now.</p>
+          ) : notes.data.length === 0 ? (
+            <p>No notes yet.</p>
+          ) : (
+            <ol className="history" aria-label="Staff notes">
+              {notes.data.map((note) => (
+                <li key={note.id}>
+                  <p className="application__message">{note.text}</p>
+                  <span className="history__meta">
+                    {note.author} · <StoreTime at={note.createdAt} />
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
+          <form action={addNote} className="note-form">
+            <input type="hidden" name="orderId" value={String(order.id)} />
+            <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+            <Field
+              id="note-text"
+              label="Add a note"
+              error={problem === 'note' ? PROBLEMS.note : undefined}
+            >
+              {(control) => (
+                <textarea
+                  {...control}
+                  name="text"
+                  className="textarea"
+                  rows={3}
+                  required
+                  maxLength={ORDER_NOTE_MAX_LENGTH}
+                />
+              )}
+            </Field>
+            <div className="confirm__actions">
+              <button type="submit" className="button button--secondary">
+                Add note
+              </button>
+            </div>
+          </form>
         </section>
       </div>
     </div>

@@ -39,7 +39,9 @@ const MessagePage = async ({ params }: TProps) => {
           </div>
           <div className="facts__row">
             <dt>Sent</dt>
-            <dd><StoreTime at={message.date} /></dd>
+            <dd>
+              <StoreTime at={message.date} />
+            </dd>
           </div>
         </dl>
       </div>
