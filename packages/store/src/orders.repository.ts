@@ -365,6 +365,73 @@ const IN_REVIEW: readonly (TOrderStatus | undefined)[] = IN_REVIEW_ORDER_STATUSE
 
 /** How much the changes move the animal's count of applications in review. */
 /**
+ * What the emails about orders need: the orders named, and the waitlisted orders of the animals
+ * given (their approved adopter fell through), each with the animal's name. On the transaction's
+ * connection, so it reads the change it is about.
+ */
+const MAIL_FACTS_STATEMENT = prepare((db, p: { ids: string[]; releasedPetIds: string[] }) =>
+  db
+    .selectFrom('orders')
+    .innerJoin('pets', 'pets.id', 'orders.pet_id')
+    .select([
+      'orders.id as id',
+      'orders.pet_id as petId',
+      'pets.name as petName',
+      'orders.status as status',
+      'orders.adopter_name as adopterName',
+      'orders.adopter_email as adopterEmail',
+      'orders.placed_at as placedAt',
+      'orders.decline_reason as declineReason',
+      'orders.decline_note as declineNote',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('orders.id', '=', sql<string>`any(${p.ids}::bigint[])`),
+        eb.and([
+          eb('orders.pet_id', '=', sql<string>`any(${p.releasedPetIds}::bigint[])`),
+          eb('orders.status', '=', 'waitlisted'),
+        ]),
+      ]),
+    )
+    .orderBy('orders.id'),
+);
+
+export type TOrderMailFacts = {
+  orderId: number;
+  petId: number;
+  petName: string;
+  status: TOrderStatus;
+  adopterName: string;
+  adopterEmail: string;
+  placedAt: string;
+  declineReason?: TDeclineReason;
+  declineNote?: string;
+};
+
+/** For the change hook: the facts of `orderIds` and the waitlisted orders of `releasedPetIds`. */
+export const orderMailFacts = async (
+  client: PoolClient,
+  orderIds: readonly number[],
+  releasedPetIds: readonly number[],
+): Promise<TOrderMailFacts[]> => {
+  const { rows } = await MAIL_FACTS_STATEMENT.execute(client, {
+    ids: orderIds.map(String),
+    releasedPetIds: releasedPetIds.map(String),
+  });
+  return rows.map((row) => ({
+    orderId: Number(row.id),
+    petId: Number(row.petId),
+    petName: row.petName,
+    status: row.status,
+    adopterName: row.adopterName,
+    adopterEmail: row.adopterEmail,
+    placedAt: row.placedAt.toISOString(),
+    ...(row.declineReason === null ? {} : { declineReason: row.declineReason }),
+    ...(row.declineNote === null ? {} : { declineNote: row.declineNote }),
+  }));
+};
+
+/**
  * One order whose status changed in a transition's transaction: the order the request named, or
  * one changed with it (the others waitlisted by an approval, declined by a completion). `from` is
  * absent for a placement.

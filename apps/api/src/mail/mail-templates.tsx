@@ -1,3 +1,4 @@
+import { DECLINE_REASON_WORDS, type TDeclineReason } from '@pets/contract/schemas';
 import { formatStoreInstant, mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
 import {
   Body,
@@ -30,7 +31,7 @@ export type TApplicationMailData = {
   adopterName: string;
   /** RFC 3339. */
   placedAt: string;
-  declineReason?: string;
+  declineReason?: TDeclineReason;
   declineNote?: string;
 };
 
@@ -66,16 +67,6 @@ export type TMailContext = {
 };
 
 export type TRenderedMail = { subject: string; html: string; text: string };
-
-/** Kind words for each reason a store may decline with; unknown reasons fall back to the last. */
-const DECLINE_REASON_WORDS: Record<string, string> = {
-  not_a_match: 'we think another home will suit them better',
-  home_not_suitable: "we don't think your home is the right fit for their needs",
-  incomplete_application: "we didn't have enough information to go ahead",
-  no_response: "we weren't able to reach you",
-  adopted_by_another_family: 'they have been adopted by another family',
-  other: 'we have decided not to go ahead',
-};
 
 /** "1 July 2026, 10:30 BST": on the store's clock, with its zone, as the site shows it. */
 const dateIn = (timeZone: string, instant: string): string =>
@@ -178,7 +169,7 @@ const TEMPLATES: Record<TMailRequest['template'], TTemplate> = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`Thank you for applying, ${data.adopterName}`}</Heading>
-        <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}, because ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'] ?? DECLINE_REASON_WORDS.other}.`}</P>
+        <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}. ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'].adopter}`}</P>{' '}
         {data.declineNote ? <P>{data.declineNote}</P> : null}
         <P>{`Many other animals are looking for a home, and you are welcome to apply again. Write to us at ${context.store.email} with any question.`}</P>
         <Button

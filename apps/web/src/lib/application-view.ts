@@ -1,7 +1,7 @@
 import type { TOrder, TOrderStatus } from '@pets/contract/schemas';
+import { DECLINE_REASON_WORDS } from '@pets/contract/schemas';
 import { formatStoreInstant, type TStoreConfig } from '@pets/contract/store';
 import { formatReference } from './application-reference';
-import { DECLINE_REASON_WORDS } from './decline-reasons';
 
 /**
  * An application as its adopter may see it on the status page: its reference, the animal, where

@@ -3,6 +3,7 @@
 export * from './api-key';
 export * from './category';
 export * from './common';
+export * from './decline-reason-words';
 export * from './error';
 export * from './idempotency';
 export * from './order';

@@ -1,18 +1,25 @@
 import { Module } from '@nestjs/common';
+import { MailRepository } from '@pets/store/mail.repository';
 import { OrdersRepository } from '@pets/store/orders.repository';
 import type { Pool } from 'pg';
-import { PG_POOL } from '../../app.tokens';
+import { CONFIG, PG_POOL } from '../../app.tokens';
+import type { TConfig } from '../../config';
+import { MailModule } from '../../mail/mail.module';
+import { orderMailHook } from './order-mail';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 
 @Module({
+  imports: [MailModule],
   controllers: [OrdersController],
   providers: [
     OrdersService,
     {
       provide: OrdersRepository,
-      useFactory: (pool: Pool) => new OrdersRepository(pool),
-      inject: [PG_POOL],
+      // Every change writes its emails to the outbox in its own transaction (order-mail.ts).
+      useFactory: (pool: Pool, outbox: MailRepository, config: TConfig) =>
+        new OrdersRepository(pool, orderMailHook(outbox, config.store.email)),
+      inject: [PG_POOL, MailRepository, CONFIG],
     },
   ],
 })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DECLINE_REASON_WORDS,
   ORDER_DECLINE_NOTE_MAX_LENGTH,
   ORDER_NOTE_MAX_LENGTH,
   orderActionsFrom,
@@ -19,7 +20,6 @@ import { staffReadFailure } from '@/components/staff-read-failure';
 import { StatusBadge } from '@/components/status-badge';
 import { StoreTime } from '@/components/store-time';
 import { listCategories } from '@/lib/api';
-import { DECLINE_REASON_WORDS } from '@/lib/decline-reasons';
 import { rateLimitedMessage } from '@/lib/messages';
 import { petHref } from '@/lib/pet-links';
 import { requireStaffKey } from '@/lib/session';

@@ -1,8 +1,9 @@
-import type { TDeclineReason } from '@pets/contract/schemas';
+import type { TDeclineReason } from './order';
 
 /**
  * Each reason the store may give for declining an application: how staff pick it, and how the
- * adopter reads it (kindly: it is a "no" about one animal, never about them as people).
+ * adopter reads it (kindly: it is a "no" about one animal, never about them as people), on the
+ * site's status page and in the email that tells them.
  */
 export const DECLINE_REASON_WORDS: Record<TDeclineReason, { staff: string; adopter: string }> = {
   not_a_match: {
