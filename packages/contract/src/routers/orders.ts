@@ -93,7 +93,7 @@ export const ordersRouter = c.router({
   placeOrder: idempotent({
     method: 'POST',
     path: '/store/orders',
-    summary: 'Place an adoption order (an application)',
+    summary: 'Place an adoption order',
     description:
       'Applies to adopt an `available` animal: the order is created `placed` (in review); the ' +
       'animal does not change (it counts one more in `applicationsInReview`), and any number of ' +
@@ -148,6 +148,13 @@ export const ordersRouter = c.router({
     undefined,
     `${CONFLICT_TRANSITION.replace(KEY_IN_USE, '')} Or the animal is not \`available\` (another adopter's approval holds it, or it is \`sold\`; \`pet_not_available\`).${KEY_IN_USE}`,
   ),
+  completeOrder: transition(
+    'complete',
+    'Complete an adoption order (staff)',
+    'The animal has gone home: the order is `completed`, the animal `sold`, and every other ' +
+      'open order for it `declined` (reason `adopted_by_another_family`). Staff keys only.',
+    'staff',
+  ),
   declineOrder: transition(
     'decline',
     'Decline an adoption order (staff)',
@@ -158,13 +165,6 @@ export const ordersRouter = c.router({
     'staff',
     ZDeclineOrder,
     `The body: \`{ "reason": ..., "note": ... }\`, \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
-  ),
-  completeOrder: transition(
-    'complete',
-    'Complete an adoption order (staff)',
-    'The animal has gone home: the order is `completed`, the animal `sold`, and every other ' +
-      'open order for it `declined` (reason `adopted_by_another_family`). Staff keys only.',
-    'staff',
   ),
   listOrderNotes: {
     method: 'GET',

@@ -102,6 +102,8 @@ describe('GET /v1/openapi.json', () => {
       'post /pets': { name: 'Pickles', categoryId: Number(category.id) },
       'post /store/orders': { petId: Number(other.id), adopter: { name: 'B', email: 'b@c.org' } },
       'patch /pets/{petId}': { name: 'Noodle II' },
+      'post /store/orders/{orderId}/decline': { reason: 'other' },
+      'post /store/orders/{orderId}/notes': { text: 'Called them.' },
     };
     const images: Record<string, Buffer> = { 'post /pets/{petId}/photos': png };
     let addedPhotoId = 0;
@@ -133,8 +135,8 @@ describe('GET /v1/openapi.json', () => {
         statuses.push(`${operation} ${response.status}`);
       }
     }
-    // Every path reached its operation: a 409 is the order's state (the first transition of the
-    // placed order, in document order, was approve), never a 404 for a route.
+    // Every path reached its operation: a 409 is the order's state (the first transitions of the
+    // placed order, in document order, were approve and complete), never a 404 for a route.
     expect(statuses.sort()).toEqual(
       [
         'get /categories 200',
@@ -149,6 +151,9 @@ describe('GET /v1/openapi.json', () => {
         'post /store/orders/{orderId}/approve 200',
         'post /store/orders/{orderId}/cancel 409',
         'post /store/orders/{orderId}/complete 200',
+        'post /store/orders/{orderId}/decline 409',
+        'get /store/orders/{orderId}/notes 200',
+        'post /store/orders/{orderId}/notes 201',
         'delete /pets/{petId}/photos/{photoId} 204',
         'post /pets/{petId}/photos 201',
         'put /pets/{petId}/photos/order 200',
@@ -309,6 +314,9 @@ describe('the reference in a real browser', () => {
         'Cancel an adoption order',
         'Approve an adoption order (staff)',
         'Complete an adoption order (staff)',
+        'Decline an adoption order (staff)',
+        "List an application's staff notes (staff)",
+        'Add a staff note to an application (staff)',
         'List categories',
       ]) {
         await page.getByText(summary, { exact: true }).first().waitFor({ state: 'visible' });

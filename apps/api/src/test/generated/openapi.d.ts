@@ -129,7 +129,7 @@ export interface paths {
         get: operations["listOrders"];
         put?: never;
         /**
-         * Place an adoption order (an application)
+         * Place an adoption order
          * @description Applies to adopt an `available` animal: the order is created `placed` (in review); the animal does not change (it counts one more in `applicationsInReview`), and any number of adopters may apply. At most one open (`placed`, `waitlisted` or `approved`) application per adopter email (compared trimmed and case-insensitively) and animal: another is `409 order_already_open`. An animal that is `pending` or `sold` is `409 pet_not_available`; an unknown `petId` is `404 not_found`. The body must be `application/json`, at most 16 KiB.
          */
         post: operations["placeOrder"];
@@ -181,28 +181,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/store/orders/{orderId}/decline": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Decline an adoption order (staff)
-         * @description The store says no to this adopter, with a `reason` from a short list and an optional `note` (at most 1000 characters) that the adopter is shown. When the order was `approved`, the animal becomes `available` again; `waitlisted` orders stay in line. Staff keys only. Allowed from `placed` or `waitlisted` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. The body: `{ "reason": ..., "note": ... }`, `application/json`, at most 16 KiB. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
-         *
-         *     Needs a `staff` key.
-         */
-        post: operations["declineOrder"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/store/orders/{orderId}/complete": {
         parameters: {
             query?: never;
@@ -219,6 +197,28 @@ export interface paths {
          *     Needs a `staff` key.
          */
         post: operations["completeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an adoption order (staff)
+         * @description The store says no to this adopter, with a `reason` from a short list and an optional `note` (at most 1000 characters) that the adopter is shown. When the order was `approved`, the animal becomes `available` again; `waitlisted` orders stay in line. Staff keys only. Allowed from `placed` or `waitlisted` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. The body: `{ "reason": ..., "note": ... }`, `application/json`, at most 16 KiB. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["declineOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2183,7 +2183,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    declineOrder: {
+    completeOrder: {
         parameters: {
             query?: never;
             header?: {
@@ -2202,12 +2202,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description JSON body. */
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DeclineOrder"];
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description OK */
             200: {
@@ -2241,7 +2236,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    completeOrder: {
+    declineOrder: {
         parameters: {
             query?: never;
             header?: {
@@ -2260,7 +2255,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineOrder"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
