@@ -207,6 +207,39 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(await prisma.orderNote.count({ where: { id: note.id } })).toBe(0);
   },
 
+  MailMessage: async () => {
+    const category = await prisma.category.create({ data: { name: 'Pen pals' } });
+    const pet = await prisma.pet.create({ data: { name: 'Stamp', categoryId: category.id } });
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Mail room',
+        environment: 'production',
+        plan: 'pro',
+        hash: 'm'.repeat(64),
+        start: 'pets_live_Mail',
+      },
+    });
+    const order = await prisma.order.create({
+      data: { petId: pet.id, apiKeyId: apiKey.id, adopterName: 'Ada', adopterEmail: 'a@b.org' },
+    });
+    const mail = await prisma.mailMessage.create({
+      data: {
+        template: 'application-received',
+        recipient: 'a@b.org',
+        data: { petName: 'Stamp' },
+        orderId: order.id,
+      },
+    });
+    expect(mail).toMatchObject({ sentAt: null, attempts: 0, lastError: null });
+    expect(mail.createdAt).toBeInstanceOf(Date);
+    // A message outlives the application it was about (it was sent, or still is to be).
+    await prisma.order.delete({ where: { id: order.id } });
+    expect(await prisma.mailMessage.findUniqueOrThrow({ where: { id: mail.id } })).toMatchObject({
+      orderId: null,
+      data: { petName: 'Stamp' },
+    });
+  },
+
   PetPhoto: async () => {
     const category = await prisma.category.create({ data: { name: 'Axolotl photos' } });
     const pet = await prisma.pet.create({

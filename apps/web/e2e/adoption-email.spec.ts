@@ -1,0 +1,128 @@
+import type { Page } from '@playwright/test';
+import { fillApplication, newAvailablePet } from './adopt-helpers';
+import { expect, test } from './fixtures';
+import { linksOf, mailTo, waitForMail } from './mail-helpers';
+import { signIn } from './staff-helpers';
+
+/**
+ * The whole story of one animal, with everyone hearing back by email through a real SMTP server
+ * (harness/smtp.ts): two adopters apply on the site and are told their application arrived, staff
+ * are told of each; staff approve one (the other is waitlisted and told), cancel that approval (the
+ * waitlisted adopter hears the animal is looking for a home again), approve the other and complete.
+ * Every link in those emails opens, and the back office's mailbox shows what was sent.
+ */
+test('two adopters, one animal: everyone hears by email at each step, and every link opens', async ({
+  page,
+  browser,
+  stack,
+  api,
+}) => {
+  test.setTimeout(180_000);
+  const pet = await newAvailablePet(api, 'Letterbox');
+  const ada = `ada.${pet.id}@example.org`;
+  const bo = `bo.${pet.id}@example.org`;
+
+  const apply = async (name: string, email: string): Promise<string> => {
+    const visitor = await browser.newContext();
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto(`${stack.siteUrl}/pets/${pet.id}/apply`);
+    await fillApplication(visitorPage, { name, email });
+    await visitorPage.getByRole('button', { name: 'Send application' }).click();
+    await expect(visitorPage.getByRole('heading', { level: 1 })).toHaveText(
+      /^Thank you for applying/,
+    );
+    const reference = ((await visitorPage.locator('.reference').textContent()) ?? '').trim();
+    await visitor.close();
+    return reference;
+  };
+  const adaReference = await apply('Ada Lovelace', ada);
+  const boReference = await apply('Bo Bramble', bo);
+
+  // Both hear their application arrived, with its reference; staff hear of each.
+  const adaReceived = await waitForMail(stack, ada, new RegExp(`application for ${pet.name}$`));
+  await waitForMail(stack, bo, new RegExp(`application for ${pet.name}$`));
+  expect(adaReceived.text).toContain(adaReference);
+  const staffNotice = await waitForMail(
+    stack,
+    'hello@kindredpaws.example',
+    new RegExp(`New application ${adaReference} for ${pet.name}`),
+  );
+
+  // The links of an adopter's email open the animal's page on the site.
+  const [petLink] = linksOf(adaReceived).filter((href) => href.includes('/pets/'));
+  expect(petLink).toBe(`${stack.siteUrl}/pets/${pet.id}`);
+  await page.goto(petLink as string);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
+
+  // Staff follow their email's link to the application, sign in, and approve Ada.
+  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  const [applicationLink] = linksOf(staffNotice).filter((href) => href.includes('/staff/'));
+  await page.goto(applicationLink as string);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    `Application #${adaReference.slice(2)}: ${pet.name}`,
+  );
+  const act = async (link: string, done: string) => {
+    await page.getByRole('link', { name: link }).click();
+    await page.getByRole('button', { name: `Yes, ${link.toLowerCase()}` }).click();
+    await expect(page.getByRole('status')).toContainText(done);
+  };
+  await act('Approve', 'Approved.');
+  const approved = await waitForMail(stack, ada, /can go home with you/);
+  expect(approved.text).toContain('12 Orchard Lane');
+  await waitForMail(stack, bo, /waiting list/);
+
+  // The approval falls through: Ada's application is cancelled, Bo hears the animal is free again.
+  await act('Cancel application', 'Cancelled.');
+  await waitForMail(stack, ada, /is cancelled/);
+  await waitForMail(stack, bo, new RegExp(`${pet.name} is looking for a home again`));
+
+  // Bo's turn: approved, then the animal goes home with him.
+  await page.goto(`${stack.siteUrl}/staff/applications/${boReference.slice(2)}`);
+  await act('Approve', 'Approved.');
+  await waitForMail(stack, bo, /can go home with you/);
+  await act('Complete adoption', 'Adoption completed.');
+  const welcome = await waitForMail(stack, bo, new RegExp(`Welcome home, ${pet.name}`));
+
+  // Each adopter got exactly the messages of their story, once each.
+  expect(mailTo(stack, ada).map(({ subject }) => subject)).toEqual([
+    `We have your application for ${pet.name}`,
+    `Good news: ${pet.name} can go home with you`,
+    `Your application for ${pet.name} is cancelled`,
+  ]);
+  expect(mailTo(stack, bo).map(({ subject }) => subject)).toEqual([
+    `We have your application for ${pet.name}`,
+    `Your application for ${pet.name}: you are on the waiting list`,
+    `${pet.name} is looking for a home again`,
+    `Good news: ${pet.name} can go home with you`,
+    `Welcome home, ${pet.name}`,
+  ]);
+
+  // Every link of every message opens: the site's pages (200), the phone and email of the store.
+  for (const message of [...mailTo(stack, ada), ...mailTo(stack, bo)]) {
+    for (const href of linksOf(message)) {
+      if (href.startsWith('http')) {
+        const response = await page.request.get(href);
+        expect(response.status(), `${href} in "${message.subject}"`).toBe(200);
+      } else {
+        expect(href).toMatch(/^(tel:\+?\d+|mailto:\S+@\S+)$/);
+      }
+    }
+  }
+
+  // The back office's mailbox shows the messages; one opens with its text and its HTML.
+  await openMailbox(page, stack.siteUrl);
+  const item = page
+    .getByRole('list', { name: 'Messages' })
+    .getByRole('link', { name: new RegExp(`Welcome home, ${pet.name}`) });
+  await expect(item).toBeVisible();
+  await item.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(welcome.subject);
+  await expect(page.locator('.mail-text')).toContainText(`${pet.name} is officially yours`);
+  const frame = page.frameLocator('iframe.mail-frame');
+  await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Congratulations, Bo Bramble');
+});
+
+const openMailbox = async (page: Page, siteUrl: string) => {
+  await page.goto(`${siteUrl}/staff/mail`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mail');
+};
