@@ -112,6 +112,8 @@ describe('migrate', () => {
       'categories',
       'database_environment',
       'idempotency_keys',
+      'mail_messages',
+      'order_notes',
       'orders',
       'pet_photos',
       'pets',

@@ -138,6 +138,14 @@ type TTransitionParams = {
 const historyWith = (to: TOrderStatus, by: string) =>
   sql`history || jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'from', status, 'to', ${to}::text, 'by', ${by}::text))`;
 
+/** The columns every change of status sets: the status, when, its history entry and the reason. */
+const changeTo = (to: TOrderStatus, by: string, declineReason: TDeclineReason | null) => ({
+  status: sql<TOrderStatus>`${to}::order_status`,
+  updated_at: NOW,
+  history: historyWith(to, by),
+  decline_reason: sql<TDeclineReason | null>`${declineReason}::decline_reason`,
+});
+
 /**
  * One transition: the order changes only if it is in a `from` status (and, for a partner, is its
  * own); its history gains the entry in the same statement. The decline's reason and note are null
@@ -147,10 +155,7 @@ const TRANSITION_STATEMENTS = prepareShapes(['apiKeyId'], (db, p: TTransitionPar
   let query = db
     .updateTable('orders')
     .set({
-      status: sql`${p.to}::order_status`,
-      updated_at: NOW,
-      history: historyWith(p.to, p.by),
-      decline_reason: sql`${p.declineReason}::decline_reason`,
+      ...changeTo(p.to, p.by, p.declineReason),
       decline_note: sql`${p.declineNote}::varchar`,
     })
     .where('id', '=', p.id)
@@ -180,12 +185,7 @@ const OTHERS_STATEMENT = prepare(
   ) =>
     db
       .updateTable('orders')
-      .set({
-        status: sql`${p.to}::order_status`,
-        updated_at: NOW,
-        history: historyWith(p.to, p.by),
-        decline_reason: sql`${p.declineReason}::decline_reason`,
-      })
+      .set(changeTo(p.to, p.by, p.declineReason))
       .where('pet_id', '=', p.petId)
       .where('id', '<>', p.exceptId)
       .where('status', '=', (eb) => eb.fn<TOrderStatus>('any', [sql`${p.from}::order_status[]`]))

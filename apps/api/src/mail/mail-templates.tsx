@@ -35,20 +35,8 @@ export type TApplicationMailData = {
   declineNote?: string;
 };
 
-/** The messages to adopters about their application, by the status it reached. */
-export const APPLICATION_TEMPLATES = [
-  'application-received',
-  'application-approved',
-  'application-waitlisted',
-  'application-declined',
-  'application-completed',
-  'application-cancelled',
-  'application-available-again',
-] as const;
-export type TApplicationTemplate = (typeof APPLICATION_TEMPLATES)[number];
-
 export type TMailRequest = {
-  template: TApplicationTemplate | 'staff-new-application';
+  template: TMailTemplate;
   to: string;
   /** The application it is about (listed on its staff page). */
   orderId?: number;
@@ -117,7 +105,8 @@ type TTemplate = {
   body: (data: TApplicationMailData, context: TMailContext) => ReactNode;
 };
 
-const TEMPLATES: Record<TMailRequest['template'], TTemplate> = {
+/** Every message, by its name (what the outbox row keeps). */
+const TEMPLATES = {
   'application-received': {
     subject: (data) => `We have your application for ${data.petName}`,
     body: (data, context) => (
@@ -214,13 +203,17 @@ const TEMPLATES: Record<TMailRequest['template'], TTemplate> = {
       </>
     ),
   },
-};
+} satisfies Record<string, TTemplate>;
+
+export type TMailTemplate = keyof typeof TEMPLATES;
+/** The messages to adopters about their application (the others are to staff). */
+export type TApplicationTemplate = Exclude<TMailTemplate, 'staff-new-application'>;
 
 export const renderMail = async (
   mail: Pick<TMailRequest, 'template' | 'data'>,
   context: TMailContext,
 ): Promise<TRenderedMail> => {
-  const template = TEMPLATES[mail.template];
+  const template: TTemplate = TEMPLATES[mail.template];
   const subject = template.subject(mail.data, context);
   const html = await render(
     <Layout preview={subject} context={context}>
@@ -230,5 +223,5 @@ export const renderMail = async (
   return { subject, html, text: toPlainText(html) };
 };
 
-export const isMailTemplate = (value: string): value is TMailRequest['template'] =>
+export const isMailTemplate = (value: string): value is TMailTemplate =>
   Object.hasOwn(TEMPLATES, value);

@@ -32,6 +32,17 @@ export type TMailTransport = {
 /** Fails the attempt in our words: the server's own reply may carry addresses or credentials. */
 export class MailSendError extends Error {}
 
+/** The message as nodemailer builds it, the same for the server and the dev mailbox. */
+const messageOf = ({ from, to, subject, html, text, messageId, date }: TOutgoingMail) => ({
+  from,
+  to,
+  subject,
+  html,
+  text,
+  messageId,
+  date,
+});
+
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export const smtpTransport = (smtpUrl: string): TMailTransport => {
@@ -39,15 +50,7 @@ export const smtpTransport = (smtpUrl: string): TMailTransport => {
   return {
     send: async (mail) => {
       try {
-        await transporter.sendMail({
-          from: mail.from,
-          to: mail.to,
-          subject: mail.subject,
-          html: mail.html,
-          text: mail.text,
-          messageId: mail.messageId,
-          date: mail.date,
-        });
+        await transporter.sendMail(messageOf(mail));
       } catch (error) {
         const code = (error as { code?: unknown; responseCode?: unknown }) ?? {};
         throw new MailSendError(
@@ -68,15 +71,7 @@ export const mailboxTransport = (folder: string): TMailTransport => {
   };
   return {
     send: async (mail) => {
-      const built = await builder.sendMail({
-        from: mail.from,
-        to: mail.to,
-        subject: mail.subject,
-        html: mail.html,
-        text: mail.text,
-        messageId: mail.messageId,
-        date: mail.date,
-      });
+      const built = await builder.sendMail(messageOf(mail));
       await mkdir(folder, { recursive: true });
       const entry: TDevMailboxEntry = {
         id: mail.id,

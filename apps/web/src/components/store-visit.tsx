@@ -1,8 +1,28 @@
 import { addressLines, mailtoHref, mapSearchUrl, telHref } from '@pets/contract/store';
-import { Clock3, Mail, MapPin, Phone } from 'lucide-react';
+import { Clock3, type LucideIcon, Mail, MapPin, Phone } from 'lucide-react';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import type { ReactNode } from 'react';
 import { storeConfig } from '@/env';
+
+/** One fact of the visit: its icon and name, then the value. */
+const Row = ({
+  icon: Icon,
+  label,
+  children,
+}: {
+  icon: LucideIcon;
+  label: string;
+  children: ReactNode;
+}) => (
+  <div className="visit__row">
+    <dt>
+      <Icon aria-hidden="true" focusable="false" className="visit__icon" />
+      {label}
+    </dt>
+    <dd>{children}</dd>
+  </div>
+);
 
 /**
  * Where and when to visit the store and how to reach it, from configuration (STORE_ADDRESS,
@@ -25,54 +45,32 @@ export const StoreVisit = async ({ heading }: { heading?: string }) => {
         </h2>
       ) : null}
       <dl className="visit__facts">
-        <div className="visit__row">
-          <dt>
-            <MapPin aria-hidden="true" focusable="false" className="visit__icon" />
-            Address
-          </dt>
-          <dd>
-            <span className="visit__address">
-              {addressLines(address).map((part, index, parts) => (
-                // The parts of one address, in order; a part may repeat ("Millbrook, Millbrook").
-                // biome-ignore lint/suspicious/noArrayIndexKey: the order is the identity here.
-                <span key={index} className="visit__address-line">
-                  {part}
-                  {/* The comma stays for copying and screen readers; CSS breaks the line. */}
-                  {index < parts.length - 1 ? <span className="visually-hidden">, </span> : null}
-                </span>
-              ))}
-            </span>
-            <a href={mapSearchUrl(address)} className="visit__map" rel="noopener noreferrer">
-              See it on a map
-              <span className="visually-hidden"> (OpenStreetMap, another site)</span>
-            </a>
-          </dd>
-        </div>
-        <div className="visit__row">
-          <dt>
-            <Clock3 aria-hidden="true" focusable="false" className="visit__icon" />
-            Opening hours
-          </dt>
-          <dd>{openingHours}</dd>
-        </div>
-        <div className="visit__row">
-          <dt>
-            <Phone aria-hidden="true" focusable="false" className="visit__icon" />
-            Phone
-          </dt>
-          <dd>
-            <a href={telHref(phone)}>{phone}</a>
-          </dd>
-        </div>
-        <div className="visit__row">
-          <dt>
-            <Mail aria-hidden="true" focusable="false" className="visit__icon" />
-            Email
-          </dt>
-          <dd>
-            <a href={mailtoHref(email)}>{email}</a>
-          </dd>
-        </div>
+        <Row icon={MapPin} label="Address">
+          <span className="visit__address">
+            {addressLines(address).map((part, index, parts) => (
+              // The parts of one address, in order; a part may repeat ("Millbrook, Millbrook").
+              // biome-ignore lint/suspicious/noArrayIndexKey: the order is the identity here.
+              <span key={index} className="visit__address-line">
+                {part}
+                {/* The comma stays for copying and screen readers; CSS breaks the line. */}
+                {index < parts.length - 1 ? <span className="visually-hidden">, </span> : null}
+              </span>
+            ))}
+          </span>
+          <a href={mapSearchUrl(address)} className="visit__map" rel="noopener noreferrer">
+            See it on a map
+            <span className="visually-hidden"> (OpenStreetMap, another site)</span>
+          </a>
+        </Row>
+        <Row icon={Clock3} label="Opening hours">
+          {openingHours}
+        </Row>
+        <Row icon={Phone} label="Phone">
+          <a href={telHref(phone)}>{phone}</a>
+        </Row>
+        <Row icon={Mail} label="Email">
+          <a href={mailtoHref(email)}>{email}</a>
+        </Row>
       </dl>
     </section>
   );

@@ -2,6 +2,7 @@ import { FileText, Handshake, House, Users } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { Panel } from '@/components/panel';
 import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
 
@@ -29,10 +30,7 @@ const HowAdoptionWorksPage = async () => {
         </p>
       </div>
 
-      <section className="panel" aria-labelledby="steps-title">
-        <h2 id="steps-title" className="panel__title">
-          The steps
-        </h2>
+      <Panel id="steps" title="The steps">
         <ol className="steps">
           <li className="steps__item">
             <FileText aria-hidden="true" focusable="false" className="steps__icon" />
@@ -64,23 +62,17 @@ const HowAdoptionWorksPage = async () => {
             </span>
           </li>
         </ol>
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="fee-title">
-        <h2 id="fee-title" className="panel__title">
-          The fee
-        </h2>
+      <Panel id="fee" title="The fee">
         <p className="how__fee">{adoptionFee}</p>
         <p className="lead">
           You pay it on the day you take your animal home, not when you apply. It helps us care for
           the animals still waiting.
         </p>
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="bring-title">
-        <h2 id="bring-title" className="panel__title">
-          What to bring
-        </h2>
+      <Panel id="bring" title="What to bring">
         <ul className="how__list">
           <li>Photo identification, such as a passport or a driving licence.</li>
           <li>Proof of your address, such as a recent bill or bank statement.</li>
@@ -88,7 +80,7 @@ const HowAdoptionWorksPage = async () => {
           <li>A carrier for a cat, a rabbit or a bird; a collar and lead for a dog.</li>
           <li>Your application&apos;s reference, such as A-12, from your confirmation.</li>
         </ul>
-      </section>
+      </Panel>
 
       <p className="pet__actions">
         <Link href="/" className="button">

@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
+import { Panel } from '@/components/panel';
 import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
 import { formatReference } from '@/lib/application-reference';
@@ -35,10 +36,7 @@ const SentPage = async () => {
         <p className="lead">Your application&apos;s reference is</p>
         <p className="reference">{reference}</p>
       </div>
-      <section className="panel" aria-labelledby="next-title">
-        <h2 id="next-title" className="panel__title">
-          What happens next
-        </h2>
+      <Panel id="next" title="What happens next">
         <ol className="steps">
           <li className="steps__item">
             <span>
@@ -68,7 +66,7 @@ const SentPage = async () => {
         <p className="field__hint">
           You will need the reference and the email address you applied with.
         </p>
-      </section>
+      </Panel>
       <StoreVisit heading="Visit or contact the store" />
     </div>
   );
