@@ -1,0 +1,80 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPet, placedOrder } from '../modules/orders/orders.test-support';
+import { startTestApi, type TTestApi } from '../test/api-harness';
+import { runCliProcess } from '../test/cli-process';
+
+/**
+ * Without SMTP_URL (the `pnpm start` default), email goes to the dev mailbox in DATA_DIR/mail:
+ * each message as an .eml any mail client opens, its HTML and its entry, and `pnpm mail` lists
+ * them with a link to each one rendered.
+ */
+
+let api: TTestApi;
+
+beforeAll(async () => {
+  api = await startTestApi();
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+});
+
+it('puts every message in the dev mailbox, and pnpm mail lists them', async () => {
+  const staff = await api.createKey({ name: 'Front desk', role: 'staff' });
+  const categoryId = Number((await api.prisma.category.create({ data: { name: 'Dogs' } })).id);
+  const petId = await createPet(api, staff, categoryId, 'Waffles');
+  const order = await placedOrder(api, staff, petId);
+  const folder = api.config.mailDir;
+  expect(folder).toBe(join(api.config.dataDir, 'mail'));
+
+  // The adopter's message and the staff's, each as three files.
+  await expect
+    .poll(
+      () =>
+        (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.endsWith('.json'))
+          .length,
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBe(2);
+  const names = readdirSync(folder).sort();
+  expect(names).toEqual([
+    '0000000001.eml',
+    '0000000001.html',
+    '0000000001.json',
+    '0000000002.eml',
+    '0000000002.html',
+    '0000000002.json',
+  ]);
+  const eml = readFileSync(join(folder, '0000000001.eml'), 'utf8');
+  expect(eml).toMatch(/^To: ada@example\.org$/m);
+  expect(eml).toMatch(/^Subject: We have your application for Waffles$/m);
+  expect(eml).toMatch(/^Message-ID: <mail-1\.\d+@localhost>$/m);
+  expect(eml).toContain('Content-Type: text/plain');
+  expect(eml).toContain('Content-Type: text/html');
+  expect(readFileSync(join(folder, '0000000002.html'), 'utf8')).toContain(
+    `/staff/applications/${order.id}`,
+  );
+
+  const listed = await runCliProcess(['mail'], {
+    DATABASE_URL: api.database.url,
+    DATA_DIR: api.config.dataDir,
+  });
+  expect(listed.code).toBe(0);
+  const lines = listed.stdout.trim().split('\n');
+  // Newest first: the staff's notice, then the adopter's message, each with its rendered file.
+  expect(lines).toEqual([
+    expect.stringMatching(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d  hello@kindredpaws\\.example  New application A-${order.id} for Waffles$`,
+      ),
+    ),
+    `  file://${join(folder, '0000000002.html')}`,
+    expect.stringMatching(/ {2}ada@example\.org {2}We have your application for Waffles$/),
+    `  file://${join(folder, '0000000001.html')}`,
+  ]);
+  expect(listed.stderr).toContain(`2 in the dev mailbox (${folder})`);
+}, 60_000);
