@@ -54,6 +54,19 @@ test('two adopters, one animal: everyone hears by email at each step, and every 
   await page.goto(petLink as string);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
 
+  // Ada's private link opens her application in a browser that has never seen her: nothing to type.
+  const [statusLink] = linksOf(adaReceived).filter((href) =>
+    href.includes('/applications/status/'),
+  );
+  const elsewhere = await browser.newContext();
+  const elsewherePage = await elsewhere.newPage();
+  await elsewherePage.goto(statusLink as string);
+  await expect(elsewherePage.getByRole('heading', { level: 2 })).toHaveText(
+    `Application ${adaReference} to adopt ${pet.name}`,
+  );
+  await expect(elsewherePage.getByText('Application received')).toBeVisible();
+  await elsewhere.close();
+
   // Staff follow their email's link to the application, sign in, and approve Ada.
   await signIn(page, stack.siteUrl, stack.staffApiKey);
   const [applicationLink] = linksOf(staffNotice).filter((href) => href.includes('/staff/'));
@@ -108,6 +121,26 @@ test('two adopters, one animal: everyone hears by email at each step, and every 
       }
     }
   }
+
+  // Bo lost his emails: he asks for his links by address, and the one that arrives opens his
+  // application, now completed.
+  const lost = await browser.newContext();
+  const lostPage = await lost.newPage();
+  await lostPage.goto(`${stack.siteUrl}/applications/status`);
+  await lostPage.getByLabel('Your email').fill(bo.toUpperCase());
+  await lostPage.getByRole('button', { name: 'Email me my application links' }).click();
+  await expect(lostPage.getByRole('status')).toContainText('on its way');
+  const listing = await waitForMail(stack, bo, /^Your adoption applications$/);
+  const [boLink] = linksOf(listing).filter((href) => href.includes('/applications/status/'));
+  await lostPage.goto(boLink as string);
+  await expect(lostPage.getByRole('heading', { level: 2 })).toHaveText(
+    `Application ${boReference} to adopt ${pet.name}`,
+  );
+  await expect(lostPage.getByText(`${pet.name} has gone home with you`)).toBeVisible();
+  // A link with one character changed is refused, with the way to fresh links.
+  await lostPage.goto(`${(boLink as string).slice(0, -1)}${(boLink as string).endsWith('A') ? 'B' : 'A'}`);
+  await expect(lostPage.getByRole('heading', { level: 1 })).toHaveText('This link no longer works');
+  await lost.close();
 
   // The back office's mailbox shows the messages; one opens with its text and its HTML.
   await openMailbox(page, stack.siteUrl);

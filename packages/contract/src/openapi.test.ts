@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, documentPath, operationNames, THIS_SERVER_URL } from './openapi';
 import type { TRouteMetadata } from './routers/metadata';
 import { CONTRACT_ROUTES } from './routes';
+import { ORDER_LINK_TOKEN_PATTERN } from './schemas/order-link';
 import { PETS_CURSOR } from './schemas/pet';
 
 const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
@@ -46,7 +47,7 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the eighteen operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the twenty operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
@@ -62,6 +63,7 @@ describe('openapi.json', () => {
       'deletePetPhoto delete /pets/{petId}/photos/{photoId}',
       'getCurrentKey get /me',
       'getOrder get /store/orders/{orderId}',
+      'getOrderByLink get /store/order-links/{token}',
       'getPet get /pets/{petId}',
       'listCategories get /categories',
       'listOrderNotes get /store/orders/{orderId}/notes',
@@ -69,6 +71,7 @@ describe('openapi.json', () => {
       'listPets get /pets',
       'placeOrder post /store/orders',
       'reorderPetPhotos put /pets/{petId}/photos/order',
+      'sendOrderLinks post /store/order-links',
       'updatePet patch /pets/{petId}',
     ]);
     expect(operationNames().sort()).toEqual(
@@ -278,9 +281,14 @@ describe('openapi.json', () => {
         'orderId',
         'petId',
         'photoId',
+        'token',
       ]);
       for (const parameter of path) {
-        expect(parameter.schema?.example).toEqual(expect.any(Number));
+        expect(parameter.schema?.example).toEqual(
+          parameter.name === 'token'
+            ? expect.stringMatching(ORDER_LINK_TOKEN_PATTERN)
+            : expect.any(Number),
+        );
       }
     });
 

@@ -22,6 +22,8 @@ describe('the route list', () => {
       'declineOrder POST /v1/store/orders/:orderId/decline',
       'listOrderNotes GET /v1/store/orders/:orderId/notes',
       'addOrderNote POST /v1/store/orders/:orderId/notes',
+      'getOrderByLink GET /v1/store/order-links/:token',
+      'sendOrderLinks POST /v1/store/order-links',
       'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',
       'getCurrentKey GET /v1/me',

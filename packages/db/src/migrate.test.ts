@@ -117,6 +117,7 @@ describe('migrate', () => {
       'orders',
       'pet_photos',
       'pets',
+      'signing_keys',
     ]);
   });
 

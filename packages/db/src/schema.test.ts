@@ -240,6 +240,19 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     });
   },
 
+  SigningKey: async () => {
+    const key = await prisma.signingKey.create({
+      data: { name: 'order-links', secret: 's'.repeat(43) },
+    });
+    expect(key.createdAt).toBeInstanceOf(Date);
+    // One secret per purpose: a second process's insert for the same name fails.
+    expect(
+      await prismaCode(
+        prisma.signingKey.create({ data: { name: 'order-links', secret: 't'.repeat(43) } }),
+      ),
+    ).toBe('P2002');
+  },
+
   PetPhoto: async () => {
     const category = await prisma.category.create({ data: { name: 'Axolotl photos' } });
     const pet = await prisma.pet.create({

@@ -1,4 +1,4 @@
-import { prepare, type TQueryable } from '@pets/db';
+import { prepare, sql, type TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
 
 /** What the outbox queues its messages on: the API's job queue (pg-boss), on the same transaction. */
@@ -55,6 +55,27 @@ const SENT_STATEMENT = prepare((db, p: { id: string; now: Date }) =>
     .where('sent_at', 'is', null),
 );
 
+/**
+ * The address's messages of a template since a moment, by
+ * `mail_messages_recipient_template_created_at_idx`, after taking a lock on the address for the
+ * rest of the transaction: two requests at once count one after the other.
+ */
+const LOCK_RECIPIENT_STATEMENT = prepare((db, p: { recipient: string }) =>
+  db.selectNoFrom(
+    sql<string>`pg_advisory_xact_lock(hashtextextended(${p.recipient}, 25))::text`.as('locked'),
+  ),
+);
+
+const RECENT_COUNT_STATEMENT = prepare(
+  (db, p: { recipient: string; template: string; since: Date }) =>
+    db
+      .selectFrom('mail_messages')
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .where('recipient', '=', p.recipient)
+      .where('template', '=', p.template)
+      .where('created_at', '>', p.since),
+);
+
 const FAILED_STATEMENT = prepare((db, p: { id: string; error: string }) =>
   db.updateTable('mail_messages').set({ last_error: p.error }).where('id', '=', p.id),
 );
@@ -87,6 +108,30 @@ export class MailRepository {
       throw new Error('mail_messages: the insert returned no row');
     }
     await this.queue.send(client, 'mail.send', { mailId: String(id) });
+  }
+
+  /**
+   * On `client`'s transaction: queues `mail` unless its recipient had `perHour` messages of its
+   * template in the last hour (counted under a lock on the address); answers whether it was
+   * queued.
+   */
+  async enqueueWithinHourlyLimit(
+    client: TQueryable,
+    mail: TMailRequest,
+    perHour: number,
+    now: Date = new Date(),
+  ): Promise<boolean> {
+    await LOCK_RECIPIENT_STATEMENT.execute(client, { recipient: mail.to });
+    const { rows } = await RECENT_COUNT_STATEMENT.execute(client, {
+      recipient: mail.to,
+      template: mail.template,
+      since: new Date(now.getTime() - 3_600_000),
+    });
+    if (Number(rows[0]?.total ?? 0) >= perHour) {
+      return false;
+    }
+    await this.enqueue(client, mail);
+    return true;
   }
 
   async claim(id: string): Promise<TClaimedMail | undefined> {

@@ -363,7 +363,6 @@ type TSideEffects = {
 
 const IN_REVIEW: readonly (TOrderStatus | undefined)[] = IN_REVIEW_ORDER_STATUSES;
 
-/** How much the changes move the animal's count of applications in review. */
 /**
  * What the emails about orders need: the orders named, and the waitlisted orders of the animals
  * given (their approved adopter fell through), each with the animal's name. On the transaction's
@@ -428,6 +427,49 @@ export const orderMailFacts = async (
     placedAt: row.placedAt.toISOString(),
     ...(row.declineReason === null ? {} : { declineReason: row.declineReason }),
     ...(row.declineNote === null ? {} : { declineNote: row.declineNote }),
+  }));
+};
+
+/**
+ * An adopter's applications, newest first, by their email compared as the open-order index does
+ * (lower case; it arrives trimmed), by `orders_adopter_email_id_idx`: the email that lists them.
+ */
+const BY_ADOPTER_STATEMENT = prepare((db, p: { email: string; limit: number }) =>
+  db
+    .selectFrom('orders')
+    .innerJoin('pets', 'pets.id', 'orders.pet_id')
+    .select([
+      'orders.id as id',
+      'orders.pet_id as petId',
+      'pets.name as petName',
+      'orders.status as status',
+      'orders.placed_at as placedAt',
+    ])
+    .where(sql<string>`lower(orders.adopter_email)`, '=', sql<string>`lower(${p.email})`)
+    .orderBy(sql`lower(orders.adopter_email)`)
+    .orderBy('orders.id', 'desc')
+    .limit(p.limit),
+);
+
+/** One line of the email that lists an adopter's applications. */
+export type TAdopterApplication = Pick<
+  TOrderMailFacts,
+  'orderId' | 'petId' | 'petName' | 'status' | 'placedAt'
+>;
+
+/** The newest `limit` applications made with `email` (any key's), on `client`. */
+export const adopterApplications = async (
+  client: TQueryable,
+  email: string,
+  limit: number,
+): Promise<TAdopterApplication[]> => {
+  const { rows } = await BY_ADOPTER_STATEMENT.execute(client, { email, limit });
+  return rows.map((row) => ({
+    orderId: Number(row.id),
+    petId: Number(row.petId),
+    petName: row.petName,
+    status: row.status,
+    placedAt: row.placedAt.toISOString(),
   }));
 };
 
@@ -506,8 +548,11 @@ export class OrdersRepository {
       ]);
       return placed;
     }).catch((error: unknown) => {
-      // The only unique index an INSERT can meet: one open order per animal and adopter email.
-      throw isUniqueViolation(error) ? new OrderAlreadyOpenError(order.petId) : error;
+      // One open order per animal and adopter email; any other refusal (the outbox's rows, say) is
+      // not this one.
+      throw isUniqueViolation(error, 'orders_one_open_per_pet_adopter_key')
+        ? new OrderAlreadyOpenError(order.petId)
+        : error;
     });
   }
 
@@ -550,7 +595,9 @@ export class OrdersRepository {
       }).catch((error: unknown) => {
         // The database's own guard, one approved-or-completed order per animal: an animal made
         // available again by hand after an adoption was completed.
-        throw isUniqueViolation(error) ? new PetNotAvailableError(named.petId, 'sold') : error;
+        throw isUniqueViolation(error, 'orders_one_approved_per_pet_key')
+          ? new PetNotAvailableError(named.petId, 'sold')
+          : error;
       });
       const row = rows[0];
       if (!row) {

@@ -47,9 +47,13 @@ const FOREIGN_KEY_VIOLATION = '23503';
 const sqlStateOf = (error: unknown): unknown =>
   typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
-/** A unique index refused the row (e.g. a second open order for one animal). */
-export const isUniqueViolation = (error: unknown): boolean =>
-  sqlStateOf(error) === UNIQUE_VIOLATION;
+/**
+ * A unique index refused the row (e.g. a second open order for one animal); with `constraint`,
+ * only that index (a transaction that writes other rows too must not read their refusals as its own).
+ */
+export const isUniqueViolation = (error: unknown, constraint?: string): boolean =>
+  sqlStateOf(error) === UNIQUE_VIOLATION &&
+  (constraint === undefined || (error as { constraint?: unknown }).constraint === constraint);
 
 /** A foreign key refused the row (e.g. a categoryId that names no category). */
 export const isForeignKeyViolation = (error: unknown): boolean =>

@@ -1,4 +1,10 @@
-import { DECLINE_REASON_WORDS, type TDeclineReason } from '@pets/contract/schemas';
+import {
+  DECLINE_REASON_WORDS,
+  ORDER_LINK_DAYS,
+  ORDER_STATUS_WORDS,
+  type TDeclineReason,
+  type TOrderStatus,
+} from '@pets/contract/schemas';
 import { formatStoreInstant, mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
 import {
   Body,
@@ -35,13 +41,27 @@ export type TApplicationMailData = {
   declineNote?: string;
 };
 
-export type TMailRequest = {
-  template: TMailTemplate;
-  to: string;
-  /** The application it is about (listed on its staff page). */
-  orderId?: number;
-  data: TApplicationMailData;
+/** One application in the email that lists an adopter's applications with their links. */
+export type TLinkedApplication = {
+  orderId: number;
+  petName: string;
+  status: TOrderStatus;
+  /** RFC 3339. */
+  placedAt: string;
 };
+
+/** The email listing an adopter's applications: each with its private status link. */
+export type TLinksMailData = { applications: TLinkedApplication[] };
+
+export type TMailRequest =
+  | {
+      template: TMailTemplate;
+      to: string;
+      /** The application it is about (listed on its staff page). */
+      orderId?: number;
+      data: TApplicationMailData;
+    }
+  | { template: typeof LINKS_TEMPLATE; to: string; orderId?: undefined; data: TLinksMailData };
 
 export type TMailStore = Pick<
   TStoreConfig,
@@ -52,6 +72,8 @@ export type TMailContext = {
   store: TMailStore;
   /** The site's public address, no trailing slash. */
   siteUrl: string;
+  /** The private link to an application's status page (a signed token; apps/api/src/links). */
+  statusUrl: (orderId: number) => string;
 };
 
 export type TRenderedMail = { subject: string; html: string; text: string };
@@ -100,9 +122,23 @@ const P = ({ children }: { children: ReactNode }) => (
 const petLink = (context: TMailContext, data: TApplicationMailData) =>
   `${context.siteUrl}/pets/${data.petId}`;
 
-type TTemplate = {
-  subject: (data: TApplicationMailData, context: TMailContext) => string;
-  body: (data: TApplicationMailData, context: TMailContext) => ReactNode;
+const buttonStyle = { backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' };
+
+/**
+ * Under every email to an adopter about their application: its status page, with no reference or
+ * address to type.
+ */
+const StatusLink = ({ data, context }: { data: TApplicationMailData; context: TMailContext }) => (
+  <Text style={{ fontSize: '14px', color: colors.muted }}>
+    {'Follow your application at any time: '}
+    <Link href={context.statusUrl(data.orderId)}>{`application A-${data.orderId}`}</Link>
+    {` (this private link works for ${ORDER_LINK_DAYS} days; ask for fresh links on our site whenever you need them).`}
+  </Text>
+);
+
+type TTemplate<TData> = {
+  subject: (data: TData, context: TMailContext) => string;
+  body: (data: TData, context: TMailContext) => ReactNode;
 };
 
 /** Every message, by its name (what the outbox row keeps). */
@@ -114,10 +150,7 @@ const TEMPLATES = {
         <Heading as="h1">{`Thank you, ${data.adopterName}`}</Heading>
         <P>{`We received your application to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)}. Your reference is A-${data.orderId}.`}</P>
         <P>{`Other people may apply for ${data.petName} too. We read every application, choose the home that suits ${data.petName} best, and write to everyone who applied.`}</P>
-        <Button
-          href={petLink(context, data)}
-          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
-        >{`See ${data.petName}`}</Button>
+        <Button href={petLink(context, data)} style={buttonStyle}>{`See ${data.petName}`}</Button>
       </>
     ),
   },
@@ -146,10 +179,7 @@ const TEMPLATES = {
       <>
         <Heading as="h1">{`${data.petName} is available again`}</Heading>
         <P>{`Dear ${data.adopterName}, the adoption that was going ahead for ${data.petName} will not happen after all. Your application (A-${data.orderId}) is still with us and we will be in touch soon.`}</P>
-        <Button
-          href={petLink(context, data)}
-          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
-        >{`See ${data.petName}`}</Button>
+        <Button href={petLink(context, data)} style={buttonStyle}>{`See ${data.petName}`}</Button>
       </>
     ),
   },
@@ -161,10 +191,7 @@ const TEMPLATES = {
         <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}. ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'].adopter}`}</P>{' '}
         {data.declineNote ? <P>{data.declineNote}</P> : null}
         <P>{`Many other animals are looking for a home, and you are welcome to apply again. Write to us at ${context.store.email} with any question.`}</P>
-        <Button
-          href={`${context.siteUrl}/`}
-          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
-        >
+        <Button href={`${context.siteUrl}/`} style={buttonStyle}>
           Meet the animals
         </Button>
       </>
@@ -194,34 +221,87 @@ const TEMPLATES = {
       <>
         <Heading as="h1">{`New application for ${data.petName}`}</Heading>
         <P>{`${data.adopterName} applied to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)} (A-${data.orderId}).`}</P>
-        <Button
-          href={`${context.siteUrl}/staff/applications/${data.orderId}`}
-          style={{ backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' }}
-        >
+        <Button href={`${context.siteUrl}/staff/applications/${data.orderId}`} style={buttonStyle}>
           Open the application
         </Button>
       </>
     ),
   },
-} satisfies Record<string, TTemplate>;
+} satisfies Record<string, TTemplate<TApplicationMailData>>;
+
+/** The email listing an adopter's applications, each with its private link. */
+const LINKS_TEMPLATE = 'application-links';
+const LINKS: TTemplate<TLinksMailData> = {
+  subject: () => 'Your adoption applications',
+  body: (data, context) => (
+    <>
+      <Heading as="h1">Your applications</Heading>
+      <P>{`You asked for the links to your adoption applications. Each link below opens an application's page, where you can see where it stands. The links are private (anyone with one can see that application) and work for ${ORDER_LINK_DAYS} days.`}</P>
+      {data.applications.map((application) => (
+        <Text key={application.orderId} style={{ fontSize: '16px', lineHeight: '24px' }}>
+          <Link href={context.statusUrl(application.orderId)}>
+            {`${application.petName} (A-${application.orderId})`}
+          </Link>
+          {` · ${ORDER_STATUS_WORDS[application.status]} · applied ${dateIn(context.store.timeZone, application.placedAt)}`}
+        </Text>
+      ))}
+      <P>{`If you did not ask for this email, you can ignore it: nothing has changed.`}</P>
+    </>
+  ),
+};
 
 export type TMailTemplate = keyof typeof TEMPLATES;
 /** The messages to adopters about their application (the others are to staff). */
 export type TApplicationTemplate = Exclude<TMailTemplate, 'staff-new-application'>;
 
+const isToAdopter = (template: TMailTemplate): template is TApplicationTemplate =>
+  template !== 'staff-new-application';
+
+const bodyOf = (
+  mail: Pick<TMailRequest, 'template' | 'data'>,
+  context: TMailContext,
+): ReactNode => {
+  if (mail.template === LINKS_TEMPLATE) {
+    return LINKS.body(mail.data as TLinksMailData, context);
+  }
+  const data = mail.data as TApplicationMailData;
+  const template: TTemplate<TApplicationMailData> = TEMPLATES[mail.template];
+  return (
+    <>
+      {template.body(data, context)}
+      {isToAdopter(mail.template) ? <StatusLink data={data} context={context} /> : null}
+    </>
+  );
+};
+
+const subjectOf = (
+  mail: Pick<TMailRequest, 'template' | 'data'>,
+  context: TMailContext,
+): string => {
+  if (mail.template === LINKS_TEMPLATE) {
+    return LINKS.subject(mail.data as TLinksMailData, context);
+  }
+  const template: TTemplate<TApplicationMailData> = TEMPLATES[mail.template];
+  return template.subject(mail.data as TApplicationMailData, context);
+};
+
 export const renderMail = async (
   mail: Pick<TMailRequest, 'template' | 'data'>,
   context: TMailContext,
 ): Promise<TRenderedMail> => {
-  const template: TTemplate = TEMPLATES[mail.template];
-  const subject = template.subject(mail.data, context);
+  const subject = subjectOf(mail, context);
   const html = await render(
     <Layout preview={subject} context={context}>
-      {template.body(mail.data, context)}
+      {bodyOf(mail, context)}
     </Layout>,
   );
   return { subject, html, text: toPlainText(html) };
 };
 
-export const isMailTemplate = (value: string): value is TMailTemplate =>
-  Object.hasOwn(TEMPLATES, value);
+/** Every template's name, as the outbox keeps it. */
+export type TAnyMailTemplate = TMailTemplate | typeof LINKS_TEMPLATE;
+
+export const isMailTemplate = (value: string): value is TAnyMailTemplate =>
+  value === LINKS_TEMPLATE || Object.hasOwn(TEMPLATES, value);
+
+export { LINKS_TEMPLATE };

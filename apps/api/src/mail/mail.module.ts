@@ -11,6 +11,7 @@ import { CONFIG, PG_POOL } from '../app.tokens';
 import type { TConfig } from '../config';
 import type { TJobQueue } from '../jobs/job-queue';
 import { JOB_QUEUE, JobsModule } from '../jobs/jobs.module';
+import { OrderLinks } from '../links/order-links';
 import { LOGGER } from '../logging/logger';
 import { startMailWorker } from './mail.worker';
 import { mailContextOf, mailFromOf } from './mail-context';
@@ -25,6 +26,7 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(JOB_QUEUE) private readonly queue: TJobQueue,
     @Inject(MailRepository) private readonly mail: MailRepository,
+    @Inject(OrderLinks) private readonly links: OrderLinks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -39,7 +41,8 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
       queue: this.queue,
       mail: this.mail,
       transport: this.transport,
-      context: mailContextOf(this.config),
+      contextFor: async () => mailContextOf(this.config, await this.links.signer()),
+      siteUrl: this.config.SITE_URL,
       from: mailFromOf(this.config),
       logger: this.logger,
     }).catch((error: unknown) =>
@@ -55,7 +58,10 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
-/** Email: the outbox (MailRepository, for the features' transactions) and its worker. */
+/**
+ * Email: the outbox (MailRepository, for the features' transactions), its worker, and the signer
+ * of the private links the emails carry (OrderLinks, which the orders' link operations check with).
+ */
 @Module({
   imports: [JobsModule],
   providers: [
@@ -64,8 +70,13 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
       useFactory: (pool: Pool, queue: TJobQueue) => new MailRepository(pool, queue),
       inject: [PG_POOL, JOB_QUEUE],
     },
+    {
+      provide: OrderLinks,
+      useFactory: (pool: Pool) => new OrderLinks(pool),
+      inject: [PG_POOL],
+    },
     MailWorker,
   ],
-  exports: [MailRepository],
+  exports: [MailRepository, OrderLinks],
 })
 export class MailModule {}

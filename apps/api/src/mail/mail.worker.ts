@@ -1,19 +1,19 @@
 import type { MailRepository } from '@pets/store/mail.repository';
 import type { Logger } from 'pino';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
-import {
-  isMailTemplate,
-  renderMail,
-  type TApplicationMailData,
-  type TMailContext,
-} from './mail-templates';
+import { isMailTemplate, renderMail, type TMailContext, type TMailRequest } from './mail-templates';
 import type { TMailTransport } from './mail-transport';
 
 export type TMailWorkerOptions = {
   queue: Pick<TJobQueue, 'work'>;
   mail: MailRepository;
   transport: TMailTransport;
-  context: TMailContext;
+  /**
+   * What the messages about to be written describe: the store, the site, and the signer of their
+   * private links (whose key is read from the database, so this may fail and be retried).
+   */
+  contextFor: () => Promise<TMailContext>;
+  siteUrl: string;
   from: string;
   logger: Logger;
 };
@@ -31,7 +31,8 @@ export const startMailWorker = async ({
   queue,
   mail,
   transport,
-  context,
+  contextFor,
+  siteUrl,
   from,
   logger,
 }: TMailWorkerOptions): Promise<void> => {
@@ -47,8 +48,8 @@ export const startMailWorker = async ({
       return;
     }
     const rendered = await renderMail(
-      { template: claimed.template, data: claimed.data as TApplicationMailData },
-      context,
+      { template: claimed.template, data: claimed.data } as Pick<TMailRequest, 'template' | 'data'>,
+      await contextFor(),
     );
     try {
       await transport.send({
@@ -56,7 +57,7 @@ export const startMailWorker = async ({
         from,
         to: claimed.recipient,
         ...rendered,
-        messageId: messageIdOf(claimed.id, claimed.createdAt, context.siteUrl),
+        messageId: messageIdOf(claimed.id, claimed.createdAt, siteUrl),
         date: new Date(),
       });
     } catch (error) {

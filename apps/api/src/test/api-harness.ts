@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPool, createPrismaClient, type PrismaClient } from '@pets/db';
 import { ApiKeysRepository, type TNewApiKeyInput } from '@pets/store/api-keys.repository';
+import type { Pool } from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import type { TKeyCacheSettings } from '../api-keys/api-keys.service';
 import type { TStoredApiKey } from '../api-keys/caller';
@@ -19,6 +20,8 @@ export type TTestApi = {
   baseUrl: string;
   config: TConfig;
   prisma: PrismaClient;
+  /** The test's own connections to its database, for the store's functions. */
+  pool: Pool;
   /** The API keys of the test's database (creating, revoking). */
   apiKeys: ApiKeysRepository;
   database: TTestDatabase;
@@ -147,6 +150,7 @@ export const startTestApi = async ({
     baseUrl,
     config,
     prisma,
+    pool,
     apiKeys,
     database,
     get logs() {

@@ -1,11 +1,9 @@
 'use client';
 
 import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
-import { CircleCheck, CircleDot, CircleX, Home, Hourglass } from 'lucide-react';
-import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import type { TApplicationLookupState } from '@/lib/application-lookup';
-import type { TApplicationView } from '@/lib/application-view';
+import { ApplicationCard } from './application-card';
 import { InputField } from './form/field';
 import { FormError } from './form/form-error';
 import { SubmitButton } from './form/submit-button';
@@ -14,56 +12,6 @@ type TProps = {
   initialReference: string;
   action: (previous: TApplicationLookupState, data: FormData) => Promise<TApplicationLookupState>;
 };
-
-const STEP_ICONS = {
-  placed: CircleDot,
-  waitlisted: Hourglass,
-  approved: CircleCheck,
-  declined: CircleX,
-  completed: Home,
-  cancelled: CircleX,
-} as const;
-
-const Application = ({ application }: { application: TApplicationView }) => (
-  <section className="panel" aria-labelledby="application-title">
-    <h2 id="application-title" className="panel__title" tabIndex={-1}>
-      Application {application.reference}
-      {application.petName ? ` to adopt ${application.petName}` : ''}
-    </h2>
-    <p className="lead">{application.summary}</p>
-    {application.declined ? (
-      <div className="notice">
-        <p>{application.declined.reason}</p>
-        {application.declined.note ? (
-          <p>
-            The store wrote: <q className="application__note">{application.declined.note}</q>
-          </p>
-        ) : null}
-      </div>
-    ) : null}
-    <ol className="steps" aria-label="Progress">
-      {application.steps.map((step) => {
-        const Icon = STEP_ICONS[step.status];
-        return (
-          <li key={`${step.status}-${step.at}`} className="steps__item">
-            <Icon aria-hidden="true" focusable="false" className="steps__icon" />
-            <span>
-              {step.title}
-              <time dateTime={step.at} className="steps__when">
-                {step.when}
-              </time>
-            </span>
-          </li>
-        );
-      })}
-    </ol>
-    <p className="pet__actions">
-      <Link href={`/pets/${application.petId}`}>
-        See {application.petName ?? 'the animal'}&apos;s page
-      </Link>
-    </p>
-  </section>
-);
 
 /**
  * The status page's form: reference and email, POSTed to a server action (it works without
@@ -120,7 +68,9 @@ export const ApplicationLookup = ({ initialReference, action }: TProps) => {
             <p>{state.formError}</p>
           </FormError>
         ) : null}
-        {state.application && !isPending ? <Application application={state.application} /> : null}
+        {state.application && !isPending ? (
+          <ApplicationCard application={state.application} />
+        ) : null}
       </div>
     </>
   );

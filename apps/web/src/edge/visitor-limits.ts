@@ -9,6 +9,7 @@ export const VISITOR_LIMIT_NAMES = [
   'sign-in',
   'sign-in-site',
   'lookup',
+  'links',
   'apply',
   'apply-email',
   'apply-token',
@@ -34,6 +35,11 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
   'sign-in-site': { points: 100, seconds: 600 },
   /** Application status lookups (reference + email) of one visitor. */
   lookup: { points: 10, seconds: 600 },
+  /**
+   * "Email me my application links" requests of one visitor (the API also sends one address at
+   * most ORDER_LINK_EMAILS_PER_HOUR of those emails, whoever asks).
+   */
+  links: { points: 5, seconds: 3600 },
   /** Applications sent by one visitor. */
   apply: { points: 3, seconds: 3600 },
   /** Applications from one email address for one animal. */

@@ -28,15 +28,6 @@ const STEP_TITLES: Record<TOrderStatus, string> = {
   cancelled: 'Application closed',
 };
 
-export const STATUS_LABELS: Record<TOrderStatus, string> = {
-  placed: 'Received, in review',
-  waitlisted: 'On the waiting list',
-  approved: 'Approved',
-  declined: 'Declined',
-  completed: 'Adopted',
-  cancelled: 'Closed',
-};
-
 const summaryOf = (status: TOrderStatus, animal: string, replyDays: number): string => {
   switch (status) {
     case 'placed':

@@ -1,5 +1,5 @@
 import 'server-only';
-import { type TNewOrder, type TOrder, ZError } from '@pets/contract';
+import { type TNewOrder, type TOrder, type TOrderLinksAccepted, ZError } from '@pets/contract';
 import { updateTag } from 'next/cache';
 import { PETS_TAG, siteCredential } from './api';
 import { callApi, fetchOptions } from './api-client';
@@ -90,4 +90,30 @@ export const getOrder = async (orderId: number): Promise<TApiResult<TOrder>> =>
     siteCredential(await currentVisitor()),
     (client) => client.orders.getOrder({ params: { orderId }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/**
+ * The order a private link from an email names (any key's order: holding the link is the right to
+ * read it); `not-found` for a link that is forged, expired or names no order.
+ */
+export const getOrderByLink = async (token: string): Promise<TApiResult<TOrder>> =>
+  callApi(
+    'getOrderByLink',
+    siteCredential(await currentVisitor()),
+    (client) => client.orders.getOrderByLink({ params: { token }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+/**
+ * Asks the API to email `email` the links to its applications. `invalid` for an address the API
+ * does not take; otherwise the same answer whether or not the address has applications.
+ */
+export const sendOrderLinks = async (email: string): Promise<TApiResult<TOrderLinksAccepted>> =>
+  callApi(
+    'sendOrderLinks',
+    siteCredential(await currentVisitor()),
+    (client) =>
+      // No Idempotency-Key: a second request is a second email, which the limits bound.
+      client.orders.sendOrderLinks({ body: { email }, headers: {}, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 202 ? response.body : undefined),
   );

@@ -15,6 +15,14 @@ import {
   ZOrderNotes,
   ZOrders,
 } from '../schemas/order';
+import {
+  ORDER_LINK_DAYS,
+  ORDER_LINK_EMAILS_PER_HOUR,
+  ORDER_LINKS_PER_EMAIL,
+  ZOrderLinkParams,
+  ZOrderLinksAccepted,
+  ZOrderLinksRequest,
+} from '../schemas/order-link';
 import { errors } from './errors';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
@@ -206,6 +214,48 @@ export const ordersRouter = c.router({
         404: 'No order has this id (`not_found`).',
         409: `The application has 100 notes already (\`order_notes_full\`).${KEY_IN_USE}`,
       },
+    } satisfies TRouteMetadata,
+  }),
+  getOrderByLink: {
+    method: 'GET',
+    path: '/store/order-links/:token',
+    summary: 'Get an adoption order by its private link',
+    description:
+      'The order a private link names: the link in every email to the adopter ' +
+      `(\`{site}/applications/status/{token}\`), which works for ${ORDER_LINK_DAYS} days after ` +
+      'the email was written. Holding the token is what lets the caller read the order, ' +
+      'whichever key placed it, as with an emailed receipt link. A token that was not signed ' +
+      'by this API, has expired, or names an order that no longer exists is `404`: one answer ' +
+      'for all three.',
+    pathParams: ZOrderLinkParams,
+    responses: {
+      200: ZOrder,
+      ...errors(400, 404),
+    },
+    metadata: {
+      responseDescriptions: {
+        404: 'The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones.',
+      },
+    } satisfies TRouteMetadata,
+  },
+  sendOrderLinks: idempotent({
+    method: 'POST',
+    path: '/store/order-links',
+    summary: 'Email an adopter the links to their applications',
+    description:
+      'Writes one email to `email` listing its applications (newest first, at most ' +
+      `${ORDER_LINKS_PER_EMAIL}), each with a private link to its status page. The answer is the ` +
+      'same whether or not the address has applications (then nothing is sent), so it tells ' +
+      `the caller nothing about who applied. At most ${ORDER_LINK_EMAILS_PER_HOUR} such emails ` +
+      'go to one address an hour: further requests are accepted and dropped. The body must be ' +
+      `\`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    body: ZOrderLinksRequest,
+    responses: {
+      202: ZOrderLinksAccepted,
+      ...errors(400, 403, 413, 415),
+    },
+    metadata: {
+      responseDescriptions: { 403: FORBIDDEN_WRITE },
     } satisfies TRouteMetadata,
   }),
   cancelOrder: transition(

@@ -7,5 +7,7 @@ export * from './decline-reason-words';
 export * from './error';
 export * from './idempotency';
 export * from './order';
+export * from './order-link';
+export * from './order-status-words';
 export * from './pet';
 export * from './photo';

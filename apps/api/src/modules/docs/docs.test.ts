@@ -3,9 +3,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { buildOpenApiDocument, operationNames } from '@pets/contract';
+import { signingKey } from '@pets/store/signing-keys.repository';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, useTestApi } from '../../test/api-harness';
+import { signOrderLink } from '../../links/order-links';
 import { launchChromium } from '../../test/browser';
 import { plainPng } from '../photos/photos.test-support';
 
@@ -104,7 +106,10 @@ describe('GET /v1/openapi.json', () => {
       'patch /pets/{petId}': { name: 'Noodle II' },
       'post /store/orders/{orderId}/decline': { reason: 'other' },
       'post /store/orders/{orderId}/notes': { text: 'Called them.' },
+      'post /store/order-links': { email: 'a@b.org' },
     };
+    // The private link an email to the adopter would carry.
+    const token = signOrderLink(await signingKey(api.pool, 'order-links'), orderId, Date.now());
     const images: Record<string, Buffer> = { 'post /pets/{petId}/photos': png };
     let addedPhotoId = 0;
     const statuses: string[] = [];
@@ -113,7 +118,8 @@ describe('GET /v1/openapi.json', () => {
         const url = `${base}${path
           .replace('{petId}', String(pet.id))
           .replace('{orderId}', String(orderId))
-          .replace('{photoId}', String(photoId))}`;
+          .replace('{photoId}', String(photoId))
+          .replace('{token}', token)}`;
         const operation = `${method} ${path}`;
         const image = images[operation];
         const body =
@@ -145,6 +151,8 @@ describe('GET /v1/openapi.json', () => {
         'get /pets/{petId} 200',
         'get /store/orders 200',
         'get /store/orders/{orderId} 200',
+        'get /store/order-links/{token} 200',
+        'post /store/order-links 202',
         'patch /pets/{petId} 200',
         'post /pets 201',
         'post /store/orders 201',

@@ -4,6 +4,7 @@ import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { TCaller } from '../../api-keys/caller';
 import { Caller } from '../../http/caller.decorator';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
+import { OrderLinksService } from './order-links.service';
 import { OrdersService } from './orders.service';
 
 const { orders } = contract;
@@ -15,7 +16,10 @@ const { orders } = contract;
  */
 @Controller()
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly links: OrderLinksService,
+  ) {}
 
   @TsRestHandler(orders)
   handler(@Caller() caller: TCaller, @ResponseHeaders() setHeader: TSetHeader) {
@@ -38,6 +42,16 @@ export class OrdersController {
         setHeader(Header.location, `${orders.listOrders.path}/${order.id}`);
         return { status: 201, body: order };
       },
+
+      getOrderByLink: async ({ params }) => ({
+        status: 200,
+        body: await this.links.byLink(params.token),
+      }),
+
+      sendOrderLinks: async ({ body }) => ({
+        status: 202,
+        body: await this.links.send(body.email),
+      }),
 
       cancelOrder: async ({ params }) => ({
         status: 200,

@@ -5,6 +5,7 @@ import type { Pool } from 'pg';
 import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { MailModule } from '../../mail/mail.module';
+import { OrderLinksService } from './order-links.service';
 import { orderMailHook } from './order-mail';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
@@ -14,6 +15,7 @@ import { OrdersService } from './orders.service';
   controllers: [OrdersController],
   providers: [
     OrdersService,
+    OrderLinksService,
     {
       provide: OrdersRepository,
       // Every change writes its emails to the outbox in its own transaction (order-mail.ts).

@@ -253,6 +253,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/store/order-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an adoption order by its private link
+         * @description The order a private link names: the link in every email to the adopter (`{site}/applications/status/{token}`), which works for 30 days after the email was written. Holding the token is what lets the caller read the order, whichever key placed it, as with an emailed receipt link. A token that was not signed by this API, has expired, or names an order that no longer exists is `404`: one answer for all three.
+         */
+        get: operations["getOrderByLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/order-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email an adopter the links to their applications
+         * @description Writes one email to `email` listing its applications (newest first, at most 20), each with a private link to its status page. The answer is the same whether or not the address has applications (then nothing is sent), so it tells the caller nothing about who applied. At most 3 such emails go to one address an hour: further requests are accepted and dropped. The body must be `application/json`, at most 16 KiB.
+         */
+        post: operations["sendOrderLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/orders/{orderId}/cancel": {
         parameters: {
             query?: never;
@@ -804,6 +844,32 @@ export interface components {
             text: string;
         };
         /**
+         * OrderLinksRequest
+         * @example {
+         *       "email": "ada@example.org"
+         *     }
+         */
+        OrderLinksRequest: {
+            /**
+             * Format: email
+             * @description Email address of the person adopting.
+             */
+            email: string;
+        };
+        /**
+         * OrderLinksAccepted
+         * @example {
+         *       "email": "ada@example.org",
+         *       "expiresInDays": 30
+         *     }
+         */
+        OrderLinksAccepted: {
+            /** @description The address the links go to, if it has applications, as it was read. */
+            email: string;
+            /** @description How many days each link works after the email is written. */
+            expiresInDays: number;
+        };
+        /**
          * Category
          * @example {
          *       "id": 1,
@@ -871,6 +937,23 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
+        Conflict2: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The key is not a staff key, or is read-only (`forbidden`). */
         Forbidden: {
             headers: {
@@ -887,7 +970,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
+        /** @description The key is read-only (`forbidden`). */
         Forbidden2: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -903,7 +986,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key is read-only (`forbidden`). */
+        /** @description The key is read-only, or it is a partner key and the animal was not created with it: a partner changes the photos of its own animals only, staff any animal's (`forbidden`). */
         Forbidden3: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1344,23 +1427,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
-            409: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            409: components["responses"]["Conflict2"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -1712,7 +1779,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden2"];
+            403: components["responses"]["Forbidden3"];
             /** @description No animal has this id (`not_found`). */
             404: {
                 headers: {
@@ -1823,7 +1890,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden2"];
+            403: components["responses"]["Forbidden3"];
             /** @description No animal has this id, or it has no photo with this id (`not_found`). */
             404: {
                 headers: {
@@ -1887,7 +1954,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden2"];
+            403: components["responses"]["Forbidden3"];
             /** @description No animal has this id (`not_found`). */
             404: {
                 headers: {
@@ -2013,7 +2080,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden3"];
+            403: components["responses"]["Forbidden2"];
             /** @description No animal has this `petId` (`not_found`). */
             404: {
                 headers: {
@@ -2440,6 +2507,113 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getOrderByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The token of a private link, as an email to the adopter carries it.
+                 * @example 7.tn6j3c.Hk3v0c5bX1qW9eRrT2yU4i
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendOrderLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderLinksRequest"];
+            };
+        };
+        responses: {
+            /** @description 202 */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderLinksAccepted"];
+                };
+            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden2"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict2"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     cancelOrder: {
         parameters: {
             query?: never;
@@ -2480,7 +2654,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden3"];
+            403: components["responses"]["Forbidden2"];
             /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
             404: {
                 headers: {

@@ -2,13 +2,17 @@
 
 import { storeConfig } from '@/env';
 import { findPet } from '@/lib/api';
-import { NOT_FOUND_MESSAGE, type TApplicationLookupState } from '@/lib/application-lookup';
+import {
+  NOT_FOUND_MESSAGE,
+  type TApplicationLinksState,
+  type TApplicationLookupState,
+} from '@/lib/application-lookup';
 import { parseReference } from '@/lib/application-reference';
 import { toApplicationView } from '@/lib/application-view';
 import { isSameEmail } from '@/lib/email-match';
 import { visitorLimits } from '@/lib/limits';
 import { rateLimitedMessage, waitInWords } from '@/lib/messages';
-import { getOrder } from '@/lib/orders-api';
+import { getOrder, sendOrderLinks } from '@/lib/orders-api';
 import { currentVisitor } from '@/lib/visitor';
 
 const text = (data: FormData, name: string) => {
@@ -69,4 +73,44 @@ export const lookUpApplication = async (
     values,
     application: toApplicationView(order.data, pet.ok ? pet.data.name : undefined, storeConfig()),
   };
+};
+
+/**
+ * "Email me my application links": asks the API to email the address a link to each of its
+ * applications. Counted per visitor before the API is asked (the API bounds the emails per
+ * address too); the answer never says whether the address has applications.
+ */
+export const sendApplicationLinks = async (
+  _previous: TApplicationLinksState,
+  data: FormData,
+): Promise<TApplicationLinksState> => {
+  const email = text(data, 'email');
+  if (email.trim() === '') {
+    return { email, formError: 'Enter the email address you applied with.' };
+  }
+  const allowed = await visitorLimits().consume('links', (await currentVisitor()).key);
+  if (!allowed.ok) {
+    return {
+      email,
+      formError: `You have asked for links several times in a short while. Please try again in ${waitInWords(allowed.retryAfterSeconds)}.`,
+    };
+  }
+  const sent = await sendOrderLinks(email);
+  if (sent.ok) {
+    return { email, sentTo: sent.data.email, expiresInDays: sent.data.expiresInDays };
+  }
+  switch (sent.failure.kind) {
+    case 'invalid':
+      return {
+        email,
+        formError: 'That does not look like an email address. Check it and try again.',
+      };
+    case 'rate-limited':
+      return { email, formError: rateLimitedMessage(sent.failure.retryAfterSeconds) };
+    default:
+      return {
+        email,
+        formError: "We can't reach our adoption records right now. Please try again in a minute.",
+      };
+  }
 };

@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ORDER_LINK_DAYS,
+  ORDER_LINK_EMAILS_PER_HOUR,
+  ORDER_LINKS_PER_EMAIL,
+  type TOrder,
+  type TOrderLinksAccepted,
+} from '@pets/contract';
+import { MailRepository } from '@pets/store/mail.repository';
+import { adopterApplications, OrdersRepository } from '@pets/store/orders.repository';
+import { withTransaction } from '@pets/store/transaction';
+import type { Pool } from 'pg';
+import { PG_POOL } from '../../app.tokens';
+import { AppError } from '../../core/app-error';
+import { OrderLinks } from '../../links/order-links';
+import { LINKS_TEMPLATE } from '../../mail/mail-templates';
+
+/**
+ * The private links to applications: reading an order by the link in its adopter's email, and the
+ * email that sends an adopter fresh links to all of their applications.
+ */
+@Injectable()
+export class OrderLinksService {
+  constructor(
+    @Inject(PG_POOL) private readonly pool: Pool,
+    private readonly links: OrderLinks,
+    private readonly orders: OrdersRepository,
+    private readonly outbox: MailRepository,
+  ) {}
+
+  /** The order a valid, unexpired link names, whichever key placed it; else one 404 for all. */
+  async byLink(token: string): Promise<TOrder> {
+    const orderId = await this.links.verify(token);
+    const order =
+      orderId === undefined ? undefined : await this.orders.get(orderId, { apiKeyId: null });
+    if (!order) {
+      throw new AppError(
+        'not_found',
+        'This link is not valid or has expired. Ask for fresh links with the email address you applied with.',
+      );
+    }
+    return order;
+  }
+
+  /**
+   * Queues one email listing the address's applications, unless it has none or had
+   * ORDER_LINK_EMAILS_PER_HOUR of them in the last hour; the answer is the same in every case.
+   * The address is kept lower-case: that is how the per-address count finds it.
+   */
+  async send(email: string): Promise<TOrderLinksAccepted> {
+    const to = email.toLowerCase();
+    await withTransaction(this.pool, async (client) => {
+      const applications = await adopterApplications(client, to, ORDER_LINKS_PER_EMAIL);
+      if (applications.length > 0) {
+        await this.outbox.enqueueWithinHourlyLimit(
+          client,
+          {
+            template: LINKS_TEMPLATE,
+            to,
+            data: {
+              applications: applications.map(({ orderId, petName, status, placedAt }) => ({
+                orderId,
+                petName,
+                status,
+                placedAt,
+              })),
+            },
+          },
+          ORDER_LINK_EMAILS_PER_HOUR,
+        );
+      }
+    });
+    return { email, expiresInDays: ORDER_LINK_DAYS };
+  }
+}

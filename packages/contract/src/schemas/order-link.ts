@@ -1,0 +1,67 @@
+import { extendApi } from '@anatine/zod-openapi';
+import { z } from 'zod';
+import { ZAdopter } from './order';
+
+/**
+ * Private links to an application: the status link in every email to its adopter, so nobody has
+ * to keep a reference. A token is signed by the API (its key is in the database) and names the
+ * order and when it stops working; holding it is what lets its holder read that one order, as an
+ * emailed receipt link does. Nothing is stored per token, so a link cannot be revoked, only left
+ * to expire; a fresh set costs one email (`sendOrderLinks`).
+ */
+
+/** The site's page a link opens: where the adopter's emails point. */
+export const orderStatusPagePath = (token: string): string => `/applications/status/${token}`;
+
+/** How long a link works after the email carrying it was written. */
+export const ORDER_LINK_DAYS = 30;
+
+/** Link emails one address receives per hour, at most; more requests are accepted and dropped. */
+export const ORDER_LINK_EMAILS_PER_HOUR = 3;
+
+/** Applications one link email lists at most (newest first). */
+export const ORDER_LINKS_PER_EMAIL = 20;
+
+/** `<order id>.<expiry, unix seconds in base 36>.<signature, 22 base64url characters>`. */
+export const ORDER_LINK_TOKEN_PATTERN = /^[1-9][0-9]{0,15}\.[0-9a-z]{1,10}\.[A-Za-z0-9_-]{22}$/;
+export const ORDER_LINK_TOKEN_MAX_LENGTH = 50;
+
+export const ZOrderLinkParams = z.object({
+  token: extendApi(
+    z
+      .string()
+      .max(ORDER_LINK_TOKEN_MAX_LENGTH, `must be at most ${ORDER_LINK_TOKEN_MAX_LENGTH} characters`)
+      .regex(ORDER_LINK_TOKEN_PATTERN, 'must be a link token from an email'),
+    {
+      description: 'The token of a private link, as an email to the adopter carries it.',
+      example: '7.tn6j3c.Hk3v0c5bX1qW9eRrT2yU4i',
+    },
+  ),
+});
+export type TOrderLinkParams = z.infer<typeof ZOrderLinkParams>;
+
+export const ZOrderLinksRequest = extendApi(z.object({ email: ZAdopter.shape.email }).strict(), {
+  title: 'OrderLinksRequest',
+  example: { email: 'ada@example.org' },
+});
+export type TOrderLinksRequest = z.infer<typeof ZOrderLinksRequest>;
+
+export const ZOrderLinksAccepted = extendApi(
+  z.object({
+    email: z
+      .string()
+      .max(254)
+      .describe('The address the links go to, if it has applications, as it was read.'),
+    expiresInDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .describe('How many days each link works after the email is written.'),
+  }),
+  {
+    title: 'OrderLinksAccepted',
+    example: { email: 'ada@example.org', expiresInDays: ORDER_LINK_DAYS },
+  },
+);
+export type TOrderLinksAccepted = z.infer<typeof ZOrderLinksAccepted>;
