@@ -107,6 +107,11 @@ const main = async () => {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const baseUrl = `http://localhost:${port}/v1`;
+  // Before the "listening" line: whatever waits for that line (a test, a supervisor's log) finds
+  // the key already printed.
+  if (demoKey) {
+    printDemoKey(demoKey, baseUrl, keysCommandPrefix(config));
+  }
   logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
   const bound = connectionBoundWarning(config.MAX_CONNECTIONS, readLimits());
   if (bound) {
@@ -114,9 +119,6 @@ const main = async () => {
       bound,
       'MAX_CONNECTIONS is not below the open-files limit (ulimit -n) less 100: raise the limit or lower MAX_CONNECTIONS',
     );
-  }
-  if (demoKey) {
-    printDemoKey(demoKey, baseUrl, keysCommandPrefix(config));
   }
 
   let stopping = false;

@@ -79,12 +79,12 @@ test.describe('Accessibility of adopting (axe-core, WCAG 2.2 AA)', () => {
 
     await page.getByRole('link', { name: 'Follow your application' }).click();
     await expectNoSeriousViolations(page, 'the status page');
-    await page.getByLabel('Email').fill('wrong@example.org');
+    await page.getByLabel('Email', { exact: true }).fill('wrong@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.locator('main').getByRole('alert')).toBeVisible();
     await expectNoSeriousViolations(page, 'the status page, not found');
     await screenshot(page, 'application-status-not-found');
-    await page.getByLabel('Email').fill('ada.status.axe@example.org');
+    await page.getByLabel('Email', { exact: true }).fill('ada.status.axe@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.getByRole('list', { name: 'Progress' })).toBeVisible();
     await expectNoSeriousViolations(page, 'the status page with an application');

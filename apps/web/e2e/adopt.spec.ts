@@ -271,8 +271,8 @@ test.describe('Following an application', () => {
 
     const lookUp = async (reference: string, email: string) => {
       await page.goto(`${stack.siteUrl}/applications/status`);
-      await page.getByLabel('Reference').fill(reference);
-      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Reference', { exact: true }).fill(reference);
+      await page.getByLabel('Email', { exact: true }).fill(email);
       await page.getByRole('button', { name: 'Show my application' }).click();
     };
 
@@ -327,8 +327,8 @@ test.describe('Following an application', () => {
     await send(page);
     const reference = await referenceOnConfirmation(page);
     await page.getByRole('link', { name: 'Follow your application' }).click();
-    await expect(page.getByLabel('Reference')).toHaveValue(reference);
-    await page.getByLabel('Email').fill('emmy@example.org');
+    await expect(page.getByLabel('Reference', { exact: true })).toHaveValue(reference);
+    await page.getByLabel('Email', { exact: true }).fill('emmy@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(
       page.getByRole('heading', { name: `Application ${reference} to adopt ${pet.name}` }),
@@ -361,7 +361,7 @@ test.describe('Adopting keeps the keys to itself', () => {
     await send(page);
     const reference = await referenceOnConfirmation(page);
     await page.getByRole('link', { name: 'Follow your application' }).click();
-    await page.getByLabel('Email').fill('ada.keeper@example.org');
+    await page.getByLabel('Email', { exact: true }).fill('ada.keeper@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.getByRole('list', { name: 'Progress' })).toBeVisible();
     await page.waitForLoadState('networkidle');
@@ -391,13 +391,13 @@ test.describe('Adopting when the API cannot answer', () => {
     await expectNoSeriousViolations(page, 'the apply page, API unreachable');
 
     await page.goto(`${stack.offlineSiteUrl}/applications/status`);
-    await page.getByLabel('Reference').fill('A-1');
-    await page.getByLabel('Email').fill('ada@example.org');
+    await page.getByLabel('Reference', { exact: true }).fill('A-1');
+    await page.getByLabel('Email', { exact: true }).fill('ada@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.locator('main').getByRole('alert')).toHaveText(
       "We can't reach our adoption records right now. Please try again in a minute.",
     );
-    await expect(page.getByLabel('Email')).toHaveValue('ada@example.org');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveValue('ada@example.org');
     await expectNoSeriousViolations(page, 'the status page, API unreachable');
   });
 });

@@ -9,7 +9,9 @@ import { signIn } from './staff-helpers';
  * (harness/smtp.ts): two adopters apply on the site and are told their application arrived, staff
  * are told of each; staff approve one (the other is waitlisted and told), cancel that approval (the
  * waitlisted adopter hears the animal is looking for a home again), approve the other and complete.
- * Every link in those emails opens, and the back office's mailbox shows what was sent.
+ * Staff also ask one adopter a question by email. Every link in those emails opens (each adopter's
+ * private link to the application among them, with nothing to type), an adopter who lost the emails
+ * has fresh links sent, and the back office's mailbox shows what was sent.
  */
 test('two adopters, one animal: everyone hears by email at each step, and every link opens', async ({
   page,
@@ -74,6 +76,17 @@ test('two adopters, one animal: everyone hears by email at each step, and every 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(
     `Application #${adaReference.slice(2)}: ${pet.name}`,
   );
+  // Staff ask Ada a question from the application's page; she has it by email, and the notes
+  // keep it.
+  await page.getByLabel('Ask the adopter a question').fill('Is your garden fenced?');
+  await page.getByRole('button', { name: 'Email the question' }).click();
+  await expect(page.getByRole('status')).toContainText(`Question sent to ${ada}`);
+  await expect(page.getByRole('list', { name: 'Staff notes' })).toContainText(
+    'Emailed to the adopter',
+  );
+  const asked = await waitForMail(stack, ada, /^A question about your application/);
+  expect(asked.text).toContain('Is your garden fenced?');
+
   const act = async (link: string, done: string) => {
     await page.getByRole('link', { name: link }).click();
     await page.getByRole('button', { name: `Yes, ${link.toLowerCase()}` }).click();
@@ -99,6 +112,7 @@ test('two adopters, one animal: everyone hears by email at each step, and every 
   // Each adopter got exactly the messages of their story, once each.
   expect(mailTo(stack, ada).map(({ subject }) => subject)).toEqual([
     `We have your application for ${pet.name}`,
+    `A question about your application for ${pet.name}`,
     `Good news: ${pet.name} can go home with you`,
     `Your application for ${pet.name} is cancelled`,
   ]);
@@ -138,7 +152,9 @@ test('two adopters, one animal: everyone hears by email at each step, and every 
   );
   await expect(lostPage.getByText(`${pet.name} has gone home with you`)).toBeVisible();
   // A link with one character changed is refused, with the way to fresh links.
-  await lostPage.goto(`${(boLink as string).slice(0, -1)}${(boLink as string).endsWith('A') ? 'B' : 'A'}`);
+  await lostPage.goto(
+    `${(boLink as string).slice(0, -1)}${(boLink as string).endsWith('A') ? 'B' : 'A'}`,
+  );
   await expect(lostPage.getByRole('heading', { level: 1 })).toHaveText('This link no longer works');
   await lost.close();
 

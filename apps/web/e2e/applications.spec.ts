@@ -103,8 +103,8 @@ test('two adopters apply for one animal; staff approve one and decline the other
   const visitor = await browser.newContext();
   const boPage = await visitor.newPage();
   await boPage.goto(`${stack.siteUrl}/applications/status`);
-  await boPage.getByLabel('Reference').fill(bo);
-  await boPage.getByLabel('Email').fill('bo.pair@example.org');
+  await boPage.getByLabel('Reference', { exact: true }).fill(bo);
+  await boPage.getByLabel('Email', { exact: true }).fill('bo.pair@example.org');
   await boPage.getByRole('button', { name: 'Show my application' }).click();
   await expect(boPage.getByText('not the right match')).toBeVisible();
   await expect(boPage.getByText('We hope you find a friend soon.')).toBeVisible();

@@ -43,8 +43,8 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   // The adopter's status page, with the reference and the email: the steps so far.
   const progress = async (): Promise<string[]> => {
     await publicPage.goto(`${stack.siteUrl}/applications/status`);
-    await publicPage.getByLabel('Reference').fill(reference);
-    await publicPage.getByLabel('Email').fill('ada@example.org');
+    await publicPage.getByLabel('Reference', { exact: true }).fill(reference);
+    await publicPage.getByLabel('Email', { exact: true }).fill('ada@example.org');
     await publicPage.getByRole('button', { name: 'Show my application' }).click();
     const steps = publicPage.getByRole('list', { name: 'Progress' }).getByRole('listitem');
     await expect(steps.first()).toBeVisible();

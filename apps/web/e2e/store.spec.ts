@@ -123,7 +123,7 @@ test.describe('The store, configurable', () => {
     // The adopter's status page, on a fresh visitor's browser.
     await page.context().clearCookies();
     await page.goto(`${stack.siteUrl}/applications/status?reference=A-${order?.id}`);
-    await page.getByLabel('Email').fill('grace@example.org');
+    await page.getByLabel('Email', { exact: true }).fill('grace@example.org');
     await page.getByRole('button', { name: 'Show my application' }).click();
     await expect(page.locator('.steps time').first()).toHaveText(
       formatStoreInstant(placedAt, E2E_STORE_TIME_ZONE, { month: 'long' }),

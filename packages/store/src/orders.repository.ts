@@ -10,13 +10,17 @@ import {
   type TOrderAction,
   type TOrderHistoryEntry,
   type TOrderNote,
+  type TOrderNoteKind,
+  type TOrderSideEffects,
   type TOrderStatus,
+  type TOrdersListFilters,
   type TPage,
   type TPetStatus,
   toPage,
 } from '@pets/contract';
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
+import { UnknownPetError } from './errors';
 import { petsInOrders } from './pets.repository';
 import { isUniqueViolation, withTransaction } from './transaction';
 
@@ -205,6 +209,7 @@ const GET_STATEMENTS = prepareShapes(
 
 const NOTE_COLUMNS = [
   'id',
+  'kind',
   'author',
   'text',
   sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
@@ -222,10 +227,19 @@ const NOTES_STATEMENT = prepare((db, p: { orderId: string; limit: number }) =>
 );
 
 const INSERT_NOTE_STATEMENT = prepare(
-  (db, p: { orderId: string; apiKeyId: string; author: string; text: string }) =>
+  (
+    db,
+    p: { orderId: string; apiKeyId: string; author: string; kind: TOrderNoteKind; text: string },
+  ) =>
     db
       .insertInto('order_notes')
-      .values({ order_id: p.orderId, api_key_id: p.apiKeyId, author: p.author, text: p.text })
+      .values({
+        order_id: p.orderId,
+        api_key_id: p.apiKeyId,
+        author: p.author,
+        kind: p.kind,
+        text: p.text,
+      })
       .returning(NOTE_COLUMNS),
 );
 
@@ -250,21 +264,22 @@ export class OrderNotesFullError extends Error {
 
 const toNote = (row: {
   id: string;
+  kind: string;
   author: string;
   text: string;
   createdAt: string;
 }): TOrderNote => ({
   id: Number(row.id),
+  // The column's CHECK allows only the contract's kinds.
+  kind: row.kind as TOrderNoteKind,
   author: row.author,
   text: row.text,
   createdAt: row.createdAt,
 });
 
 /** A page request of orders, the cursor already read (`before`: ids below it). */
-export type TOrderFilter = {
+export type TOrderFilter = TOrdersListFilters & {
   limit: number;
-  status?: TOrderStatus | undefined;
-  petId?: number | undefined;
   before?: bigint | undefined;
 };
 
@@ -313,13 +328,6 @@ export type TNewOrderRecord = {
   by: string;
 };
 
-/** An order named an animal that does not exist: nothing was written. */
-export class UnknownPetError extends Error {
-  constructor(readonly petId: number) {
-    super(`no animal has id ${petId}`);
-  }
-}
-
 /** An order named an animal that is not available (its status says why): nothing was written. */
 export class PetNotAvailableError extends Error {
   constructor(
@@ -355,11 +363,6 @@ export class OrderStatusError extends Error {
 }
 
 /** What a transition does besides its own order: the contract's ORDER_SIDE_EFFECTS, widened. */
-type TSideEffects = {
-  pet?: TPetStatus;
-  petIfWasApproved?: TPetStatus;
-  others?: { from: readonly TOrderStatus[]; to: TOrderStatus; reason?: TDeclineReason };
-};
 
 const IN_REVIEW: readonly (TOrderStatus | undefined)[] = IN_REVIEW_ORDER_STATUSES;
 
@@ -571,7 +574,7 @@ export class OrdersRepository {
   transition(id: number, scope: TOrderScope, request: TTransitionRequest): Promise<TOrder> {
     const { action, by, decline } = request;
     const { from, to } = ORDER_TRANSITIONS[action];
-    const effects: TSideEffects = ORDER_SIDE_EFFECTS[action];
+    const effects: TOrderSideEffects = ORDER_SIDE_EFFECTS[action];
     return withTransaction(this.pool, async (client) => {
       const named = await this.get(id, scope, client);
       if (!named) {
@@ -654,7 +657,9 @@ export class OrdersRepository {
    */
   addNote(
     orderId: number,
-    note: { apiKeyId: bigint; author: string; text: string },
+    note: { apiKeyId: bigint; author: string; kind: TOrderNoteKind; text: string },
+    /** What the note causes besides itself (a question's email), in its transaction. */
+    onAdded?: (client: PoolClient, note: TOrderNote) => Promise<void>,
   ): Promise<TOrderNote | null> {
     return withTransaction(this.pool, async (client) => {
       const locked = await ORDER_LOCK_STATEMENT.execute(client, { id: String(orderId) });
@@ -669,9 +674,12 @@ export class OrdersRepository {
         orderId: String(orderId),
         apiKeyId: String(note.apiKeyId),
         author: note.author,
+        kind: note.kind,
         text: note.text,
       });
-      return toNote(rows[0] as Parameters<typeof toNote>[0]);
+      const added = toNote(rows[0] as Parameters<typeof toNote>[0]);
+      await onAdded?.(client, added);
+      return added;
     });
   }
 

@@ -1,6 +1,7 @@
 import type { TPetPhoto } from '@pets/contract';
 import { prepare, sql } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
+import { UnknownPetError } from './errors';
 import { mediaUrl } from './media-url';
 import { withTransaction } from './transaction';
 
@@ -90,7 +91,6 @@ const SET_ORDER = prepare((db, p: { petId: string; ids: readonly string[] }) =>
     .where('pet_id', '=', p.petId),
 );
 
-export class UnknownPetError extends Error {}
 export class PhotoLimitError extends Error {}
 export class PhotoOrderError extends Error {}
 
@@ -184,7 +184,7 @@ export class PhotosRepository {
   private async lockPet(client: PoolClient, petId: string): Promise<void> {
     const { rows } = await LOCK_PET.execute(client, { petId });
     if (rows.length === 0) {
-      throw new UnknownPetError();
+      throw new UnknownPetError(Number(petId));
     }
   }
 }

@@ -39,6 +39,8 @@ export type TApplicationMailData = {
   placedAt: string;
   declineReason?: TDeclineReason;
   declineNote?: string;
+  /** A question staff emailed the adopter (`application-question`), as they wrote it. */
+  question?: string;
 };
 
 /** One application in the email that lists an adopter's applications with their links. */
@@ -212,6 +214,27 @@ const TEMPLATES = {
       <>
         <Heading as="h1">Your application is cancelled</Heading>
         <P>{`Dear ${data.adopterName}, your application (A-${data.orderId}) to adopt ${data.petName} is cancelled. If that is a mistake, write to us at ${context.store.email}.`}</P>
+      </>
+    ),
+  },
+  'application-question': {
+    subject: (data) => `A question about your application for ${data.petName}`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`A question for you, ${data.adopterName}`}</Heading>
+        <P>{`We are reading your application (A-${data.orderId}) to adopt ${data.petName}, and would like to ask:`}</P>
+        <Text
+          style={{
+            fontSize: '16px',
+            lineHeight: '24px',
+            borderLeft: `4px solid ${colors.accent}`,
+            paddingLeft: '12px',
+            whiteSpace: 'pre-line',
+          }}
+        >
+          {data.question ?? ''}
+        </Text>
+        <P>{`Reply to ${context.store.email} or call us on ${context.store.phone}; your application stays in review meanwhile.`}</P>
       </>
     ),
   },

@@ -100,7 +100,8 @@ export const getOrderByLink = async (token: string): Promise<TApiResult<TOrder>>
   callApi(
     'getOrderByLink',
     siteCredential(await currentVisitor()),
-    (client) => client.orders.getOrderByLink({ params: { token }, fetchOptions: fetchOptions() }),
+    (client) =>
+      client.orders.getOrderByLink({ body: { token }, headers: {}, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
 

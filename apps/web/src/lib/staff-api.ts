@@ -175,6 +175,29 @@ export const addOrderNote = (
     (response) => (response.status === 201 ? response.body : undefined),
   );
 
+/**
+ * Emails the adopter a question in the store's name, kept with the notes (kind `question`); one
+ * email per Idempotency-Key.
+ */
+export const askAdopter = (
+  apiKey: string,
+  orderId: number,
+  text: string,
+  idempotencyKey: string,
+): Promise<TStaffResult<TOrderNote>> =>
+  call(
+    'askAdopter',
+    apiKey,
+    (client) =>
+      client.orders.askAdopter({
+        params: { orderId },
+        body: { text },
+        headers: { 'idempotency-key': idempotencyKey },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
 /** What any transition answers. */
 type TTransitionResponse = Awaited<ReturnType<TApiClient['orders'][`${TOrderAction}Order`]>>;
 

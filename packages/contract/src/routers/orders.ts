@@ -3,8 +3,10 @@ import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import {
   ORDER_DECLINE_NOTE_MAX_LENGTH,
+  ORDER_NOTES_MAX,
   ORDER_TRANSITIONS,
   type TOrderAction,
+  ZAdopterQuestion,
   ZDeclineOrder,
   ZListOrdersQuery,
   ZNewOrder,
@@ -19,7 +21,7 @@ import {
   ORDER_LINK_DAYS,
   ORDER_LINK_EMAILS_PER_HOUR,
   ORDER_LINKS_PER_EMAIL,
-  ZOrderLinkParams,
+  ZOrderLinkLookup,
   ZOrderLinksAccepted,
   ZOrderLinksRequest,
 } from '../schemas/order-link';
@@ -200,7 +202,7 @@ export const ordersRouter = c.router({
     summary: 'Add a staff note to an application (staff)',
     description:
       "Adds a private note to an application, signed with the calling staff key's name. At most " +
-      `100 notes per application. The body must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+      `${ORDER_NOTES_MAX} notes per application. The body must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
     pathParams: ZOrderIdParams,
     body: ZNewOrderNote,
     responses: {
@@ -212,32 +214,60 @@ export const ordersRouter = c.router({
       responseDescriptions: {
         403: FORBIDDEN_STAFF,
         404: 'No order has this id (`not_found`).',
-        409: `The application has 100 notes already (\`order_notes_full\`).${KEY_IN_USE}`,
+        409: `The application has ${ORDER_NOTES_MAX} notes already (\`order_notes_full\`).${KEY_IN_USE}`,
       },
     } satisfies TRouteMetadata,
   }),
-  getOrderByLink: {
-    method: 'GET',
-    path: '/store/order-links/:token',
+  askAdopter: idempotent({
+    method: 'POST',
+    path: '/store/orders/:orderId/questions',
+    summary: 'Email the adopter a question (staff)',
+    description:
+      "Emails the application's adopter the question, in the store's name, with the private " +
+      'link to their application; the adopter answers by replying to the store. The question is ' +
+      'kept with the notes (`kind: "question"`, signed with the calling staff key\'s name) and ' +
+      'counts towards their limit. Staff keys only. The body must be `application/json`, at most ' +
+      `${BODY_LIMIT_TEXT}.`,
+    pathParams: ZOrderIdParams,
+    body: ZAdopterQuestion,
+    responses: {
+      201: ZOrderNote,
+      ...errors(400, 403, 404, 409, 413, 415),
+    },
+    metadata: {
+      requiredRole: 'staff',
+      responseDescriptions: {
+        403: FORBIDDEN_STAFF,
+        404: 'No order has this id (`not_found`).',
+        409: `The application has ${ORDER_NOTES_MAX} notes already (\`order_notes_full\`).${KEY_IN_USE}`,
+      },
+    } satisfies TRouteMetadata,
+  }),
+  getOrderByLink: idempotent({
+    method: 'POST',
+    path: '/store/order-links/lookup',
     summary: 'Get an adoption order by its private link',
     description:
       'The order a private link names: the link in every email to the adopter ' +
       `(\`{site}/applications/status/{token}\`), which works for ${ORDER_LINK_DAYS} days after ` +
       'the email was written. Holding the token is what lets the caller read the order, ' +
-      'whichever key placed it, as with an emailed receipt link. A token that was not signed ' +
-      'by this API, has expired, or names an order that no longer exists is `404`: one answer ' +
-      'for all three.',
-    pathParams: ZOrderLinkParams,
+      'whichever key placed it, as with an emailed receipt link. A POST with the token in the ' +
+      'body, as OAuth token introspection (RFC 7662) does: a token in a path would be written to ' +
+      'access logs. Changes nothing. A token that was not signed by this API, has expired, or ' +
+      'names an order that no longer exists is `404`: one answer for all three. The body must be ' +
+      `\`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    body: ZOrderLinkLookup,
     responses: {
       200: ZOrder,
-      ...errors(400, 404),
+      ...errors(400, 403, 404, 413, 415),
     },
     metadata: {
       responseDescriptions: {
+        403: FORBIDDEN_WRITE,
         404: 'The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones.',
       },
     } satisfies TRouteMetadata,
-  },
+  }),
   sendOrderLinks: idempotent({
     method: 'POST',
     path: '/store/order-links',

@@ -26,19 +26,28 @@ export const ORDER_LINKS_PER_EMAIL = 20;
 export const ORDER_LINK_TOKEN_PATTERN = /^[1-9][0-9]{0,15}\.[0-9a-z]{1,10}\.[A-Za-z0-9_-]{22}$/;
 export const ORDER_LINK_TOKEN_MAX_LENGTH = 50;
 
-export const ZOrderLinkParams = z.object({
-  token: extendApi(
-    z
-      .string()
-      .max(ORDER_LINK_TOKEN_MAX_LENGTH, `must be at most ${ORDER_LINK_TOKEN_MAX_LENGTH} characters`)
-      .regex(ORDER_LINK_TOKEN_PATTERN, 'must be a link token from an email'),
-    {
-      description: 'The token of a private link, as an email to the adopter carries it.',
-      example: '7.tn6j3c.Hk3v0c5bX1qW9eRrT2yU4i',
-    },
-  ),
-});
-export type TOrderLinkParams = z.infer<typeof ZOrderLinkParams>;
+/**
+ * A link's token, sent in a body rather than a path: it is a credential, and a path ends up in
+ * access logs (the way OAuth's token introspection, RFC 7662, takes its token).
+ */
+export const ZOrderLinkLookup = extendApi(
+  z
+    .object({
+      token: z
+        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+        .max(
+          ORDER_LINK_TOKEN_MAX_LENGTH,
+          `must be at most ${ORDER_LINK_TOKEN_MAX_LENGTH} characters`,
+        )
+        .regex(ORDER_LINK_TOKEN_PATTERN, 'must be a link token from an email')
+        .describe(
+          'The token of a private link: the last part of the status page address an email to the adopter carries.',
+        ),
+    })
+    .strict(),
+  { title: 'OrderLinkLookup', example: { token: '7.tn6j3c.Hk3v0c5bX1qW9eRrT2yU4i' } },
+);
+export type TOrderLinkLookup = z.infer<typeof ZOrderLinkLookup>;
 
 export const ZOrderLinksRequest = extendApi(z.object({ email: ZAdopter.shape.email }).strict(), {
   title: 'OrderLinksRequest',
@@ -52,12 +61,10 @@ export const ZOrderLinksAccepted = extendApi(
       .string()
       .max(254)
       .describe('The address the links go to, if it has applications, as it was read.'),
-    expiresInDays: z
-      .number()
-      .int()
-      .min(1)
-      .max(365)
-      .describe('How many days each link works after the email is written.'),
+    expiresInDays: extendApi(z.number().int().min(1).max(365), {
+      format: 'int32',
+      description: 'How many days each link works after the email is written.',
+    }),
   }),
   {
     title: 'OrderLinksAccepted',

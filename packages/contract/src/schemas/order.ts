@@ -76,6 +76,13 @@ export const DeclineReason = ZDeclineReason.enum;
  *   order), with `reason` when they are declined.
  * `approve` also needs the animal `available` (else `409 pet_not_available`).
  */
+/** What one transition does besides changing its own order (ORDER_SIDE_EFFECTS). */
+export type TOrderSideEffects = {
+  pet?: TPetStatus;
+  petIfWasApproved?: TPetStatus;
+  others?: { from: readonly TOrderStatus[]; to: TOrderStatus; reason?: TDeclineReason };
+};
+
 export const ORDER_SIDE_EFFECTS = {
   approve: { pet: 'pending', others: { from: ['placed'], to: 'waitlisted' } },
   decline: { petIfWasApproved: 'available' },
@@ -88,14 +95,7 @@ export const ORDER_SIDE_EFFECTS = {
       reason: 'adopted_by_another_family',
     },
   },
-} as const satisfies Record<
-  TOrderAction,
-  {
-    pet?: TPetStatus;
-    petIfWasApproved?: TPetStatus;
-    others?: { from: readonly TOrderStatus[]; to: TOrderStatus; reason?: TDeclineReason };
-  }
->;
+} as const satisfies Record<TOrderAction, TOrderSideEffects>;
 
 /** The actions an order in `status` allows, in the contract's order. */
 export const orderActionsFrom = (status: TOrderStatus): TOrderAction[] =>
@@ -313,9 +313,17 @@ export const ORDER_NOTE_MAX_LENGTH = 2000;
 /** At most this many notes per application: a conversation, not a log. */
 export const ORDER_NOTES_MAX = 100;
 
+export const ZOrderNoteKind = extendApi(z.enum(['note', 'question']), {
+  description:
+    '`note`: private to the store. `question`: a question the store emailed to the adopter ' +
+    '(`askAdopter`), kept with the notes so staff see what was asked and when.',
+});
+export type TOrderNoteKind = z.infer<typeof ZOrderNoteKind>;
+
 export const ZOrderNote = extendApi(
   z.object({
     id: idField('Unique identifier of the note.'),
+    kind: ZOrderNoteKind,
     text: z.string().max(ORDER_NOTE_MAX_LENGTH).describe('What the staff member wrote.'),
     author: z
       .string()
@@ -327,6 +335,7 @@ export const ZOrderNote = extendApi(
     title: 'OrderNote',
     example: {
       id: 3,
+      kind: 'note',
       text: 'Called her: she works from home, has a fenced garden.',
       author: 'Front desk',
       createdAt: '2026-11-23T12:40:00.000Z',
@@ -353,3 +362,21 @@ export const ZNewOrderNote = extendApi(
   { title: 'NewOrderNote', example: { text: 'Called her: she works from home.' } },
 );
 export type TNewOrderNote = z.infer<typeof ZNewOrderNote>;
+
+export const ZAdopterQuestion = extendApi(
+  z
+    .object({
+      text: z
+        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+        .trim()
+        .min(1, 'must not be empty')
+        .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
+        .describe('The question, as the adopter reads it in the email.'),
+    })
+    .strict(),
+  {
+    title: 'AdopterQuestion',
+    example: { text: 'Could you tell us a little about the garden: is it fenced?' },
+  },
+);
+export type TAdopterQuestion = z.infer<typeof ZAdopterQuestion>;

@@ -6,8 +6,8 @@ import { buildOpenApiDocument, operationNames } from '@pets/contract';
 import { signingKey } from '@pets/store/signing-keys.repository';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody, startTestApi, useTestApi } from '../../test/api-harness';
 import { signOrderLink } from '../../links/order-links';
+import { errorBody, startTestApi, useTestApi } from '../../test/api-harness';
 import { launchChromium } from '../../test/browser';
 import { plainPng } from '../photos/photos.test-support';
 
@@ -100,6 +100,8 @@ describe('GET /v1/openapi.json', () => {
         body: png,
       });
     const photoId = ((await (await upload(pet.id)).json()) as { id: number }).id;
+    // The private link an email to the adopter would carry.
+    const token = signOrderLink(await signingKey(api.pool, 'order-links'), orderId, Date.now());
     const bodies: Record<string, unknown> = {
       'post /pets': { name: 'Pickles', categoryId: Number(category.id) },
       'post /store/orders': { petId: Number(other.id), adopter: { name: 'B', email: 'b@c.org' } },
@@ -107,9 +109,9 @@ describe('GET /v1/openapi.json', () => {
       'post /store/orders/{orderId}/decline': { reason: 'other' },
       'post /store/orders/{orderId}/notes': { text: 'Called them.' },
       'post /store/order-links': { email: 'a@b.org' },
+      'post /store/order-links/lookup': { token },
+      'post /store/orders/{orderId}/questions': { text: 'Is the garden fenced?' },
     };
-    // The private link an email to the adopter would carry.
-    const token = signOrderLink(await signingKey(api.pool, 'order-links'), orderId, Date.now());
     const images: Record<string, Buffer> = { 'post /pets/{petId}/photos': png };
     let addedPhotoId = 0;
     const statuses: string[] = [];
@@ -118,8 +120,7 @@ describe('GET /v1/openapi.json', () => {
         const url = `${base}${path
           .replace('{petId}', String(pet.id))
           .replace('{orderId}', String(orderId))
-          .replace('{photoId}', String(photoId))
-          .replace('{token}', token)}`;
+          .replace('{photoId}', String(photoId))}`;
         const operation = `${method} ${path}`;
         const image = images[operation];
         const body =
@@ -151,7 +152,7 @@ describe('GET /v1/openapi.json', () => {
         'get /pets/{petId} 200',
         'get /store/orders 200',
         'get /store/orders/{orderId} 200',
-        'get /store/order-links/{token} 200',
+        'post /store/order-links/lookup 200',
         'post /store/order-links 202',
         'patch /pets/{petId} 200',
         'post /pets 201',
@@ -162,6 +163,7 @@ describe('GET /v1/openapi.json', () => {
         'post /store/orders/{orderId}/decline 409',
         'get /store/orders/{orderId}/notes 200',
         'post /store/orders/{orderId}/notes 201',
+        'post /store/orders/{orderId}/questions 201',
         'delete /pets/{petId}/photos/{photoId} 204',
         'post /pets/{petId}/photos 201',
         'put /pets/{petId}/photos/order 200',

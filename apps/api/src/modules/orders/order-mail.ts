@@ -32,6 +32,14 @@ const dataOf = (facts: TOrderMailFacts): TApplicationMailData => ({
   ...(facts.declineNote ? { declineNote: facts.declineNote } : {}),
 });
 
+/** The email of a question staff ask an adopter (OrdersService.askAdopter). */
+export const questionMail = (facts: TOrderMailFacts, question: string): TMailRequest => ({
+  template: 'application-question',
+  to: facts.adopterEmail,
+  orderId: facts.orderId,
+  data: { ...dataOf(facts), question },
+});
+
 /** An approval that fell through (cancelled or declined): the animal's waiting list hears. */
 const isRelease = (change: TOrderChange): boolean =>
   change.from === 'approved' && (change.to === 'cancelled' || change.to === 'declined');

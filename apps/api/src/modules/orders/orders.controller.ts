@@ -43,9 +43,9 @@ export class OrdersController {
         return { status: 201, body: order };
       },
 
-      getOrderByLink: async ({ params }) => ({
+      getOrderByLink: async ({ body }) => ({
         status: 200,
-        body: await this.links.byLink(params.token),
+        body: await this.links.byLink(body.token),
       }),
 
       sendOrderLinks: async ({ body }) => ({
@@ -71,6 +71,11 @@ export class OrdersController {
       addOrderNote: async ({ params, body }) => ({
         status: 201,
         body: await this.orders.addNote(caller, params.orderId, body),
+      }),
+
+      askAdopter: async ({ params, body }) => ({
+        status: 201,
+        body: await this.orders.askAdopter(caller, params.orderId, body),
       }),
 
       declineOrder: async ({ params, body }) => ({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TTestApi } from '../../test/api-harness';
+import { json, startTestApi, type TTestApi } from '../../test/api-harness';
 import { startSmtpServer, type TReceivedMail, type TTestSmtpServer } from '../../test/smtp-server';
 import { createPet, placedOrder, transition } from './orders.test-support';
 
@@ -121,5 +121,49 @@ describe('email as applications move', () => {
     const last = smtp.received.filter((each) => each.to === 'alan@example.org').at(-1);
     expect(last?.text).toContain('found a home with another family');
     expect(third.id).toBeGreaterThan(grace.id);
+  }, 60_000);
+
+  it("emails the adopter staff's question, keeps it with the notes, and lets only staff ask", async () => {
+    const petId = await createPet(api, staff, categoryId, 'Clementine');
+    let before = smtp.received.length;
+    const ada = await placedOrder(api, partner, petId, { adopter: ADA });
+    await next(before, 2);
+
+    before = smtp.received.length;
+    const question = 'Is your garden fenced?\nClementine is a digger.';
+    const asked = await api.fetch(
+      `/v1/store/orders/${ada.id}/questions`,
+      json({ text: question }, { key: staff }),
+    );
+    expect(asked.status).toBe(201);
+    expect(await asked.json()).toMatchObject({
+      kind: 'question',
+      text: question,
+      author: 'Front desk',
+    });
+    expect(await next(before, 1)).toEqual([
+      'ada@example.org: A question about your application for Clementine',
+    ]);
+    const message = smtp.received.at(-1);
+    expect(message?.text).toContain('Is your garden fenced?');
+    expect(message?.text).toContain('Clementine is a digger.');
+    expect(message?.text).toContain(`Reply to ${STORE}`);
+    expect(message?.html).toContain('/applications/status/');
+
+    const notes = await api.fetch(`/v1/store/orders/${ada.id}/notes`, { key: staff });
+    expect(
+      ((await notes.json()) as { kind: string; text: string }[]).map((note) => note.kind),
+    ).toEqual(['question']);
+
+    // A partner cannot write to an adopter in the store's name; nothing is sent or kept.
+    before = smtp.received.length;
+    const refused = await api.fetch(
+      `/v1/store/orders/${ada.id}/questions`,
+      json({ text: 'Hello?' }, { key: partner }),
+    );
+    expect(refused.status).toBe(403);
+    expect(await api.prisma.orderNote.count({ where: { orderId: BigInt(ada.id) } })).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(smtp.received.length).toBe(before);
   }, 60_000);
 });

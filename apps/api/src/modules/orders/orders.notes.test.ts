@@ -31,6 +31,7 @@ describe('staff notes on an application', () => {
     expect(first.status).toBe(201);
     expect(await first.json()).toEqual({
       id: expect.any(Number),
+      kind: 'note',
       text: 'Called her: fenced garden.',
       author: 'Front desk',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

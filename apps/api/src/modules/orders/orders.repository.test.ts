@@ -2,7 +2,6 @@ import {
   OrderAlreadyOpenError,
   OrdersRepository,
   PetNotAvailableError,
-  UnknownPetError,
 } from '@pets/store/orders.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/test-database';
@@ -76,7 +75,7 @@ describe('OrdersRepository on a real database', () => {
     expect(await inReview(petIds[0] as number)).toBe(1);
     await expect(
       orders.place({ petId: 987_654, adopter, apiKeyId: keyId, by: 'x' }),
-    ).rejects.toBeInstanceOf(UnknownPetError);
+    ).rejects.toMatchObject({ kind: 'unknown-pet', petId: 987_654 });
   });
 
   it('refuses in the database itself a second open order per adopter, a second approved one per animal', async () => {

@@ -3,6 +3,7 @@ import {
   contract,
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
+  type TAdopterQuestion,
   type TDeclineOrder,
   type TListOrdersQuery,
   type TNewOrder,
@@ -12,19 +13,22 @@ import {
   type TOrderNote,
   type TPage,
 } from '@pets/contract';
+import { isUnknownPet } from '@pets/store/errors';
+import { MailRepository } from '@pets/store/mail.repository';
 import {
   OrderAlreadyOpenError,
   OrderNotesFullError,
   OrderNotFoundError,
   OrderStatusError,
   OrdersRepository,
+  orderMailFacts,
   PetNotAvailableError,
   type TOrderScope,
-  UnknownPetError,
 } from '@pets/store/orders.repository';
 import type { TCaller } from '../../api-keys/caller';
 import { AppError } from '../../core/app-error';
 import { listPage, type TListPage } from '../../http/pagination';
+import { questionMail } from './order-mail';
 
 /**
  * The rules of adoption orders. Who sees what: a partner key its own orders, a staff key every
@@ -34,7 +38,10 @@ import { listPage, type TListPage } from '../../http/pagination';
  */
 @Injectable()
 export class OrdersService {
-  constructor(private readonly orders: OrdersRepository) {}
+  constructor(
+    private readonly orders: OrdersRepository,
+    private readonly outbox: MailRepository,
+  ) {}
 
   /**
    * A page of the orders the caller sees, newest first. The cursor carries the filters of its
@@ -56,7 +63,7 @@ export class OrdersService {
     return this.orders
       .place({ ...order, apiKeyId: caller.apiKeyId, by: caller.start })
       .catch((error: unknown) => {
-        if (error instanceof UnknownPetError) {
+        if (isUnknownPet(error)) {
           throw new AppError('not_found', `No animal has id ${order.petId}.`);
         }
         if (error instanceof PetNotAvailableError) {
@@ -131,13 +138,34 @@ export class OrdersService {
   }
 
   /** A new note signed with the calling key's name; 409 `order_notes_full` past the limit. */
-  async addNote(caller: TCaller, id: number, note: TNewOrderNote): Promise<TOrderNote> {
+  addNote(caller: TCaller, id: number, note: TNewOrderNote): Promise<TOrderNote> {
+    return this.added(id, this.orders.addNote(id, { ...signedBy(caller), kind: 'note', ...note }));
+  }
+
+  /**
+   * Emails the adopter a question and keeps it with the notes (kind `question`), both in one
+   * transaction: the email is queued exactly when the question is recorded.
+   */
+  askAdopter(caller: TCaller, id: number, question: TAdopterQuestion): Promise<TOrderNote> {
+    return this.added(
+      id,
+      this.orders.addNote(
+        id,
+        { ...signedBy(caller), kind: 'question', ...question },
+        async (client) => {
+          const [facts] = await orderMailFacts(client, [id], []);
+          if (facts) {
+            await this.outbox.enqueue(client, questionMail(facts, question.text));
+          }
+        },
+      ),
+    );
+  }
+
+  /** A note's answer: 404 for an unknown order, 409 `order_notes_full` past the limit. */
+  private async added(id: number, adding: Promise<TOrderNote | null>): Promise<TOrderNote> {
     try {
-      const added = await this.orders.addNote(id, {
-        apiKeyId: caller.apiKeyId,
-        author: caller.name,
-        text: note.text,
-      });
+      const added = await adding;
       if (!added) {
         throw notFound(id);
       }
@@ -153,6 +181,8 @@ export class OrdersService {
     }
   }
 }
+
+const signedBy = (caller: TCaller) => ({ apiKeyId: caller.apiKeyId, author: caller.name });
 
 const scopeOf = (caller: TCaller): TOrderScope => ({
   apiKeyId: caller.role === 'staff' ? null : caller.apiKeyId,

@@ -6,12 +6,8 @@ import {
   PHOTO_WIDTHS,
   type TPetPhoto,
 } from '@pets/contract';
-import {
-  PhotoLimitError,
-  PhotoOrderError,
-  PhotosRepository,
-  UnknownPetError,
-} from '@pets/store/photos.repository';
+import { isUnknownPet } from '@pets/store/errors';
+import { PhotoLimitError, PhotoOrderError, PhotosRepository } from '@pets/store/photos.repository';
 import type { Logger } from 'pino';
 import { AppError } from '../../core/app-error';
 import { serviceUnavailable } from '../../http/database-faults';
@@ -102,7 +98,7 @@ export class PhotosService {
       );
     } catch (error) {
       await this.deleteFiles(keys, 'upload_not_saved');
-      if (error instanceof UnknownPetError) {
+      if (isUnknownPet(error)) {
         throw unknownPet(petId);
       }
       if (error instanceof PhotoLimitError) {
@@ -117,7 +113,7 @@ export class PhotosService {
     try {
       keys = await this.photos.remove(petId, photoId);
     } catch (error) {
-      throw error instanceof UnknownPetError ? unknownPet(petId) : error;
+      throw isUnknownPet(error) ? unknownPet(petId) : error;
     }
     if (keys === undefined) {
       throw new AppError('not_found', `The animal ${petId} has no photo with id ${photoId}.`);
@@ -129,7 +125,7 @@ export class PhotosService {
     try {
       return await this.photos.reorder(petId, photoIds);
     } catch (error) {
-      if (error instanceof UnknownPetError) {
+      if (isUnknownPet(error)) {
         throw unknownPet(petId);
       }
       if (error instanceof PhotoOrderError) {

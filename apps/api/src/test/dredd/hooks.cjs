@@ -65,6 +65,11 @@ const fresh = {
   'GET /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
   'POST /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
   'POST /store/orders/{orderId}/cancel': async () => ({ orderId: (await newOrder()).id }),
+  'POST /store/orders/{orderId}/questions': async () => ({ orderId: (await newOrder()).id }),
+  // A link signed by the test for an order of its own: the example's token is signed by nobody.
+  'POST /store/order-links/lookup': async () => ({
+    body: { token: process.env.DREDD_ORDER_LINK_TOKEN },
+  }),
 };
 
 hooks.beforeEach((transaction, done) => {

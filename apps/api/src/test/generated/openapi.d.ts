@@ -253,20 +253,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/store/order-links/{token}": {
+    "/store/orders/{orderId}/questions": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * Email the adopter a question (staff)
+         * @description Emails the application's adopter the question, in the store's name, with the private link to their application; the adopter answers by replying to the store. The question is kept with the notes (`kind: "question"`, signed with the calling staff key's name) and counts towards their limit. Staff keys only. The body must be `application/json`, at most 16 KiB.
+         *
+         *     Needs a `staff` key.
+         */
+        post: operations["askAdopter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/order-links/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         /**
          * Get an adoption order by its private link
-         * @description The order a private link names: the link in every email to the adopter (`{site}/applications/status/{token}`), which works for 30 days after the email was written. Holding the token is what lets the caller read the order, whichever key placed it, as with an emailed receipt link. A token that was not signed by this API, has expired, or names an order that no longer exists is `404`: one answer for all three.
+         * @description The order a private link names: the link in every email to the adopter (`{site}/applications/status/{token}`), which works for 30 days after the email was written. Holding the token is what lets the caller read the order, whichever key placed it, as with an emailed receipt link. A POST with the token in the body, as OAuth token introspection (RFC 7662) does: a token in a path would be written to access logs. Changes nothing. A token that was not signed by this API, has expired, or names an order that no longer exists is `404`: one answer for all three. The body must be `application/json`, at most 16 KiB.
          */
-        get: operations["getOrderByLink"];
-        put?: never;
-        post?: never;
+        post: operations["getOrderByLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -810,6 +832,7 @@ export interface components {
          * OrderNote
          * @example {
          *       "id": 3,
+         *       "kind": "note",
          *       "text": "Called her: she works from home, has a fenced garden.",
          *       "author": "Front desk",
          *       "createdAt": "2026-11-23T12:40:00.000Z"
@@ -821,6 +844,11 @@ export interface components {
              * @description Unique identifier of the note.
              */
             id: number;
+            /**
+             * @description `note`: private to the store. `question`: a question the store emailed to the adopter (`askAdopter`), kept with the notes so staff see what was asked and when.
+             * @enum {string}
+             */
+            kind: "note" | "question";
             /** @description What the staff member wrote. */
             text: string;
             /** @description The name of the staff key that wrote it (the name given to `pnpm keys create`). */
@@ -842,6 +870,26 @@ export interface components {
         NewOrderNote: {
             /** @description The note: private to the store, never shown to the adopter or to partners. */
             text: string;
+        };
+        /**
+         * AdopterQuestion
+         * @example {
+         *       "text": "Could you tell us a little about the garden: is it fenced?"
+         *     }
+         */
+        AdopterQuestion: {
+            /** @description The question, as the adopter reads it in the email. */
+            text: string;
+        };
+        /**
+         * OrderLinkLookup
+         * @example {
+         *       "token": "7.tn6j3c.Hk3v0c5bX1qW9eRrT2yU4i"
+         *     }
+         */
+        OrderLinkLookup: {
+            /** @description The token of a private link: the last part of the status page address an email to the adopter carries. */
+            token: string;
         };
         /**
          * OrderLinksRequest
@@ -866,7 +914,10 @@ export interface components {
         OrderLinksAccepted: {
             /** @description The address the links go to, if it has applications, as it was read. */
             email: string;
-            /** @description How many days each link works after the email is written. */
+            /**
+             * Format: int32
+             * @description How many days each link works after the email is written.
+             */
             expiresInDays: number;
         };
         /**
@@ -920,7 +971,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+        /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
         Conflict: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -937,8 +988,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
+        /** @description The order is not in a status this transition starts from (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
         Conflict2: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The application has 100 notes already (`order_notes_full`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+        Conflict3: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1060,6 +1128,7 @@ export interface components {
                 RateLimit: components["headers"]["RateLimit.optional"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1076,7 +1145,6 @@ export interface components {
                 RateLimit: components["headers"]["RateLimit.optional"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -1361,7 +1429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
@@ -1408,7 +1476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description The key is read-only, or it is a partner key and `status` is not `available`: a partner publishes animals as `available`, only the store sets an animal aside or marks it adopted (`forbidden`). */
             403: {
@@ -1427,7 +1495,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict2"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -1664,7 +1732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such resource (`not_found`). */
@@ -1888,7 +1956,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden3"];
             /** @description No animal has this id, or it has no photo with this id (`not_found`). */
@@ -1952,7 +2020,7 @@ export interface operations {
                     "application/json": components["schemas"]["PetPhotos"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden3"];
             /** @description No animal has this id (`not_found`). */
@@ -2031,7 +2099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Orders"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
@@ -2078,7 +2146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden2"];
             /** @description No animal has this `petId` (`not_found`). */
@@ -2156,7 +2224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
             404: {
@@ -2219,7 +2287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -2288,12 +2356,12 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["Conflict2"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2346,12 +2414,12 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["Conflict2"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2392,7 +2460,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderNotes"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             /** @description The key is not a staff key (`forbidden`). */
             403: {
@@ -2476,13 +2544,121 @@ export interface operations {
                     "application/json": components["schemas"]["OrderNote"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            /** @description The application has 100 notes already (`order_notes_full`). Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
-            409: {
+            409: components["responses"]["Conflict3"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    askAdopter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the order.
+                 * @example 7
+                 */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdopterQuestion"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderNote"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict3"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrderByLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderLinkLookup"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden2"];
+            /** @description The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones. */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2498,65 +2674,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["HeadersTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getOrderByLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description The token of a private link, as an email to the adopter carries it.
-                 * @example 7.tn6j3c.Hk3v0c5bX1qW9eRrT2yU4i
-                 */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Order"];
-                };
-            };
-            400: components["responses"]["InvalidRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones. */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
@@ -2600,11 +2722,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderLinksAccepted"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden2"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict2"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2652,7 +2774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            400: components["responses"]["InvalidRequest2"];
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden2"];
             /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
@@ -2673,7 +2795,7 @@ export interface operations {
                 };
             };
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["Conflict2"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2708,7 +2830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Categories"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];
@@ -2742,7 +2864,7 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentKey"];
                 };
             };
-            400: components["responses"]["InvalidRequest"];
+            400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
             429: components["responses"]["RateLimited"];

@@ -1,29 +1,28 @@
 'use server';
 
 import {
-  orderActionsFrom,
+  ORDER_TRANSITIONS,
+  type TErrorCode,
   type TOrderAction,
   ZDeclineOrder,
   ZIdempotencyKey,
   ZNewOrderNote,
   ZOrderIdParams,
-  ZOrderStatus,
+  ZOrderNoteKind,
 } from '@pets/contract/schemas';
 import { redirect } from 'next/navigation';
 import { SESSION_EXPIRED_PATH, SIGN_IN_PATH, staffKey } from '@/lib/session';
-import { addOrderNote, transitionOrder } from '@/lib/staff-api';
+import { addOrderNote, askAdopter, transitionOrder } from '@/lib/staff-api';
 
 /** A 409's code as the page words it. */
-const CONFLICT_PROBLEMS: Record<string, string> = {
+const CONFLICT_PROBLEMS: Partial<Record<TErrorCode | (string & {}), string>> = {
   idempotency_key_in_use: 'busy',
   pet_not_available: 'pet-not-available',
 };
 
-/** Every action of the contract's state machine, whatever status it starts from. */
-const ACTIONS = new Set<string>(ZOrderStatus.options.flatMap(orderActionsFrom));
-
+/** An action of the contract's state machine, whatever status it starts from. */
 const isAction = (value: unknown): value is TOrderAction =>
-  typeof value === 'string' && ACTIONS.has(value);
+  typeof value === 'string' && Object.hasOwn(ORDER_TRANSITIONS, value);
 
 /**
  * Approves, declines (with the reason and note of its form), completes or cancels an
@@ -84,8 +83,8 @@ export const changeOrder = async (data: FormData): Promise<void> => {
 };
 
 /**
- * Adds a private staff note to an application, with the Idempotency-Key rendered into the form (a
- * resent form is one note), and comes back to the application's page.
+ * Adds a private note, or (`kind=question`) emails the adopter a question that is kept with the
+ * notes; either way back to the notes with what happened.
  */
 export const addNote = async (data: FormData): Promise<void> => {
   const apiKey = await staffKey();
@@ -94,17 +93,24 @@ export const addNote = async (data: FormData): Promise<void> => {
   }
   const params = ZOrderIdParams.safeParse({ orderId: data.get('orderId') });
   const token = ZIdempotencyKey.safeParse(data.get('idempotencyKey'));
-  if (!params.success || !token.success) {
+  const kind = ZOrderNoteKind.safeParse(data.get('kind') ?? 'note');
+  if (!params.success || !token.success || !kind.success) {
     redirect('/staff/applications');
   }
   const page = `/staff/applications/${params.data.orderId}`;
+  const isQuestion = kind.data === 'question';
   const note = ZNewOrderNote.safeParse({ text: data.get('text') ?? '' });
   if (!note.success) {
-    redirect(`${page}?problem=note#notes`);
+    redirect(`${page}?problem=${isQuestion ? 'question' : 'note'}#${isQuestion ? 'ask' : 'notes'}`);
   }
-  const result = await addOrderNote(apiKey, params.data.orderId, note.data.text, token.data);
+  const result = await (isQuestion ? askAdopter : addOrderNote)(
+    apiKey,
+    params.data.orderId,
+    note.data.text,
+    token.data,
+  );
   if (result.ok) {
-    redirect(`${page}?noted=1#notes`);
+    redirect(`${page}?${isQuestion ? 'asked' : 'noted'}=1#notes`);
   }
   if (result.failure.kind === 'signed-out') {
     redirect(SESSION_EXPIRED_PATH);

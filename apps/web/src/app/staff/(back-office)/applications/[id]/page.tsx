@@ -8,6 +8,7 @@ import {
   ZDeclineReason,
   ZOrderIdParams,
 } from '@pets/contract/schemas';
+import { mailtoHref } from '@pets/contract/store';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -66,7 +67,8 @@ const PROBLEMS: Record<string, string> = {
   'pet-not-available':
     'Nothing changed: the animal is not available (another application is approved, or the animal was set aside or adopted). Decline or cancel the approved one first.',
   reason: 'Choose a reason for declining.',
-  note: 'Write something in the note first (at most 2000 characters).',
+  note: `Write something in the note first (at most ${ORDER_NOTE_MAX_LENGTH} characters).`,
+  question: `Write the question first (at most ${ORDER_NOTE_MAX_LENGTH} characters).`,
   'notes-full': 'This application has as many notes as it can hold; nothing was added.',
   busy: 'That change is still being made. Wait a moment, then reload this page.',
   unavailable:
@@ -88,15 +90,18 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
   const query = await searchParams;
   const orderId = parsed.data.orderId;
   const here = `/staff/applications/${orderId}`;
-  const found = await getOrder(apiKey, orderId);
+  // The notes need only the id: asked for beside the order, not after it.
+  const [found, notes] = await Promise.all([
+    getOrder(apiKey, orderId),
+    listOrderNotes(apiKey, orderId),
+  ]);
   if (!found.ok) {
     return staffReadFailure(found.failure, here);
   }
   const order = found.data;
-  const [pet, categories, notes] = await Promise.all([
+  const [pet, categories] = await Promise.all([
     findPetAsStaff(apiKey, order.petId),
     listCategories(),
-    listOrderNotes(apiKey, order.id),
   ]);
   const category =
     pet.ok && categories.ok
@@ -136,7 +141,12 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           Note added.
         </p>
       ) : null}
-      {problem && problem !== 'reason' && problem !== 'note' ? (
+      {one(query.asked) ? (
+        <p className="notice" role="status">
+          Question sent to {order.adopter.email}. Their answer comes to the store&apos;s email.
+        </p>
+      ) : null}
+      {problem && problem !== 'reason' && problem !== 'note' && problem !== 'question' ? (
         <p className="form__error" role="alert">
           {problem === 'rate-limited' && Number.isFinite(wait) && wait > 0
             ? `${rateLimitedMessage(wait)} Nothing changed.`
@@ -275,7 +285,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
             <div className="facts__row">
               <dt>Email</dt>
               <dd>
-                <a href={`mailto:${order.adopter.email}`}>{order.adopter.email}</a>
+                <a href={mailtoHref(order.adopter.email)}>{order.adopter.email}</a>
               </dd>
             </div>
             <div className="facts__row">
@@ -285,6 +295,33 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           </dl>
           <h3 className="record__subtitle">Their message</h3>
           <p className="application__message">{order.message ?? 'No message.'}</p>
+          <form action={addNote} className="note-form" id="ask">
+            <input type="hidden" name="orderId" value={String(order.id)} />
+            <input type="hidden" name="kind" value="question" />
+            <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+            <Field
+              id="question-text"
+              label="Ask the adopter a question"
+              hint="Emailed in the store's name with a link to their application; they reply to the store's email. Kept with the notes."
+              error={problem === 'question' ? PROBLEMS.question : undefined}
+            >
+              {(control) => (
+                <textarea
+                  {...control}
+                  name="text"
+                  className="textarea"
+                  rows={3}
+                  required
+                  maxLength={ORDER_NOTE_MAX_LENGTH}
+                />
+              )}
+            </Field>
+            <div className="confirm__actions">
+              <button type="submit" className="button button--secondary">
+                Email the question
+              </button>
+            </div>
+          </form>
         </section>
 
         <section aria-labelledby="history-title" className="record">
@@ -319,7 +356,9 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
           <h2 id="notes-title" className="record__title">
             Staff notes
           </h2>
-          <p className="field__hint">Private to staff: the adopter never sees them.</p>
+          <p className="field__hint">
+            Private to staff: the adopter never sees them (only the questions emailed to them).
+          </p>
           {!notes.ok ? (
             <p>The notes could not be loaded just now.</p>
           ) : notes.data.length === 0 ? (
@@ -328,6 +367,9 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
             <ol className="history" aria-label="Staff notes">
               {notes.data.map((note) => (
                 <li key={note.id}>
+                  {note.kind === 'question' ? (
+                    <strong className="history__kind">Emailed to the adopter</strong>
+                  ) : null}
                   <p className="application__message">{note.text}</p>
                   <span className="history__meta">
                     {note.author} · <StoreTime at={note.createdAt} />
