@@ -267,6 +267,15 @@ export const ZEnvironment = z.object({
     .describe(
       "`on`: this process also runs the job queue's worker (sending email); `off`: it only serves requests and queues work for processes that have it on",
     ),
+  STAFF_DIGEST: z
+    .enum(['immediate', 'daily'], { errorMap: () => ({ message: 'must be immediate or daily' }) })
+    .default('immediate')
+    .describe(
+      "how staff hear of new applications at `STORE_EMAIL`: `immediate`, one email each; `daily`, one email a day listing the day's applications, at `STAFF_DIGEST_HOUR` on the store's clock",
+    ),
+  STAFF_DIGEST_HOUR: ZInteger(0, 23)
+    .default(8)
+    .describe('the hour of the daily digest (`STAFF_DIGEST=daily`), 0 to 23, in `STORE_TIME_ZONE`'),
   // --- Photo storage (docs/operations.md, "Photo storage") ---
   /**
    * The S3-compatible bucket that holds photo files (AWS S3, MinIO, Cloudflare R2...). Unset: the

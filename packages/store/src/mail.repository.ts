@@ -76,6 +76,17 @@ const RECENT_COUNT_STATEMENT = prepare(
       .where('created_at', '>', p.since),
 );
 
+/** The newest message of a template to an address, by the same index. */
+const LATEST_STATEMENT = prepare((db, p: { recipient: string; template: string }) =>
+  db
+    .selectFrom('mail_messages')
+    .select(['data', 'created_at as createdAt'])
+    .where('recipient', '=', p.recipient)
+    .where('template', '=', p.template)
+    .orderBy('created_at', 'desc')
+    .limit(1),
+);
+
 const FAILED_STATEMENT = prepare((db, p: { id: string; error: string }) =>
   db.updateTable('mail_messages').set({ last_error: p.error }).where('id', '=', p.id),
 );
@@ -121,7 +132,7 @@ export class MailRepository {
     perHour: number,
     now: Date = new Date(),
   ): Promise<boolean> {
-    await LOCK_RECIPIENT_STATEMENT.execute(client, { recipient: mail.to });
+    await this.lockRecipient(client, mail.to);
     const { rows } = await RECENT_COUNT_STATEMENT.execute(client, {
       recipient: mail.to,
       template: mail.template,
@@ -132,6 +143,20 @@ export class MailRepository {
     }
     await this.enqueue(client, mail);
     return true;
+  }
+
+  /**
+   * Takes a lock on the address for the rest of `client`'s transaction: whatever decides what to
+   * send it from what it was sent already runs one at a time.
+   */
+  async lockRecipient(client: TQueryable, recipient: string): Promise<void> {
+    await LOCK_RECIPIENT_STATEMENT.execute(client, { recipient });
+  }
+
+  /** The input of the newest message of `template` to `recipient`, on `client`; undefined: none. */
+  async latestData(client: TQueryable, recipient: string, template: string): Promise<unknown> {
+    const { rows } = await LATEST_STATEMENT.execute(client, { recipient, template });
+    return rows[0]?.data;
   }
 
   async claim(id: string): Promise<TClaimedMail | undefined> {

@@ -476,6 +476,48 @@ export const adopterApplications = async (
   }));
 };
 
+/** The applications placed in (since, until], oldest first, by `orders_placed_at_idx`. */
+const PLACED_BETWEEN_STATEMENT = prepare((db, p: { since: Date; until: Date; limit: number }) =>
+  db
+    .selectFrom('orders')
+    .innerJoin('pets', 'pets.id', 'orders.pet_id')
+    .select([
+      'orders.id as id',
+      'pets.name as petName',
+      'orders.adopter_name as adopterName',
+      'orders.placed_at as placedAt',
+    ])
+    .where('orders.placed_at', '>', p.since)
+    .where('orders.placed_at', '<=', p.until)
+    .orderBy('orders.placed_at')
+    .orderBy('orders.id')
+    .limit(p.limit),
+);
+
+/** One line of the staff's digest of new applications. */
+export type TPlacedApplication = {
+  orderId: number;
+  petName: string;
+  adopterName: string;
+  placedAt: string;
+};
+
+/** The first `limit` applications placed in (since, until], oldest first, on `client`. */
+export const applicationsPlacedBetween = async (
+  client: TQueryable,
+  since: Date,
+  until: Date,
+  limit: number,
+): Promise<TPlacedApplication[]> => {
+  const { rows } = await PLACED_BETWEEN_STATEMENT.execute(client, { since, until, limit });
+  return rows.map((row) => ({
+    orderId: Number(row.id),
+    petName: row.petName,
+    adopterName: row.adopterName,
+    placedAt: row.placedAt.toISOString(),
+  }));
+};
+
 /**
  * One order whose status changed in a transition's transaction: the order the request named, or
  * one changed with it (the others waitlisted by an approval, declined by a completion). `from` is

@@ -16,6 +16,8 @@ import type { Logger } from 'pino';
 export const QUEUES = {
   /** One email of the outbox (`mail_messages.id`). */
   mail: 'mail.send',
+  /** The staff's digest of new applications (STAFF_DIGEST=daily), on a schedule. */
+  staffDigest: 'mail.staff-digest',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -33,6 +35,14 @@ const MAIL_QUEUE_OPTIONS = {
   retryDelayMax: 3600,
   expireInSeconds: 300,
   heartbeatSeconds: 10,
+};
+
+/** A digest that fails is tried again a few times; the next day's covers what it would have. */
+const DIGEST_QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 60, retryBackoff: true };
+
+const QUEUE_OPTIONS: Record<TQueueName, object> = {
+  [QUEUES.mail]: MAIL_QUEUE_OPTIONS,
+  [QUEUES.staffDigest]: DIGEST_QUEUE_OPTIONS,
 };
 
 export type TJobQueueOptions = {
@@ -58,6 +68,14 @@ export type TJobQueue = {
   send: (client: TQueryable, queue: TQueueName, data: TMailJob) => Promise<void>;
   /** Runs `handle` for each job of `queue` in this process until stop(), once started. */
   work: (queue: TQueueName, handle: (data: TMailJob) => Promise<void>) => Promise<void>;
+  /**
+   * Sends a job to `queue` on the cron expression `cron` in time zone `timeZone`, once the queue
+   * has started (every process may call it: pg-boss keeps one schedule per queue and sends one
+   * job per occurrence; one missed while no process ran is sent once).
+   */
+  schedule: (queue: TQueueName, cron: string, timeZone: string) => Promise<void>;
+  /** Stops sending `queue`'s scheduled jobs, once started. */
+  unschedule: (queue: TQueueName) => Promise<void>;
   /** Lets the job in hand finish (up to 10 s) and starts no other. */
   stop: () => Promise<void>;
 };
@@ -101,9 +119,11 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
         await boss.start();
         isBossStarted = true;
       }
-      await boss.createQueue(QUEUES.mail, MAIL_QUEUE_OPTIONS);
-      // An existing queue keeps its old options otherwise.
-      await boss.updateQueue(QUEUES.mail, MAIL_QUEUE_OPTIONS);
+      for (const [queue, options] of Object.entries(QUEUE_OPTIONS)) {
+        await boss.createQueue(queue, options);
+        // An existing queue keeps its old options otherwise.
+        await boss.updateQueue(queue, options);
+      }
       isStarted = true;
       markStarted();
     },
@@ -139,6 +159,18 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
           }
         },
       );
+    },
+    schedule: async (queue, cron, timeZone) => {
+      await started;
+      if (!isStopped) {
+        await boss.schedule(queue, cron, null, { tz: timeZone, missed: 'once' });
+      }
+    },
+    unschedule: async (queue) => {
+      await started;
+      if (!isStopped) {
+        await boss.unschedule(queue);
+      }
     },
     stop: async () => {
       isStopped = true;

@@ -55,6 +55,19 @@ export type TLinkedApplication = {
 /** The email listing an adopter's applications: each with its private status link. */
 export type TLinksMailData = { applications: TLinkedApplication[] };
 
+/** The staff's digest: the applications placed in (since, until], RFC 3339 both. */
+export type TDigestMailData = {
+  since: string;
+  until: string;
+  applications: {
+    orderId: number;
+    petName: string;
+    adopterName: string;
+    /** RFC 3339. */
+    placedAt: string;
+  }[];
+};
+
 export type TMailRequest =
   | {
       template: TMailTemplate;
@@ -63,7 +76,8 @@ export type TMailRequest =
       orderId?: number;
       data: TApplicationMailData;
     }
-  | { template: typeof LINKS_TEMPLATE; to: string; orderId?: undefined; data: TLinksMailData };
+  | { template: 'application-links'; to: string; orderId?: undefined; data: TLinksMailData }
+  | { template: 'staff-digest'; to: string; orderId?: undefined; data: TDigestMailData };
 
 export type TMailStore = Pick<
   TStoreConfig,
@@ -253,7 +267,6 @@ const TEMPLATES = {
 } satisfies Record<string, TTemplate<TApplicationMailData>>;
 
 /** The email listing an adopter's applications, each with its private link. */
-const LINKS_TEMPLATE = 'application-links';
 const LINKS: TTemplate<TLinksMailData> = {
   subject: () => 'Your adoption applications',
   body: (data, context) => (
@@ -273,6 +286,39 @@ const LINKS: TTemplate<TLinksMailData> = {
   ),
 };
 
+/** The staff's daily digest (STAFF_DIGEST=daily): the applications that arrived since the last. */
+const DIGEST: TTemplate<TDigestMailData> = {
+  subject: (data) =>
+    data.applications.length === 1
+      ? '1 new application'
+      : `${data.applications.length} new applications`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`New applications since ${dateIn(context.store.timeZone, data.since)}`}</Heading>
+      {data.applications.map((application) => (
+        <Text key={application.orderId} style={{ fontSize: '16px', lineHeight: '24px' }}>
+          <Link href={`${context.siteUrl}/staff/applications/${application.orderId}`}>
+            {`A-${application.orderId}: ${application.adopterName} for ${application.petName}`}
+          </Link>
+          {` · ${dateIn(context.store.timeZone, application.placedAt)}`}
+        </Text>
+      ))}
+      <Button href={`${context.siteUrl}/staff/applications`} style={buttonStyle}>
+        Open the applications
+      </Button>
+    </>
+  ),
+};
+
+/** The messages whose input is not one application: each with its own kind of `data`. */
+const LIST_TEMPLATES = {
+  'application-links': LINKS,
+  'staff-digest': DIGEST,
+} as const;
+type TListTemplate = keyof typeof LIST_TEMPLATES;
+export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;
+export const DIGEST_TEMPLATE = 'staff-digest' satisfies TListTemplate;
+
 export type TMailTemplate = keyof typeof TEMPLATES;
 /** The messages to adopters about their application (the others are to staff). */
 export type TApplicationTemplate = Exclude<TMailTemplate, 'staff-new-application'>;
@@ -280,12 +326,16 @@ export type TApplicationTemplate = Exclude<TMailTemplate, 'staff-new-application
 const isToAdopter = (template: TMailTemplate): template is TApplicationTemplate =>
   template !== 'staff-new-application';
 
+const isListTemplate = (template: string): template is TListTemplate =>
+  Object.hasOwn(LIST_TEMPLATES, template);
+
 const bodyOf = (
   mail: Pick<TMailRequest, 'template' | 'data'>,
   context: TMailContext,
 ): ReactNode => {
-  if (mail.template === LINKS_TEMPLATE) {
-    return LINKS.body(mail.data as TLinksMailData, context);
+  if (isListTemplate(mail.template)) {
+    const template = LIST_TEMPLATES[mail.template] as TTemplate<unknown>;
+    return template.body(mail.data, context);
   }
   const data = mail.data as TApplicationMailData;
   const template: TTemplate<TApplicationMailData> = TEMPLATES[mail.template];
@@ -301,11 +351,10 @@ const subjectOf = (
   mail: Pick<TMailRequest, 'template' | 'data'>,
   context: TMailContext,
 ): string => {
-  if (mail.template === LINKS_TEMPLATE) {
-    return LINKS.subject(mail.data as TLinksMailData, context);
-  }
-  const template: TTemplate<TApplicationMailData> = TEMPLATES[mail.template];
-  return template.subject(mail.data as TApplicationMailData, context);
+  const template = (
+    isListTemplate(mail.template) ? LIST_TEMPLATES[mail.template] : TEMPLATES[mail.template]
+  ) as TTemplate<unknown>;
+  return template.subject(mail.data, context);
 };
 
 export const renderMail = async (
@@ -322,9 +371,7 @@ export const renderMail = async (
 };
 
 /** Every template's name, as the outbox keeps it. */
-export type TAnyMailTemplate = TMailTemplate | typeof LINKS_TEMPLATE;
+export type TAnyMailTemplate = TMailTemplate | TListTemplate;
 
 export const isMailTemplate = (value: string): value is TAnyMailTemplate =>
-  value === LINKS_TEMPLATE || Object.hasOwn(TEMPLATES, value);
-
-export { LINKS_TEMPLATE };
+  isListTemplate(value) || Object.hasOwn(TEMPLATES, value);

@@ -9,13 +9,14 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { CONFIG, PG_POOL } from '../app.tokens';
 import type { TConfig } from '../config';
-import type { TJobQueue } from '../jobs/job-queue';
+import { QUEUES, type TJobQueue } from '../jobs/job-queue';
 import { JOB_QUEUE, JobsModule } from '../jobs/jobs.module';
 import { OrderLinks } from '../links/order-links';
 import { LOGGER } from '../logging/logger';
 import { startMailWorker } from './mail.worker';
 import { mailContextOf, mailFromOf } from './mail-context';
 import { mailboxTransport, smtpTransport, type TMailTransport } from './mail-transport';
+import { digestCron, queueStaffDigest } from './staff-digest';
 
 /** Runs the mail worker in this process when JOBS_WORKER is on (the default). */
 class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,6 +24,7 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
 
   constructor(
     @Inject(CONFIG) private readonly config: TConfig,
+    @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(JOB_QUEUE) private readonly queue: TJobQueue,
     @Inject(MailRepository) private readonly mail: MailRepository,
@@ -51,6 +53,32 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
         'mail worker not started',
       ),
     );
+    void this.startDigest().catch((error: unknown) =>
+      this.logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'staff digest not scheduled',
+      ),
+    );
+  }
+
+  /**
+   * STAFF_DIGEST=daily: the digest's schedule (every worker process sets the same one) and its
+   * job; `immediate`: no schedule, so switching back stops the digests.
+   */
+  private async startDigest(): Promise<void> {
+    if (this.config.STAFF_DIGEST === 'immediate') {
+      await this.queue.unschedule(QUEUES.staffDigest);
+      return;
+    }
+    await this.queue.schedule(
+      QUEUES.staffDigest,
+      digestCron(this.config.STAFF_DIGEST_HOUR),
+      this.config.store.timeZone,
+    );
+    await this.queue.work(QUEUES.staffDigest, async () => {
+      const listed = await queueStaffDigest(this.pool, this.mail, this.config.store.email);
+      this.logger.info({ applications: listed }, 'staff digest queued');
+    });
   }
 
   onApplicationShutdown(): void {

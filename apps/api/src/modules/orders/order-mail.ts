@@ -6,11 +6,15 @@ import {
   type TOrderChangesHook,
   type TOrderMailFacts,
 } from '@pets/store/orders.repository';
+import type { TConfig } from '../../config';
 import type {
   TApplicationMailData,
   TApplicationTemplate,
   TMailRequest,
 } from '../../mail/mail-templates';
+
+/** Where staff hear of new applications (STORE_EMAIL), and whether at once or in a daily digest. */
+export type TStaffMail = { email: string; digest: TConfig['STAFF_DIGEST'] };
 
 /** What the adopter is told when their application reaches a status. */
 const ADOPTER_TEMPLATE: Record<TOrderStatus, TApplicationTemplate> = {
@@ -46,13 +50,14 @@ const isRelease = (change: TOrderChange): boolean =>
 
 /**
  * Who hears about a transaction's order changes: each adopter whose application changed, by the
- * status it reached; staff (the store's address) of each new application; and, when an approval
+ * status it reached; staff (the store's address) of each new application, unless they read a daily
+ * digest instead (STAFF_DIGEST); and, when an approval
  * falls through, every adopter still waitlisted for that animal. Pure: the facts are read before.
  */
 export const orderChangeMail = (
   changes: readonly TOrderChange[],
   facts: readonly TOrderMailFacts[],
-  staffEmail: string,
+  staff: TStaffMail,
 ): TMailRequest[] => {
   const byId = new Map(facts.map((each) => [each.orderId, each]));
   const changed = new Set(changes.map((change) => change.orderId));
@@ -69,10 +74,10 @@ export const orderChangeMail = (
       orderId: order.orderId,
       data,
     });
-    if (change.from === undefined) {
+    if (change.from === undefined && staff.digest === 'immediate') {
       mail.push({
         template: 'staff-new-application',
-        to: staffEmail,
+        to: staff.email,
         orderId: order.orderId,
         data,
       });
@@ -94,7 +99,7 @@ export const orderChangeMail = (
 
 /** The orders repository's change hook: the emails of the change, in its own transaction. */
 export const orderMailHook =
-  (outbox: MailRepository, staffEmail: string): TOrderChangesHook =>
+  (outbox: MailRepository, staff: TStaffMail): TOrderChangesHook =>
   async (client, changes) => {
     const released = changes.filter(isRelease).map((change) => change.petId);
     const facts = await orderMailFacts(
@@ -102,7 +107,7 @@ export const orderMailHook =
       changes.map((change) => change.orderId),
       released,
     );
-    for (const request of orderChangeMail(changes, facts, staffEmail)) {
+    for (const request of orderChangeMail(changes, facts, staff)) {
       await outbox.enqueue(client, request);
     }
   };

@@ -20,7 +20,10 @@ import { OrdersService } from './orders.service';
       provide: OrdersRepository,
       // Every change writes its emails to the outbox in its own transaction (order-mail.ts).
       useFactory: (pool: Pool, outbox: MailRepository, config: TConfig) =>
-        new OrdersRepository(pool, orderMailHook(outbox, config.store.email)),
+        new OrdersRepository(
+          pool,
+          orderMailHook(outbox, { email: config.store.email, digest: config.STAFF_DIGEST }),
+        ),
       inject: [PG_POOL, MailRepository, CONFIG],
     },
   ],
