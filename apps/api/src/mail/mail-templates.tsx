@@ -204,7 +204,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`Thank you for applying, ${data.adopterName}`}</Heading>
-        <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}. ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'].adopter}`}</P>{' '}
+        <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}. ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'].adopter}`}</P>
         {data.declineNote ? <P>{data.declineNote}</P> : null}
         <P>{`Many other animals are looking for a home, and you are welcome to apply again. Write to us at ${context.store.email} with any question.`}</P>
         <Button href={`${context.siteUrl}/`} style={buttonStyle}>

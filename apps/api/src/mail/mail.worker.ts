@@ -1,7 +1,13 @@
 import type { MailRepository } from '@pets/store/mail.repository';
 import type { Logger } from 'pino';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
-import { isMailTemplate, renderMail, type TMailContext, type TMailRequest } from './mail-templates';
+import {
+  isMailTemplate,
+  renderMail,
+  type TMailContext,
+  type TMailRequest,
+  type TRenderedMail,
+} from './mail-templates';
 import type { TMailTransport } from './mail-transport';
 
 export type TMailWorkerOptions = {
@@ -47,10 +53,31 @@ export const startMailWorker = async ({
       logger.error({ mailId, template: claimed.template }, 'mail not sent: unknown template');
       return;
     }
-    const rendered = await renderMail(
-      { template: claimed.template, data: claimed.data } as Pick<TMailRequest, 'template' | 'data'>,
-      await contextFor(),
-    );
+    let rendered: TRenderedMail;
+    try {
+      rendered = await renderMail(
+        { template: claimed.template, data: claimed.data } as Pick<
+          TMailRequest,
+          'template' | 'data'
+        >,
+        await contextFor(),
+      );
+    } catch (error) {
+      // A template that cannot be written (its data, a bug) or a signing key not readable yet:
+      // recorded on the row for the operator, and retried like a refused send (a fix deployed
+      // in the meantime sends it).
+      await mail.markFailed(mailId, 'the message could not be written');
+      logger.error(
+        {
+          mailId,
+          template: claimed.template,
+          attempt: claimed.attempts,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        'mail not written: retrying later',
+      );
+      throw error;
+    }
     try {
       await transport.send({
         id: claimed.id,
