@@ -51,11 +51,12 @@ export type TJobQueue = {
    */
   start: () => Promise<void>;
   /**
-   * Queues a job on `client`'s transaction: committed with it, or never. Before the queue has
-   * started (a database that did not answer at start), waits for it a moment, then throws
-   * JobQueueNotReadyError: the request's transaction is rolled back and it is answered 503.
+   * Queues jobs on `client`'s transaction, all in one statement: committed with it, or never.
+   * Before the queue has started (a database that did not answer at start), waits for it a
+   * moment, then throws JobQueueNotReadyError: the request's transaction is rolled back and it is
+   * answered 503.
    */
-  send: (client: TQueryable, queue: TQueueName, data: TMailJob) => Promise<void>;
+  send: (client: TQueryable, queue: TQueueName, jobs: readonly TMailJob[]) => Promise<void>;
   /** Runs `handle` for each job of `queue` in this process until stop(), once started. */
   work: (queue: TQueueName, handle: (data: TMailJob) => Promise<void>) => Promise<void>;
   /** Lets the job in hand finish (up to 10 s) and starts no other. */
@@ -107,7 +108,7 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
       isStarted = true;
       markStarted();
     },
-    send: async (client, queue, data) => {
+    send: async (client, queue, jobs) => {
       if (!isStarted) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
@@ -121,9 +122,13 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
           throw new JobQueueNotReadyError();
         }
       }
-      await boss.send(queue, data, {
-        db: { executeSql: (text, values) => client.query(text, values as unknown[]) },
-      });
+      // insert() rather than send() per job: one statement for the batch, each job with the
+      // queue's retry options (the statement reads them from the queue's row, as send() does).
+      await boss.insert(
+        queue,
+        jobs.map((data) => ({ data })),
+        { db: { executeSql: (text, values) => client.query(text, values as unknown[]) } },
+      );
     },
     work: async (queue, handle) => {
       await started;

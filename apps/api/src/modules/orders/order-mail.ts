@@ -94,7 +94,5 @@ export const orderMailHook =
       changes.map((change) => change.orderId),
       released,
     );
-    for (const request of orderChangeMail(changes, facts, staffEmail)) {
-      await outbox.enqueue(client, request);
-    }
+    await outbox.enqueue(client, ...orderChangeMail(changes, facts, staffEmail));
   };
