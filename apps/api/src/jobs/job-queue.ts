@@ -1,6 +1,6 @@
 import type { TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
-import { PgBoss } from 'pg-boss';
+import { type JobResult, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 
 /**
@@ -79,8 +79,9 @@ export class JobQueueNotReadyError extends Error {
 }
 
 /**
- * Jobs fetched (and settled) in one statement each, and handled side by side: fewer round trips
- * per message, and at most this many connections to the mail server at once.
+ * Jobs fetched (and settled) in one statement each: fewer round trips per message. Sent one after
+ * the other, so five messages at the SMTP transport's worst (10 s to connect, 10 s for the
+ * greeting, 30 s of silence) still end within the jobs' expireInSeconds (300).
  */
 const WORK_BATCH_SIZE = 5;
 
@@ -154,23 +155,30 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
           pollingIntervalSeconds: 1,
           perJobResults: true,
         },
-        (jobs) =>
-          // Side by side, so a batch takes as long as its slowest message (within the jobs'
-          // expireInSeconds however slow the mail server); each settles on its own.
-          Promise.all(
-            jobs.map(async ({ id, data }) => {
-              try {
-                await handle(data);
-                return { id, status: 'completed' as const };
-              } catch (error) {
-                return {
-                  id,
-                  status: 'failed' as const,
-                  output: { message: error instanceof Error ? error.message : String(error) },
-                };
-              }
-            }),
-          ),
+        async (jobs) => {
+          // One after the other, in the order they were written (the outbox's ids grow; the
+          // fetch's RETURNING promises no order): an adopter hears of an application's changes
+          // in the order they happened.
+          const inOrder = [...jobs].sort(
+            (first, second) =>
+              first.data.mailId.length - second.data.mailId.length ||
+              first.data.mailId.localeCompare(second.data.mailId),
+          );
+          const results: JobResult[] = [];
+          for (const { id, data } of inOrder) {
+            try {
+              await handle(data);
+              results.push({ id, status: 'completed' });
+            } catch (error) {
+              results.push({
+                id,
+                status: 'failed',
+                output: { message: error instanceof Error ? error.message : String(error) },
+              });
+            }
+          }
+          return results;
+        },
       );
     },
     stop: async () => {
