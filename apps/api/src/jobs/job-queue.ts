@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
 import { type JobResult, PgBoss } from 'pg-boss';
@@ -85,6 +86,22 @@ export class JobQueueNotReadyError extends Error {
  */
 const WORK_BATCH_SIZE = 5;
 
+/**
+ * A name for each statement of pg-boss that a request sends (its job insert, ~3 KB of SQL), so
+ * that PostgreSQL parses and plans it once per connection instead of once per order: a two-job
+ * insert took 1.3 ms unnamed and 0.6 ms named (measured alone), most of it PostgreSQL's CPU.
+ * Named by the text's hash, so a new pg-boss statement gets a new name.
+ */
+const statementNames = new Map<string, string>();
+const statementNameOf = (text: string): string => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `pgboss_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+};
+
 /** How long a request waits for a queue that is still starting. */
 const START_WAIT_MS = 2_000;
 
@@ -137,7 +154,17 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
       await boss.insert(
         queue,
         jobs.map((data) => ({ data })),
-        { db: { executeSql: (text, values) => client.query(text, values as unknown[]) } },
+        {
+          db: {
+            // Unnamed on the embedded database: its one session is every client's
+            // (packages/db/src/pglite-server.ts), while `pg` remembers per client which names it
+            // has prepared, so a second client would prepare an existing name and fail.
+            executeSql: isEmbedded
+              ? (text, values) => client.query(text, values as unknown[])
+              : (text, values) =>
+                  client.query({ name: statementNameOf(text), text, values: values as unknown[] }),
+          },
+        },
       );
     },
     work: async (queue, handle) => {
