@@ -192,7 +192,17 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
               first.data.mailId.localeCompare(second.data.mailId),
           );
           const results: JobResult[] = [];
-          for (const { id, data } of inOrder) {
+          for (const { id, data, signal } of inOrder) {
+            if (signal.aborted) {
+              // pg-boss gave up the batch (a stop that outlasted its wait, or a lost claim): the
+              // rest is retried, by this process or another, and not sent here as well.
+              results.push({
+                id,
+                status: 'failed',
+                output: { message: 'not sent: worker stopped' },
+              });
+              continue;
+            }
             try {
               await handle(data);
               results.push({ id, status: 'completed' });
