@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
-import { PgBoss } from 'pg-boss';
+import { type JobResult, PgBoss } from 'pg-boss';
 import type { Logger } from 'pino';
 
 /**
@@ -61,12 +62,16 @@ export type TJobQueue = {
    */
   start: () => Promise<void>;
   /**
-   * Queues a job on `client`'s transaction: committed with it, or never. Before the queue has
-   * started (a database that did not answer at start), waits for it a moment, then throws
-   * JobQueueNotReadyError: the request's transaction is rolled back and it is answered 503.
+   * Queues jobs on `client`'s transaction, all in one statement: committed with it, or never.
+   * Before the queue has started (a database that did not answer at start), waits for it a
+   * moment, then throws JobQueueNotReadyError: the request's transaction is rolled back and it is
+   * answered 503.
    */
-  send: (client: TQueryable, queue: TQueueName, data: TMailJob) => Promise<void>;
-  /** Runs `handle` for each job of `queue` in this process until stop(), once started. */
+  send: (client: TQueryable, queue: TQueueName, jobs: readonly TMailJob[]) => Promise<void>;
+  /**
+   * Runs `handle` for each job of `queue` in this process until stop(), once started: a job whose
+   * `handle` throws is retried with the queue's back-off, the others of its batch are not.
+   */
   work: (queue: TQueueName, handle: (data: TMailJob) => Promise<void>) => Promise<void>;
   /**
    * Sends a job to `queue` on the cron expression `cron` in time zone `timeZone`, once the queue
@@ -91,6 +96,29 @@ export class JobQueueNotReadyError extends Error {
     super('the job queue has not started yet');
   }
 }
+
+/**
+ * Jobs fetched (and settled) in one statement each: fewer round trips per message. Sent one after
+ * the other, so five messages at the SMTP transport's worst (10 s to connect, 10 s for the
+ * greeting, 30 s of silence) still end within the jobs' expireInSeconds (300).
+ */
+const WORK_BATCH_SIZE = 5;
+
+/**
+ * A name for each statement of pg-boss that a request sends (its job insert, ~3 KB of SQL), so
+ * that PostgreSQL parses and plans it once per connection instead of once per order: a two-job
+ * insert took 1.3 ms unnamed and 0.6 ms named (measured alone), most of it PostgreSQL's CPU.
+ * Named by the text's hash, so a new pg-boss statement gets a new name.
+ */
+const statementNames = new Map<string, string>();
+const statementNameOf = (text: string): string => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `pgboss_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+};
 
 /** How long a request waits for a queue that is still starting. */
 const START_WAIT_MS = 2_000;
@@ -127,7 +155,7 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
       isStarted = true;
       markStarted();
     },
-    send: async (client, queue, data) => {
+    send: async (client, queue, jobs) => {
       if (!isStarted) {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
@@ -141,9 +169,23 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
           throw new JobQueueNotReadyError();
         }
       }
-      await boss.send(queue, data, {
-        db: { executeSql: (text, values) => client.query(text, values as unknown[]) },
-      });
+      // insert() rather than send() per job: one statement for the batch, each job with the
+      // queue's retry options (the statement reads them from the queue's row, as send() does).
+      await boss.insert(
+        queue,
+        jobs.map((data) => ({ data })),
+        {
+          db: {
+            // Unnamed on the embedded database: its one session is every client's
+            // (packages/db/src/pglite-server.ts), while `pg` remembers per client which names it
+            // has prepared, so a second client would prepare an existing name and fail.
+            executeSql: isEmbedded
+              ? (text, values) => client.query(text, values as unknown[])
+              : (text, values) =>
+                  client.query({ name: statementNameOf(text), text, values: values as unknown[] }),
+          },
+        },
+      );
     },
     work: async (queue, handle) => {
       await started;
@@ -152,11 +194,49 @@ export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): 
       }
       await boss.work<TMailJob>(
         queue,
-        { batchSize: 1, pollingIntervalSeconds: 1 },
-        async ([job]) => {
-          if (job) {
-            await handle(job.data);
+        {
+          batchSize: WORK_BATCH_SIZE,
+          // While fetches come back full, the next one follows at once: one job a second (the
+          // poll) was the most a backlog drained at, two orders' email a second.
+          burstWhenBatchFull: true,
+          pollingIntervalSeconds: 1,
+          perJobResults: true,
+        },
+        async (jobs) => {
+          // One after the other, in the order they were written (the outbox's ids grow; the
+          // fetch's RETURNING promises no order): an adopter hears of an application's changes
+          // in the order they happened.
+          // (A scheduled job, the digest's, has no id: it sorts first.)
+          const idOf = (data: Partial<TMailJob> | null) => data?.mailId ?? '';
+          const inOrder = [...jobs].sort(
+            (first, second) =>
+              idOf(first.data).length - idOf(second.data).length ||
+              idOf(first.data).localeCompare(idOf(second.data)),
+          );
+          const results: JobResult[] = [];
+          for (const { id, data, signal } of inOrder) {
+            if (signal.aborted) {
+              // pg-boss gave up the batch (a stop that outlasted its wait, or a lost claim): the
+              // rest is retried, by this process or another, and not sent here as well.
+              results.push({
+                id,
+                status: 'failed',
+                output: { message: 'not sent: worker stopped' },
+              });
+              continue;
+            }
+            try {
+              await handle(data);
+              results.push({ id, status: 'completed' });
+            } catch (error) {
+              results.push({
+                id,
+                status: 'failed',
+                output: { message: error instanceof Error ? error.message : String(error) },
+              });
+            }
           }
+          return results;
         },
       );
     },

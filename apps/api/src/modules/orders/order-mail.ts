@@ -107,7 +107,5 @@ export const orderMailHook =
       changes.map((change) => change.orderId),
       released,
     );
-    for (const request of orderChangeMail(changes, facts, staff)) {
-      await outbox.enqueue(client, request);
-    }
+    await outbox.enqueue(client, ...orderChangeMail(changes, facts, staff));
   };
