@@ -11,7 +11,6 @@ export const VISITOR_LIMIT_NAMES = [
   'lookup',
   'links',
   'apply',
-  'apply-email',
   'apply-token',
 ] as const;
 export type TLimitName = (typeof VISITOR_LIMIT_NAMES)[number];
@@ -42,8 +41,6 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
   links: { points: 5, seconds: 3600 },
   /** Applications sent by one visitor. */
   apply: { points: 3, seconds: 3600 },
-  /** Applications from one email address for one animal. */
-  'apply-email': { points: 1, seconds: 86_400 },
   /**
    * An apply form's token pays for its application once: a double click or a resent form (the
    * same token, one application for the API) costs nothing more.

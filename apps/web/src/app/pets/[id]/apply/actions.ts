@@ -1,6 +1,6 @@
 'use server';
 
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { ZIdempotencyKey } from '@pets/contract/schemas';
 import { redirect } from 'next/navigation';
 import {
@@ -17,13 +17,11 @@ import { rememberSentApplication, SENT_PATH } from '@/lib/sent-application';
 import { currentVisitor } from '@/lib/visitor';
 
 /**
- * What an application costs: one of the visitor's APPLY per window, and the email address's one
- * application per animal (docs/site.md, "Visitors and limits"). Both are taken before the API is asked, and given
- * back when no application was placed; the hold of the address is kept by its hash.
+ * What an application costs: one of the visitor's APPLY per window (docs/site.md, "Visitors and
+ * limits"), taken before the API is asked and given back when no application was placed. One open
+ * application per email address and animal is the API's rule (`409 order_already_open`).
  */
 const takeApplicationAllowance = async (
-  petId: number,
-  email: string,
   token: string,
 ): Promise<{ ok: true; giveBack: () => Promise<void> } | { ok: false; formError: string }> => {
   const limits = visitorLimits();
@@ -40,24 +38,10 @@ const takeApplicationAllowance = async (
       formError: `You have sent several applications in a short while. What you wrote is still here: please send it in ${waitInWords(perVisitor.retryAfterSeconds)}.`,
     };
   }
-  const address = `${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}:${petId}`;
-  const perAddress = await limits.consume('apply-email', address);
-  if (!perAddress.ok) {
-    await Promise.all([limits.reward('apply', visitor), limits.reward('apply-token', token)]);
-    return {
-      ok: false,
-      formError:
-        'An application for this animal has already been sent from this email address. You can follow it on the application status page with its reference.',
-    };
-  }
   return {
     ok: true,
     giveBack: async () => {
-      await Promise.all([
-        limits.reward('apply', visitor),
-        limits.reward('apply-email', address),
-        limits.reward('apply-token', token),
-      ]);
+      await Promise.all([limits.reward('apply', visitor), limits.reward('apply-token', token)]);
     },
   };
 };
@@ -82,7 +66,7 @@ export const applyToAdopt = async (
     return { values, fieldErrors: validation.fieldErrors, token };
   }
 
-  const allowance = await takeApplicationAllowance(petId, validation.data.adopter.email, token);
+  const allowance = await takeApplicationAllowance(token);
   if (!allowance.ok) {
     return { values, fieldErrors: {}, formError: allowance.formError, token };
   }
@@ -103,8 +87,8 @@ export const applyToAdopt = async (
       fieldErrors: {},
       formError:
         'You have already applied to adopt this animal with this email address, and that ' +
-        'application is still open: the store will be in touch about it. Follow it with its ' +
-        'reference on the application status page.',
+        'application is still open: the store will be in touch about it. Follow it with the ' +
+        'link in the email we sent you, or ask for your links on the application status page.',
       token: randomUUID(),
     };
   }
