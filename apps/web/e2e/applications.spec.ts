@@ -116,3 +116,38 @@ test('two adopters apply for one animal; staff approve one and decline the other
   await expect(page.locator('dl.facts')).toContainText('Pending adoption');
   await expect(page.getByText(/applications? in review/)).toHaveCount(0);
 });
+
+/**
+ * An animal with more applications than one page of the API holds: staff still read all of them
+ * in the order they arrived, the first applicant first (the API lists newest first, 100 at most).
+ */
+test("one animal's 105 applications read in arrival order, on one page", async ({
+  page,
+  stack,
+  staffApi,
+}) => {
+  test.setTimeout(120_000);
+  const pet = await newAvailablePet(staffApi, 'Crowd');
+  const ids: number[] = [];
+  for (let index = 0; index < 105; index += 1) {
+    const placed = await staffApi.orders.placeOrder({
+      body: {
+        petId: pet.id,
+        adopter: { name: `Applicant ${index + 1}`, email: `crowd.${pet.id}.${index}@example.org` },
+      },
+      headers: {},
+    });
+    expect(placed.status).toBe(201);
+    if (placed.status === 201) {
+      ids.push(placed.body.id);
+    }
+  }
+  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  await page.goto(`${stack.siteUrl}/staff/applications?petId=${pet.id}`);
+  const items = page.getByRole('list', { name: 'Applications' }).getByRole('listitem');
+  await expect(items).toHaveCount(105);
+  await expect(items.first()).toContainText(`Applicant 1 for ${pet.name}`);
+  await expect(items.first()).toContainText(`Application #${ids[0]}`);
+  await expect(items.last()).toContainText(`Applicant 105 for ${pet.name}`);
+  await expect(page.getByRole('link', { name: /next/i })).toHaveCount(0);
+});

@@ -1,4 +1,9 @@
-import { type TOrderStatus, ZListOrdersQuery, ZOrderStatus } from '@pets/contract/schemas';
+import {
+  type TOrder,
+  type TOrderStatus,
+  ZListOrdersQuery,
+  ZOrderStatus,
+} from '@pets/contract/schemas';
 import { Inbox } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
@@ -10,14 +15,51 @@ import { Pagination } from '@/components/pagination';
 import { StatePanel } from '@/components/state-panel';
 import { StoreTime } from '@/components/store-time';
 import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
-import { asPageFailure, listOrders, listPetsAsStaff } from '@/lib/staff-api';
+import {
+  asPageFailure,
+  listOrders,
+  listPetsAsStaff,
+  type TOrdersPage,
+  type TStaffResult,
+} from '@/lib/staff-api';
 import { ORDER_STATUS_LOOKS, OrderStatusBadge } from './order-status';
 
 export const metadata: Metadata = { title: 'Applications' };
 
 const PAGE_SIZE = 20;
 /** One animal's applications are shown on one page, oldest first: a shelter rarely gets more. */
+/** One animal's applications are read whole, up to this many pages of the API's largest size. */
 const ANIMAL_PAGE_SIZE = 100;
+const ANIMAL_MAX_PAGES = 10;
+
+/**
+ * Every application for one animal (the newest ANIMAL_PAGE_SIZE × ANIMAL_MAX_PAGES at most), in
+ * the order they arrived: the API lists newest first, so the pages are read to the end before
+ * they are turned round. `isCut`: there were more than that.
+ */
+const animalApplications = async (
+  apiKey: string,
+  petId: number,
+  status: TOrderStatus | undefined,
+): Promise<TStaffResult<TOrdersPage & { isCut: boolean }>> => {
+  const orders: TOrder[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < ANIMAL_MAX_PAGES; page += 1) {
+    const read = await listOrders(apiKey, { status, petId, cursor, limit: ANIMAL_PAGE_SIZE });
+    if (!read.ok) {
+      return read;
+    }
+    orders.push(...read.data.orders);
+    cursor = read.data.nextCursor;
+    if (!cursor) {
+      break;
+    }
+  }
+  return {
+    ok: true,
+    data: { orders: orders.reverse(), isCut: cursor !== undefined },
+  };
+};
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -57,12 +99,9 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
   const parsedPetId = ZListOrdersQuery.shape.petId.safeParse(one(query.petId));
   const petId = parsedPetId.success ? parsedPetId.data : undefined;
 
-  const page = await listOrders(apiKey, {
-    status,
-    petId,
-    cursor,
-    limit: petId ? ANIMAL_PAGE_SIZE : PAGE_SIZE,
-  });
+  const page = petId
+    ? await animalApplications(apiKey, petId, status)
+    : await listOrders(apiKey, { status, cursor, limit: PAGE_SIZE });
   if (!page.ok && page.failure.kind === 'signed-out') {
     redirect(SESSION_EXPIRED_PATH);
   }
@@ -77,12 +116,8 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
       ? await listPetsAsStaff(apiKey, { id: petIds.join(','), limit: petIds.length })
       : undefined;
   const petNames = new Map(pets?.ok ? pets.data.pets.map((pet) => [pet.id, pet.name]) : []);
-  // The API answers newest first; one animal's applications read in the order they arrived.
-  const orders = page.ok
-    ? petId
-      ? [...page.data.orders].sort((a, b) => a.id - b.id)
-      : page.data.orders
-    : [];
+  const orders = page.ok ? page.data.orders : [];
+  const isCut = page.ok && 'isCut' in page.data && page.data.isCut;
   const animalName = petId ? (petNames.get(petId) ?? `animal #${petId}`) : undefined;
 
   return (
@@ -93,7 +128,8 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
       </PageIntro>
       {petId ? (
         <p className="queue__filter">
-          Showing one animal&apos;s applications.
+          Showing one animal&apos;s applications
+          {isCut ? `: the newest ${ANIMAL_PAGE_SIZE * ANIMAL_MAX_PAGES}` : ''}.
           <Link href={hrefFor(status, undefined)}>Show every animal&apos;s applications</Link>
         </p>
       ) : null}
