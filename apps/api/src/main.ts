@@ -107,19 +107,6 @@ const main = async () => {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const baseUrl = `http://localhost:${port}/v1`;
-  // Before the "listening" line: whatever waits for that line (a test, a supervisor's log) finds
-  // the key already printed.
-  if (demoKey) {
-    printDemoKey(demoKey, baseUrl, keysCommandPrefix(config));
-  }
-  logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
-  const bound = connectionBoundWarning(config.MAX_CONNECTIONS, readLimits());
-  if (bound) {
-    logger.warn(
-      bound,
-      'MAX_CONNECTIONS is not below the open-files limit (ulimit -n) less 100: raise the limit or lower MAX_CONNECTIONS',
-    );
-  }
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -161,8 +148,24 @@ const main = async () => {
       process.exit(1);
     }
   };
+  // Heard before the "listening" line is written: a SIGTERM sent as soon as it is read (a
+  // supervisor, a test) would otherwise meet Node's default action and kill the process mid-line.
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+
+  // Before the "listening" line: whatever waits for that line (a test, a supervisor's log) finds
+  // the key already printed.
+  if (demoKey) {
+    printDemoKey(demoKey, baseUrl, keysCommandPrefix(config));
+  }
+  logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
+  const bound = connectionBoundWarning(config.MAX_CONNECTIONS, readLimits());
+  if (bound) {
+    logger.warn(
+      bound,
+      'MAX_CONNECTIONS is not below the open-files limit (ulimit -n) less 100: raise the limit or lower MAX_CONNECTIONS',
+    );
+  }
 };
 
 main().catch((error: unknown) => {
