@@ -276,6 +276,12 @@ export const ZEnvironment = z.object({
   STAFF_DIGEST_HOUR: ZInteger(0, 23)
     .default(8)
     .describe('the hour of the daily digest (`STAFF_DIGEST=daily`), 0 to 23, in `STORE_TIME_ZONE`'),
+  APPLICATION_CONFIRMATION: z
+    .enum(['none', 'email'], { errorMap: () => ({ message: 'must be none or email' }) })
+    .default('none')
+    .describe(
+      '`email`: a new application starts `unconfirmed` and counts only once its adopter confirms it from the link of the first email (unconfirmed ones are cancelled after 24 hours); `none`: it counts at once',
+    ),
   // --- Photo storage (docs/operations.md, "Photo storage") ---
   /**
    * The S3-compatible bucket that holds photo files (AWS S3, MinIO, Cloudflare R2...). Unset: the

@@ -200,6 +200,47 @@ test.describe('Attacks on the public site', () => {
     await expectSiteUpForOthers(stack, api);
   });
 
+  test('"email me my links" from one visitor: five an hour reach the API, others still ask', async ({
+    stack,
+    api,
+  }) => {
+    const linksForm = async (visitor: ScriptedVisitor): Promise<TForm> => {
+      const page = await visitor.request('/applications/status');
+      const form = formsOf(page.body, '/applications/status').find(
+        (each) =>
+          each.fields.some(([name]) => name === 'email') &&
+          !each.fields.some(([name]) => name === 'reference'),
+      );
+      if (!form) {
+        throw new Error('no "email me my links" form on /applications/status');
+      }
+      return form;
+    };
+    const isSent = (answer: TAnswer) => answer.body.includes('If we have applications from');
+    const attacker = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const form = await linksForm(attacker);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        attacker.submit(form, { email: `someone-${index}@example.org` }),
+      ),
+    );
+    expect(answers.filter(isSent)).toHaveLength(5);
+    expect(
+      answers.every(
+        (answer) =>
+          answer.status === 429 ||
+          isSent(answer) ||
+          answer.body.includes('You have asked for links several times'),
+      ),
+    ).toBe(true);
+    // Another visitor asks for theirs, and the catalogue is up.
+    const other = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    expect(isSent(await other.submit(await linksForm(other), { email: 'other@example.org' }))).toBe(
+      true,
+    );
+    await expectSiteUpForOthers(stack, api);
+  });
+
   test('one visitor cannot flood the applications: three an hour', async ({ stack, api }) => {
     const pets = await Promise.all(
       Array.from({ length: 6 }, (_, index) => newAvailablePet(api, `Hold ${index}`)),

@@ -68,23 +68,40 @@ const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 
-/** Cumulative layout shift of the page so far (the Layout Instability API). */
-const layoutShift = (page: Page): Promise<number> =>
+/**
+ * Cumulative layout shift of the page so far (the Layout Instability API), and what moved: each
+ * shifted element (tag and class) with its box before and after, for the failure's message.
+ */
+const layoutShift = (page: Page): Promise<{ total: number; moved: string[] }> =>
   page.evaluate(
     () =>
-      new Promise<number>((resolve) => {
+      new Promise<{ total: number; moved: string[] }>((resolve) => {
         let total = 0;
+        const moved: string[] = [];
+        const box = (rect: DOMRectReadOnly) =>
+          `${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}x${Math.round(rect.height)}`;
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries() as (PerformanceEntry & {
             value: number;
             hadRecentInput: boolean;
+            sources?: {
+              node?: Node;
+              previousRect: DOMRectReadOnly;
+              currentRect: DOMRectReadOnly;
+            }[];
           })[]) {
             if (!entry.hadRecentInput) {
               total += entry.value;
+              for (const source of entry.sources ?? []) {
+                const node = source.node as HTMLElement | undefined;
+                moved.push(
+                  `${node?.tagName?.toLowerCase() ?? '?'}.${node?.className ?? ''} at ${Math.round(entry.startTime)} ms: ${box(source.previousRect)} -> ${box(source.currentRect)}`,
+                );
+              }
             }
           }
         }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 300);
+        setTimeout(() => resolve({ total, moved }), 300);
       }),
   );
 
@@ -193,8 +210,10 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         ) as PerformanceNavigationTiming[];
         return Math.round(navigation?.loadEventStart ?? 0);
       });
-      const shift = await layoutShift(page);
-      expect(shift, `layout shift on ${name} (${viewportName})`).toBeLessThan(0.01);
+      const { total: shift, moved } = await layoutShift(page);
+      expect(shift, `layout shift on ${name} (${viewportName}): ${moved.join('; ')}`).toBeLessThan(
+        0.01,
+      );
       await page.screenshot({
         path: join(SCREENSHOTS_DIR, `${name}-${viewportName}.png`),
         fullPage: true,

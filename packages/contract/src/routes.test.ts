@@ -24,6 +24,7 @@ describe('the route list', () => {
       'addOrderNote POST /v1/store/orders/:orderId/notes',
       'askAdopter POST /v1/store/orders/:orderId/questions',
       'getOrderByLink POST /v1/store/order-links/lookup',
+      'confirmOrderByLink POST /v1/store/order-links/confirm',
       'sendOrderLinks POST /v1/store/order-links',
       'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',

@@ -1,5 +1,7 @@
 import {
   IN_REVIEW_ORDER_STATUSES,
+  ORDER_CONFIRMATION,
+  ORDER_HISTORY_BY_SCHEDULE,
   ORDER_NOTES_MAX,
   ORDER_SIDE_EFFECTS,
   ORDER_TRANSITIONS,
@@ -104,6 +106,7 @@ const INSERT_STATEMENT = prepare(
     p: {
       petId: string;
       apiKeyId: string;
+      status: TNewOrderStatus;
       by: string;
       adopterName: string;
       adopterEmail: string;
@@ -116,14 +119,14 @@ const INSERT_STATEMENT = prepare(
       .values({
         pet_id: p.petId,
         api_key_id: p.apiKeyId,
-        status: 'placed',
+        status: sql<TOrderStatus>`${p.status}::order_status`,
         placed_at: NOW,
         updated_at: NOW,
         adopter_name: p.adopterName,
         adopter_email: p.adopterEmail,
         adopter_phone: p.adopterPhone,
         message: p.message,
-        history: sql`jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'to', 'placed', 'by', ${p.by}::text))`,
+        history: sql`jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'to', ${p.status}::text, 'by', ${p.by}::text))`,
       })
       .returning(ORDER_COLUMNS),
 );
@@ -194,6 +197,43 @@ const OTHERS_STATEMENT = prepare(
       .where('id', '<>', p.exceptId)
       .where('status', '=', (eb) => eb.fn<TOrderStatus>('any', [sql`${p.from}::order_status[]`]))
       .returning(['id', PREVIOUS_STATUS]),
+);
+
+/**
+ * An unconfirmed order confirmed: `placed` (or `waitlisted`), and placed now, when it starts to
+ * count: the staff's digest and the arrival the adopter is told of are the confirmation's.
+ */
+const CONFIRM_STATEMENT = prepare((db, p: { id: string; to: TOrderStatus; by: string }) =>
+  db
+    .updateTable('orders')
+    .set({ ...changeTo(p.to, p.by, null), placed_at: NOW })
+    .where('id', '=', p.id)
+    .where('status', '=', ORDER_CONFIRMATION.from)
+    .returning([...ORDER_COLUMNS, PREVIOUS_STATUS]),
+);
+
+/**
+ * The orders left unconfirmed since before `before`, cancelled by the schedule, at most `limit`
+ * at a time; one another transaction holds (being confirmed) is skipped, and its update re-reads
+ * the status, so a confirmation and an expiry never both happen.
+ */
+const EXPIRE_STATEMENT = prepare((db, p: { before: Date; limit: number }) =>
+  db
+    .updateTable('orders')
+    .set(changeTo(ORDER_CONFIRMATION.expiresTo, ORDER_HISTORY_BY_SCHEDULE, null))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', ORDER_CONFIRMATION.from)
+        .where('placed_at', '<', p.before)
+        .orderBy('placed_at')
+        .limit(p.limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .where('status', '=', ORDER_CONFIRMATION.from)
+    .returning(['id', 'pet_id as petId']),
 );
 
 const GET_STATEMENTS = prepareShapes(
@@ -319,8 +359,13 @@ const LIST_STATEMENTS = prepareShapes(
 /** Whose orders a caller sees: its own (`apiKeyId`), or every order (staff, `null`). */
 export type TOrderScope = { apiKeyId: bigint | null };
 
+/** How an order starts: `placed`, or `unconfirmed` where adopters confirm by email. */
+export type TNewOrderStatus = typeof ORDER_CONFIRMATION.to | typeof ORDER_CONFIRMATION.from;
+
 export type TNewOrderRecord = {
   petId: number;
+  /** `placed` when absent. */
+  status?: TNewOrderStatus | undefined;
   adopter: TAdopter;
   message?: string | undefined;
   apiKeyId: bigint;
@@ -476,7 +521,10 @@ export const adopterApplications = async (
   }));
 };
 
-/** The applications placed in (since, until], oldest first, by `orders_placed_at_idx`. */
+/**
+ * The applications placed in (since, until], oldest first, by `orders_placed_at_idx`; not those
+ * still unconfirmed (a confirmation places its order anew, at the moment it happens).
+ */
 const PLACED_BETWEEN_STATEMENT = prepare((db, p: { since: Date; until: Date; limit: number }) =>
   db
     .selectFrom('orders')
@@ -489,6 +537,7 @@ const PLACED_BETWEEN_STATEMENT = prepare((db, p: { since: Date; until: Date; lim
     ])
     .where('orders.placed_at', '>', p.since)
     .where('orders.placed_at', '<=', p.until)
+    .where('orders.status', '<>', ORDER_CONFIRMATION.from)
     .orderBy('orders.placed_at')
     .orderBy('orders.id')
     .limit(p.limit),
@@ -567,20 +616,23 @@ export class OrdersRepository {
 
   /**
    * Places an order (an application) for an available animal: in one transaction the animal
-   * counts one more application in review and the order is created; the animal's status does not
-   * change. Refused (nothing written) when the animal does not exist (UnknownPetError), is not
+   * counts one more application in review (unless it starts `unconfirmed`) and the order is
+   * created; the animal's status does not change. Refused (nothing written) when the animal does not exist (UnknownPetError), is not
    * available (PetNotAvailableError), or has an open order with this adopter email
    * (OrderAlreadyOpenError, from the unique index).
    */
   place(order: TNewOrderRecord): Promise<TOrder> {
     const petId = String(order.petId);
+    const status = order.status ?? ORDER_CONFIRMATION.to;
     return withTransaction(this.pool, async (client) => {
-      if (!(await petsInOrders.admitApplication(client, petId))) {
+      const inReview = IN_REVIEW.includes(status);
+      if (!(await petsInOrders.admitApplication(client, petId, inReview))) {
         throw await this.refusalFor(client, order.petId);
       }
       const { rows } = await INSERT_STATEMENT.execute(client, {
         petId,
         apiKeyId: String(order.apiKeyId),
+        status,
         by: order.by,
         adopterName: order.adopter.name,
         adopterEmail: order.adopter.email,
@@ -677,6 +729,64 @@ export class OrdersRepository {
       });
       await this.onChanges(client, changes);
       return toOrder(row);
+    });
+  }
+
+  /**
+   * Confirms an `unconfirmed` order (its adopter opened the link of the first email): `placed`, or
+   * `waitlisted` when the animal is on hold for an approved adopter, and counted in review; the
+   * change reaches `onChanges` like a placement's. Refused, with nothing changed, for no such
+   * order (OrderNotFoundError) or one that is not unconfirmed (OrderStatusError).
+   */
+  confirm(id: number, by: string): Promise<TOrder> {
+    return withTransaction(this.pool, async (client) => {
+      const named = await this.get(id, { apiKeyId: null }, client);
+      if (!named) {
+        throw new OrderNotFoundError(id);
+      }
+      const petId = String(named.petId);
+      // The animal's row first, as for every change of its orders: an approval cannot slip in
+      // between the choice of status below and the update.
+      const petStatus = await petsInOrders.lockStatusOf(client, petId);
+      const to =
+        petStatus === 'available' ? ORDER_CONFIRMATION.to : ORDER_CONFIRMATION.toWhenOnHold;
+      const { rows } = await CONFIRM_STATEMENT.execute(client, { id: String(id), to, by });
+      const row = rows[0];
+      if (!row) {
+        const current = await this.get(id, { apiKeyId: null }, client);
+        throw new OrderStatusError(id, current?.status ?? named.status);
+      }
+      const changes: TOrderChange[] = [{ orderId: id, petId: named.petId, from: row.previous, to }];
+      await petsInOrders.afterOrderChanges(client, petId, {
+        status: null,
+        inReviewDelta: inReviewDelta(changes),
+      });
+      await this.onChanges(client, changes);
+      return toOrder(row);
+    });
+  }
+
+  /**
+   * Cancels the orders left unconfirmed since before `before`, at most `limit` of them (the
+   * oldest), in one transaction with their `onChanges`; answers how many. Nothing else changes:
+   * an unconfirmed order is not counted on its animal.
+   */
+  expireUnconfirmed(before: Date, limit: number): Promise<number> {
+    return withTransaction(this.pool, async (client) => {
+      const { rows } = await EXPIRE_STATEMENT.execute(client, { before, limit });
+      if (rows.length === 0) {
+        return 0;
+      }
+      const changes = rows
+        .map((row) => ({
+          orderId: Number(row.id),
+          petId: Number(row.petId),
+          from: ORDER_CONFIRMATION.from,
+          to: ORDER_CONFIRMATION.expiresTo,
+        }))
+        .sort((a, b) => a.orderId - b.orderId);
+      await this.onChanges(client, changes);
+      return rows.length;
     });
   }
 

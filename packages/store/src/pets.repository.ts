@@ -271,10 +271,10 @@ const GET_STATEMENT = prepare((db, p: { id: string }) =>
  * placement and an approval of the same animal queue, so no application slips in beside an
  * approval unseen.
  */
-const ADMIT_STATEMENT = prepare((db, p: { id: string }) =>
+const ADMIT_STATEMENT = prepare((db, p: { id: string; inReview: number }) =>
   db
     .updateTable('pets')
-    .set({ applications_in_review: sql`applications_in_review + 1` })
+    .set({ applications_in_review: sql`applications_in_review + ${p.inReview}::int` })
     .where('id', '=', p.id)
     .where('status', '=', 'available')
     .returning('id'),
@@ -306,11 +306,12 @@ const AFTER_ORDERS_STATEMENT = prepare(
  */
 export const petsInOrders = {
   /**
-   * Counts one more application in review for an available animal; false (nothing changed) when
-   * it is not available or does not exist.
+   * Admits an application for an available animal, its row locked, counting it in review unless
+   * it is not (`inReview` false: one waiting for its adopter's confirmation); false (nothing
+   * changed) when the animal is not available or does not exist.
    */
-  admitApplication: async (db: TQueryable, petId: string): Promise<boolean> =>
-    (await ADMIT_STATEMENT.execute(db, { id: petId })).rows.length > 0,
+  admitApplication: async (db: TQueryable, petId: string, inReview: boolean): Promise<boolean> =>
+    (await ADMIT_STATEMENT.execute(db, { id: petId, inReview: Number(inReview) })).rows.length > 0,
   /** The animal's status, or undefined when there is no such animal. */
   statusOf: async (db: TQueryable, petId: string): Promise<TPetStatus | undefined> =>
     (await STATUS_STATEMENT.execute(db, { id: petId })).rows[0]?.status,

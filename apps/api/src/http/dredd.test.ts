@@ -22,6 +22,7 @@ const api = useTestApi();
 let staffKey = '';
 let categoryId = 0;
 let orderLinkToken = '';
+let confirmLinkToken = '';
 
 beforeAll(async () => {
   staffKey = await api.createKey({
@@ -44,6 +45,23 @@ beforeAll(async () => {
   );
   const orderId = ((await placed.json()) as { id: number }).id;
   orderLinkToken = signOrderLink(await signingKey(api.pool, 'order-links'), orderId, Date.now());
+  // An application waiting for its adopter's confirmation (as APPLICATION_CONFIRMATION=email
+  // places them), and the link of its first email (confirmOrderByLink).
+  const unconfirmed = await api.prisma.order.create({
+    data: {
+      petId: pet.id,
+      apiKeyId: (await api.prisma.apiKey.findFirstOrThrow()).id,
+      status: 'unconfirmed',
+      adopterName: 'Bo',
+      adopterEmail: 'bo@example.org',
+      history: [{ at: new Date().toISOString(), to: 'unconfirmed', by: 'pets_live_dred' }],
+    },
+  });
+  confirmLinkToken = signOrderLink(
+    await signingKey(api.pool, 'order-links'),
+    Number(unconfirmed.id),
+    Date.now(),
+  );
 });
 
 describe('Dredd over the served document', () => {
@@ -75,6 +93,7 @@ describe('Dredd over the served document', () => {
         DREDD_CATEGORY_ID: String(categoryId),
         DREDD_PHOTO_BASE64: (await plainPng(64, 48)).toString('base64'),
         DREDD_ORDER_LINK_TOKEN: orderLinkToken,
+        DREDD_CONFIRM_LINK_TOKEN: confirmLinkToken,
       },
       timeoutMs: 240_000,
     });

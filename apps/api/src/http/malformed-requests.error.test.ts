@@ -384,7 +384,7 @@ describe('validation messages are ours, never zod’s', () => {
     [
       '/v1/store/orders?status=adopted',
       'query.status',
-      'must be one of placed, waitlisted, approved, declined, completed, cancelled',
+      'must be one of unconfirmed, placed, waitlisted, approved, declined, completed, cancelled',
     ],
   ])('%s: %s %s', async (path, field, message) => {
     const response = await api.fetch(path, { key });

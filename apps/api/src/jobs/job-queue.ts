@@ -19,6 +19,8 @@ export const QUEUES = {
   mail: 'mail.send',
   /** The staff's digest of new applications (STAFF_DIGEST=daily), on a schedule. */
   staffDigest: 'mail.staff-digest',
+  /** Cancels the applications left unconfirmed (APPLICATION_CONFIRMATION), on a schedule. */
+  expireUnconfirmed: 'orders.expire-unconfirmed',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -41,9 +43,13 @@ const MAIL_QUEUE_OPTIONS = {
 /** A digest that fails is tried again a few times; the next day's covers what it would have. */
 const DIGEST_QUEUE_OPTIONS = { retryLimit: 5, retryDelay: 60, retryBackoff: true };
 
+/** The next occurrence does what a failed one would have: no retries to pile up. */
+const EXPIRY_QUEUE_OPTIONS = { retryLimit: 0 };
+
 const QUEUE_OPTIONS: Record<TQueueName, object> = {
   [QUEUES.mail]: MAIL_QUEUE_OPTIONS,
   [QUEUES.staffDigest]: DIGEST_QUEUE_OPTIONS,
+  [QUEUES.expireUnconfirmed]: EXPIRY_QUEUE_OPTIONS,
 };
 
 export type TJobQueueOptions = {

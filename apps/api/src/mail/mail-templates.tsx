@@ -1,5 +1,6 @@
 import {
   DECLINE_REASON_WORDS,
+  ORDER_CONFIRMATION_HOURS,
   ORDER_LINK_DAYS,
   ORDER_STATUS_WORDS,
   type TDeclineReason,
@@ -161,6 +162,19 @@ type TTemplate<TData> = {
 
 /** Every message, by its name (what the outbox row keeps). */
 const TEMPLATES = {
+  'application-confirm': {
+    subject: (data) => `Please confirm your application for ${data.petName}`,
+    body: (data, context) => (
+      <>
+        <Heading as="h1">{`One more step, ${data.adopterName}`}</Heading>
+        <P>{`Thank you for applying to adopt ${data.petName}. To send your application (A-${data.orderId}) to us, confirm it within ${ORDER_CONFIRMATION_HOURS} hours: open its page and press "Confirm my application".`}</P>
+        <Button href={context.statusUrl(data.orderId)} style={buttonStyle}>
+          Confirm my application
+        </Button>
+        <P>{`If you did not apply, ignore this email: an application that is not confirmed is cancelled on its own, and we will not write again.`}</P>
+      </>
+    ),
+  },
   'application-received': {
     subject: (data) => `We have your application for ${data.petName}`,
     body: (data, context) => (

@@ -120,3 +120,26 @@ export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };
+
+/** The first message to `to` with `subject` among those received after the first `after`, waited for. */
+export const arrivalAt = async (
+  smtp: TTestSmtpServer,
+  after: number,
+  to: string,
+  subject: string,
+  timeoutMs = 30_000,
+): Promise<TReceivedMail> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = smtp.received
+      .slice(after)
+      .find((message) => message.to === to && message.subject === subject);
+    if (found) {
+      return found;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no message "${subject}" to ${to}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};

@@ -25,6 +25,13 @@ export type TStack = {
    * attacks' target.
    */
   guardedSiteUrl: string;
+  /**
+   * The same build with the main site's key and limits, in front of a second API on the same
+   * database that asks adopters to confirm their applications by email
+   * (APPLICATION_CONFIRMATION=email). That API sends no mail itself (JOBS_WORKER=off): the main
+   * API's worker does, so its links lead to the main site, which shows the same applications.
+   */
+  confirmingSiteUrl: string;
   /** The address the guarded site trusts as a proxy (its X-Forwarded-For is believed). */
   trustedProxyAddress: string;
   /** The API's output (one JSON access line per request) and the guarded site's. */
@@ -214,7 +221,20 @@ export const startStack = async (): Promise<TRunningStack> => {
     database = await createTestDatabase(testEnv.databaseUrl);
     const mailDir = join(dataDir, 'received-mail');
     smtp = await startSmtpInbox(mailDir);
-    const [apiPort, sitePort, limitedPort, offlinePort, deadPort, guardedPort] = await Promise.all([
+    const databaseUrl = database.url;
+    const smtpUrl = smtp.url;
+    const [
+      apiPort,
+      sitePort,
+      limitedPort,
+      offlinePort,
+      deadPort,
+      guardedPort,
+      confirmingApiPort,
+      confirmingPort,
+    ] = await Promise.all([
+      freePort(),
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -223,31 +243,43 @@ export const startStack = async (): Promise<TRunningStack> => {
       freePort(),
     ]);
 
+    const apiEnv = (port: number) => ({
+      ...inheritedEnv(),
+      NODE_ENV: 'production' as const,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      MEDIA_BASE_URL: `http://127.0.0.1:${port}/media`,
+      REDIS_URL: '',
+      SMTP_URL: smtpUrl,
+      // The links in its emails lead to the main site.
+      SITE_URL: `http://127.0.0.1:${sitePort}`,
+      // The store's clock as the sites show it: the emails' dates agree.
+      STORE_TIME_ZONE: E2E_STORE_TIME_ZONE,
+    });
     const api = startProcess('api', process.execPath, [API_MAIN], {
       cwd: REPO_ROOT,
-      env: {
-        ...inheritedEnv(),
-        NODE_ENV: 'production',
-        PORT: String(apiPort),
-        HOST: '127.0.0.1',
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        MEDIA_BASE_URL: `http://127.0.0.1:${apiPort}/media`,
-        REDIS_URL: '',
-        SMTP_URL: smtp.url,
-        // The links in its emails lead to the main site.
-        SITE_URL: `http://127.0.0.1:${sitePort}`,
-        // The store's clock as the sites show it: the emails' dates agree.
-        STORE_TIME_ZONE: E2E_STORE_TIME_ZONE,
-        // Its access lines: how many calls the site's cached pages cost (edge-attacks.spec.ts).
-        LOG_LEVEL: 'info',
-      },
+      // Its access lines: how many calls the site's cached pages cost (edge-attacks.spec.ts).
+      env: { ...apiEnv(apiPort), LOG_LEVEL: 'info' },
     });
     processes.push(api);
     const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
     // Any HTTP answer (a 401 without a key) means it is serving; it migrates the database first.
     await waitForHttp(api, `${apiUrl}/categories`, (status) => status < 500, API_READY_TIMEOUT_MS);
     timings.push(`API up ${seconds()}`);
+    // Started once the first has migrated the database.
+    const confirmingApi = startProcess('api-confirming', process.execPath, [API_MAIN], {
+      cwd: REPO_ROOT,
+      env: {
+        ...apiEnv(confirmingApiPort),
+        APPLICATION_CONFIRMATION: 'email',
+        JOBS_WORKER: 'off',
+        LOG_LEVEL: 'warn',
+      },
+    });
+    processes.push(confirmingApi);
+    const confirmingApiUrl = `http://127.0.0.1:${confirmingApiPort}/v1`;
     // The store's real categories and a few dozen animals (the API seeds only its embedded
     // default), and the keys, all at once: each is a separate CLI process on the same database.
     const [
@@ -291,21 +323,29 @@ export const startStack = async (): Promise<TRunningStack> => {
     }
     timings.push(`seeded, keys made ${seconds()}`);
     const hasRateLimits = await probeRateLimits(apiUrl, limitedApiKey);
+    await waitForHttp(
+      confirmingApi,
+      `${confirmingApiUrl}/categories`,
+      (status) => status < 500,
+      API_READY_TIMEOUT_MS,
+    );
 
     const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
-    const [siteUrl, limitedSiteUrl, offlineSiteUrl, guardedSiteUrl] = await Promise.all([
-      startSite(processes, 'site', sitePort, apiUrl, webApiKey, {
-        VISITOR_LIMITS: RAISED_LIMITS,
-        PUBLIC_CACHE_SECONDS: '0',
-        MAIL_DIR: mailDir,
-      }),
-      startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
-      startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
-      startSite(processes, 'site-guarded', guardedPort, apiUrl, webApiKey, {
-        TRUSTED_PROXIES: TRUSTED_PROXY_ADDRESS,
-        STAFF_SESSION_IDLE_SECONDS: String(GUARDED_SESSION_IDLE_SECONDS),
-      }),
-    ]);
+    const [siteUrl, limitedSiteUrl, offlineSiteUrl, guardedSiteUrl, confirmingSiteUrl] =
+      await Promise.all([
+        startSite(processes, 'site', sitePort, apiUrl, webApiKey, {
+          VISITOR_LIMITS: RAISED_LIMITS,
+          PUBLIC_CACHE_SECONDS: '0',
+          MAIL_DIR: mailDir,
+        }),
+        startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
+        startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
+        startSite(processes, 'site-guarded', guardedPort, apiUrl, webApiKey, {
+          TRUSTED_PROXIES: TRUSTED_PROXY_ADDRESS,
+          STAFF_SESSION_IDLE_SECONDS: String(GUARDED_SESSION_IDLE_SECONDS),
+        }),
+        startSite(processes, 'site-confirming', confirmingPort, confirmingApiUrl, webApiKey),
+      ]);
 
     timings.push(`sites up ${seconds()}`);
     return {
@@ -316,6 +356,7 @@ export const startStack = async (): Promise<TRunningStack> => {
         limitedSiteUrl,
         offlineSiteUrl,
         guardedSiteUrl,
+        confirmingSiteUrl,
         trustedProxyAddress: TRUSTED_PROXY_ADDRESS,
         apiLogFile: api.logFile,
         guardedSiteLogFile: join(LOGS_DIR, 'site-guarded.log'),

@@ -1,8 +1,9 @@
-import { CircleCheck, CircleDot, CircleX, Home, Hourglass } from 'lucide-react';
+import { CircleCheck, CircleDot, CircleX, Home, Hourglass, Mail } from 'lucide-react';
 import Link from 'next/link';
 import type { TApplicationView } from '@/lib/application-view';
 
 const STEP_ICONS = {
+  unconfirmed: Mail,
   placed: CircleDot,
   waitlisted: Hourglass,
   approved: CircleCheck,

@@ -1,11 +1,14 @@
 'use client';
 
 import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import type { TApplicationLinksState } from '@/lib/application-lookup';
 import { InputField } from './form/field';
 import { FormError } from './form/form-error';
 import { SubmitButton } from './form/submit-button';
+import { useFocusOnAnswer } from './form/use-focus-on-answer';
+
+const hasAnswer = (state: TApplicationLinksState) => Boolean(state.formError || state.sentTo);
 
 type TProps = {
   action: (previous: TApplicationLinksState, data: FormData) => Promise<TApplicationLinksState>;
@@ -17,13 +20,7 @@ type TProps = {
  */
 export const ApplicationLinksForm = ({ action }: TProps) => {
   const [state, formAction, isPending] = useActionState(action, { email: '' });
-  const resultRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (state.formError || state.sentTo) {
-      resultRef.current?.querySelector<HTMLElement>('[tabindex="-1"]')?.focus();
-    }
-  }, [state]);
+  const resultRef = useFocusOnAnswer(state, hasAnswer);
 
   return (
     <>

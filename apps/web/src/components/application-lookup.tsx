@@ -1,12 +1,15 @@
 'use client';
 
 import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import type { TApplicationLookupState } from '@/lib/application-lookup';
 import { ApplicationCard } from './application-card';
 import { InputField } from './form/field';
 import { FormError } from './form/form-error';
 import { SubmitButton } from './form/submit-button';
+import { useFocusOnAnswer } from './form/use-focus-on-answer';
+
+const hasAnswer = (state: TApplicationLookupState) => Boolean(state.formError || state.application);
 
 type TProps = {
   initialReference: string;
@@ -21,15 +24,8 @@ export const ApplicationLookup = ({ initialReference, action }: TProps) => {
   const [state, formAction, isPending] = useActionState(action, {
     values: { reference: initialReference, email: '' },
   });
-  const resultRef = useRef<HTMLDivElement>(null);
-
   // After an answer, move focus to it, so a screen reader hears it at once.
-  useEffect(() => {
-    if (state.formError || state.application) {
-      const target = resultRef.current?.querySelector<HTMLElement>('[tabindex="-1"]');
-      target?.focus();
-    }
-  }, [state]);
+  const resultRef = useFocusOnAnswer(state, hasAnswer);
 
   return (
     <>

@@ -1,5 +1,5 @@
 import type { TOrder, TOrderStatus } from '@pets/contract/schemas';
-import { DECLINE_REASON_WORDS } from '@pets/contract/schemas';
+import { DECLINE_REASON_WORDS, ORDER_CONFIRMATION_HOURS } from '@pets/contract/schemas';
 import { formatStoreInstant, type TStoreConfig } from '@pets/contract/store';
 import { formatReference } from './application-reference';
 
@@ -20,6 +20,7 @@ export type TApplicationView = {
 };
 
 const STEP_TITLES: Record<TOrderStatus, string> = {
+  unconfirmed: 'Application sent, waiting for you to confirm it',
   placed: 'Application received',
   waitlisted: 'On the waiting list',
   approved: 'Approved by the store',
@@ -30,6 +31,8 @@ const STEP_TITLES: Record<TOrderStatus, string> = {
 
 const summaryOf = (status: TOrderStatus, animal: string, replyDays: number): string => {
   switch (status) {
+    case 'unconfirmed':
+      return `The store has not seen this application yet: it counts once you confirm it from the link in the email we sent you. An application not confirmed within ${ORDER_CONFIRMATION_HOURS} hours is cancelled.`;
     case 'placed':
       return `The store has your application and will contact you within ${replyDays} working ${replyDays === 1 ? 'day' : 'days'} to arrange a visit with ${animal}.`;
     case 'waitlisted':
@@ -62,7 +65,10 @@ export const toApplicationView = (
     : undefined,
   steps: order.history.map((entry) => ({
     status: entry.to,
-    title: STEP_TITLES[entry.to],
+    title:
+      entry.from === 'unconfirmed' && entry.to !== 'cancelled' && entry.to !== 'declined'
+        ? `Confirmed by you: ${STEP_TITLES[entry.to].toLowerCase()}`
+        : STEP_TITLES[entry.to],
     at: entry.at,
     // "23 November 2026, 10:15 GMT": on the store's clock, with its zone, for any reader.
     when: formatStoreInstant(entry.at, store.timeZone, { month: 'long' }),

@@ -106,6 +106,38 @@ export const getOrderByLink = async (token: string): Promise<TApiResult<TOrder>>
   );
 
 /**
+ * Confirms the unconfirmed order a private link names (the adopter pressed "Confirm my
+ * application"): the confirmed order; `not-found` for a link that is not valid, `conflict` for an
+ * order that is not unconfirmed (confirmed already, or cancelled).
+ */
+export const confirmOrderByLink = async (
+  token: string,
+): Promise<TApiResult<TOrder | { kind: 'conflict' }>> => {
+  const result: TApiResult<TOrder | { kind: 'conflict' }> = await callApi(
+    'confirmOrderByLink',
+    siteCredential(await currentVisitor()),
+    (client) =>
+      // No Idempotency-Key: confirming twice changes nothing the second time (a 409).
+      client.orders.confirmOrderByLink({
+        body: { token },
+        headers: {},
+        fetchOptions: fetchOptions(),
+      }),
+    (response) =>
+      response.status === 200
+        ? response.body
+        : response.status === 409
+          ? { kind: 'conflict' as const }
+          : undefined,
+  );
+  if (result.ok && !('kind' in result.data)) {
+    // One more application in review: the public pages show the count at once.
+    updateTag(PETS_TAG);
+  }
+  return result;
+};
+
+/**
  * Asks the API to email `email` the links to its applications. `invalid` for an address the API
  * does not take; otherwise the same answer whether or not the address has applications.
  */

@@ -8,7 +8,13 @@ import { webConfig } from '../env';
  * over in a sealed, short-lived cookie through the form's own redirect. The confirmation never
  * believes its address, so `/applications/sent?reference=A-999` thanks nobody for nothing.
  */
-export type TSentApplication = { orderId: number; petId: number; petName: string };
+export type TSentApplication = {
+  orderId: number;
+  petId: number;
+  petName: string;
+  /** The address the confirmation email went to, when the application waits for it. */
+  confirmBy?: string | undefined;
+};
 
 const COOKIE = 'pets_application_sent';
 /** Long enough to reload the confirmation; the status page keeps the rest. */
@@ -43,7 +49,12 @@ export const sentApplication = async (): Promise<TSentApplication | undefined> =
     return typeof sent.orderId === 'number' &&
       typeof sent.petId === 'number' &&
       typeof sent.petName === 'string'
-      ? { orderId: sent.orderId, petId: sent.petId, petName: sent.petName }
+      ? {
+          orderId: sent.orderId,
+          petId: sent.petId,
+          petName: sent.petName,
+          confirmBy: typeof sent.confirmBy === 'string' ? sent.confirmBy : undefined,
+        }
       : undefined;
   } catch {
     return undefined;

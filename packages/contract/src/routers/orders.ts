@@ -2,6 +2,8 @@ import { type AppRouteMutation, type ContractNoBodyType, initContract } from '@t
 import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import {
+  ORDER_CONFIRMATION,
+  ORDER_CONFIRMATION_HOURS,
   ORDER_DECLINE_NOTE_MAX_LENGTH,
   ORDER_NOTES_MAX,
   ORDER_TRANSITIONS,
@@ -265,6 +267,35 @@ export const ordersRouter = c.router({
       responseDescriptions: {
         403: FORBIDDEN_WRITE,
         404: 'The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones.',
+      },
+    } satisfies TRouteMetadata,
+  }),
+  confirmOrderByLink: idempotent({
+    method: 'POST',
+    path: '/store/order-links/confirm',
+    summary: 'Confirm an adoption order by its private link',
+    description:
+      'Where the store asks adopters to confirm by email, an order starts `unconfirmed` and counts ' +
+      'only once its adopter confirms it from the private link of the first email (the site does ' +
+      'it with a button on the status page, never on the link being opened: mail scanners open ' +
+      `links). Confirmed, it is \`${ORDER_CONFIRMATION.to}\`, or \`${ORDER_CONFIRMATION.toWhenOnHold}\` ` +
+      'when the animal is already on hold for an approved adopter; its `placedAt` becomes the ' +
+      'moment of the confirmation, and the adopter and the store hear of it as of any new ' +
+      `application. An order left \`unconfirmed\` for ${ORDER_CONFIRMATION_HOURS} hours is ` +
+      'cancelled by the store. The token is the same as for `getOrderByLink`; the same `404` for a ' +
+      'link that is not valid. An order that is not `unconfirmed` (already confirmed, or ' +
+      'cancelled) is `409 order_transition_not_allowed` and changes nothing. The body must be ' +
+      `\`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
+    body: ZOrderLinkLookup,
+    responses: {
+      200: ZOrder,
+      ...errors(400, 403, 404, 409, 413, 415),
+    },
+    metadata: {
+      responseDescriptions: {
+        403: FORBIDDEN_WRITE,
+        404: 'The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones.',
+        409: `The order is not \`unconfirmed\` (\`order_transition_not_allowed\`); nothing changed.${KEY_IN_USE}`,
       },
     } satisfies TRouteMetadata,
   }),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   OPEN_ORDER_STATUSES,
+  ORDER_CONFIRMATION,
   ORDER_SIDE_EFFECTS,
   ORDER_TRANSITIONS,
   type TOrderAction,
@@ -40,7 +41,14 @@ describe('the order state diagram of docs/api.md', () => {
     arrows.find((arrow) => arrow.from === from && arrow.to === to)?.label ?? '';
 
   it('has exactly the arrows of ORDER_TRANSITIONS and ORDER_SIDE_EFFECTS, a start and the ends', () => {
-    const expected = new Set<string>(['[*] placed']);
+    const { from: unconfirmed, to, toWhenOnHold, expiresTo } = ORDER_CONFIRMATION;
+    const expected = new Set<string>([
+      '[*] placed',
+      `[*] ${unconfirmed}`,
+      `${unconfirmed} ${to}`,
+      `${unconfirmed} ${toWhenOnHold}`,
+      `${unconfirmed} ${expiresTo}`,
+    ]);
     for (const { from, to } of Object.values(ORDER_TRANSITIONS)) {
       for (const status of from) {
         expected.add(`${status} ${to}`);
@@ -73,5 +81,13 @@ describe('the order state diagram of docs/api.md', () => {
         }
       }
     }
+  });
+
+  it('labels the confirmation and the expiry of an unconfirmed order', () => {
+    const { from, to, toWhenOnHold, expiresTo } = ORDER_CONFIRMATION;
+    expect(labelOf(from, to)).toContain('confirmOrderByLink');
+    expect(labelOf(from, toWhenOnHold)).toContain('confirmOrderByLink');
+    expect(labelOf(from, expiresTo)).toContain('24 h unconfirmed');
+    expect(labelOf('[*]', from)).toContain('placeOrder');
   });
 });

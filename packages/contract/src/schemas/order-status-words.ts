@@ -5,6 +5,7 @@ import type { TOrderStatus } from './order';
  * an adopter's applications say it the same way.
  */
 export const ORDER_STATUS_WORDS: Record<TOrderStatus, string> = {
+  unconfirmed: 'Waiting for you to confirm it',
   placed: 'Received, in review',
   waitlisted: 'On the waiting list',
   approved: 'Approved',

@@ -79,8 +79,8 @@ describe('orders', () => {
 });
 
 describe('the state machine', () => {
-  it('opens with placed, waitlisted and approved; every transition starts from open statuses only', () => {
-    expect(OPEN_ORDER_STATUSES).toEqual(['placed', 'waitlisted', 'approved']);
+  it('opens with unconfirmed, placed, waitlisted and approved; every transition starts from open statuses only', () => {
+    expect(OPEN_ORDER_STATUSES).toEqual(['unconfirmed', 'placed', 'waitlisted', 'approved']);
     for (const { from } of Object.values(ORDER_TRANSITIONS)) {
       expect(OPEN_ORDER_STATUSES).toEqual(expect.arrayContaining([...from]));
     }
@@ -90,18 +90,20 @@ describe('the state machine', () => {
     expect(orderActionsFrom('placed')).toEqual(['approve', 'decline', 'cancel']);
     expect(orderActionsFrom('waitlisted')).toEqual(['approve', 'decline', 'cancel']);
     expect(orderActionsFrom('approved')).toEqual(['decline', 'complete', 'cancel']);
+    // The adopter confirms (confirmOrderByLink), not the store: staff may only cancel.
+    expect(orderActionsFrom('unconfirmed')).toEqual(['cancel']);
     for (const status of ['declined', 'completed', 'cancelled'] as const) {
       expect(orderActionsFrom(status)).toEqual([]);
     }
   });
 
-  it('bounds the history by the longest walk: placed, waitlisted, approved, closed', () => {
-    expect(ORDER_HISTORY_MAX).toBe(4);
+  it('bounds the history by the longest walk: unconfirmed, placed, waitlisted, approved, closed', () => {
+    expect(ORDER_HISTORY_MAX).toBe(5);
   });
 
   it('closes the others of a completed adoption as adopted by another family', () => {
     expect(ORDER_SIDE_EFFECTS.complete.others).toEqual({
-      from: ['placed', 'waitlisted'],
+      from: ['unconfirmed', 'placed', 'waitlisted'],
       to: 'declined',
       reason: 'adopted_by_another_family',
     });

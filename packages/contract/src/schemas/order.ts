@@ -11,15 +11,21 @@ import { KEY_START_MAX_LENGTH } from './api-key';
 import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
 import type { TPetStatus } from './pet';
 
+/** How long an `unconfirmed` application waits for its adopter before it is cancelled. */
+export const ORDER_CONFIRMATION_HOURS = 24;
+
 export const ZOrderStatus = extendApi(
-  z.enum(['placed', 'waitlisted', 'approved', 'declined', 'completed', 'cancelled']),
+  z.enum(['unconfirmed', 'placed', 'waitlisted', 'approved', 'declined', 'completed', 'cancelled']),
   {
     description:
-      'Progress of an adoption application: `placed` (received, in review), `waitlisted` (in line ' +
+      'Progress of an adoption application: `unconfirmed` (only where the store asks adopters to ' +
+      'confirm by email: waiting for the adopter to open the link in the first email, for ' +
+      `${ORDER_CONFIRMATION_HOURS} hours at most), ` +
+      '`placed` (received, in review), `waitlisted` (in line ' +
       'behind an approved adopter, or kept in line after that approval fell through), `approved` ' +
       '(the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone ' +
-      'home) or `cancelled`. `placed`, `waitlisted` and `approved` are open: an animal takes any ' +
-      'number of open applications, at most one of them `approved`.',
+      'home) or `cancelled`. `unconfirmed`, `placed`, `waitlisted` and `approved` are open: an ' +
+      'animal takes any number of open applications, at most one of them `approved`.',
   },
 );
 export type TOrderStatus = z.infer<typeof ZOrderStatus>;
@@ -27,6 +33,7 @@ export const OrderStatus = ZOrderStatus.enum;
 
 /** The statuses of an open application: at most one per adopter email and animal. */
 export const OPEN_ORDER_STATUSES = [
+  'unconfirmed',
   'placed',
   'waitlisted',
   'approved',
@@ -44,9 +51,27 @@ export const ORDER_TRANSITIONS = {
   approve: { from: ['placed', 'waitlisted'], to: 'approved' },
   decline: { from: ['placed', 'waitlisted', 'approved'], to: 'declined' },
   complete: { from: ['approved'], to: 'completed' },
-  cancel: { from: ['placed', 'waitlisted', 'approved'], to: 'cancelled' },
+  cancel: { from: ['unconfirmed', 'placed', 'waitlisted', 'approved'], to: 'cancelled' },
 } as const satisfies Record<string, { from: readonly TOrderStatus[]; to: TOrderStatus }>;
 export type TOrderAction = keyof typeof ORDER_TRANSITIONS;
+
+/**
+ * Where the store asks adopters to confirm by email (the API's APPLICATION_CONFIRMATION), an
+ * application starts `unconfirmed` and counts only once its adopter opens the private link of
+ * the first email and confirms (`confirmOrderByLink`): then it is `placed`, or `waitlisted` when
+ * the animal is already on hold for an approved adopter. Left unconfirmed for
+ * ORDER_CONFIRMATION_HOURS, the store's schedule cancels it. Neither is a staff action, so
+ * neither is one of ORDER_TRANSITIONS; the docs' diagram draws both (checked by a test).
+ */
+export const ORDER_CONFIRMATION = {
+  from: 'unconfirmed',
+  to: 'placed',
+  toWhenOnHold: 'waitlisted',
+  expiresTo: 'cancelled',
+} as const satisfies Record<string, TOrderStatus>;
+
+/** The `by` of a history entry the store's own schedule wrote (an unconfirmed application expiring). */
+export const ORDER_HISTORY_BY_SCHEDULE = 'schedule';
 
 /** Why the store declined an application: a short list an adopter can be told kindly. */
 export const ZDeclineReason = extendApi(
@@ -90,7 +115,7 @@ export const ORDER_SIDE_EFFECTS = {
   complete: {
     pet: 'sold',
     others: {
-      from: ['placed', 'waitlisted'],
+      from: ['unconfirmed', 'placed', 'waitlisted'],
       to: 'declined',
       reason: 'adopted_by_another_family',
     },
@@ -104,10 +129,10 @@ export const orderActionsFrom = (status: TOrderStatus): TOrderAction[] =>
   );
 
 /**
- * Every order has at most this many history entries: placed, waitlisted, approved, then declined,
- * completed or cancelled.
+ * Every order has at most this many history entries: unconfirmed, placed, waitlisted, approved,
+ * then declined, completed or cancelled.
  */
-export const ORDER_HISTORY_MAX = 4;
+export const ORDER_HISTORY_MAX = 5;
 export const ORDER_DECLINE_NOTE_MAX_LENGTH = 1000;
 export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
@@ -168,7 +193,10 @@ export const ZOrderHistoryEntry = extendApi(
     by: z
       .string()
       .max(KEY_START_MAX_LENGTH)
-      .describe('Display start of the API key that made the change, e.g. `pets_live_3xK9`.'),
+      .describe(
+        'Display start of the API key that made the change, e.g. `pets_live_3xK9`, or `schedule` ' +
+          "for a change the store's own schedule made (an unconfirmed application expiring).",
+      ),
   }),
   {
     title: 'OrderHistoryEntry',
@@ -348,15 +376,19 @@ export const ZOrderNotes = extendApi(z.array(ZOrderNote).max(ORDER_NOTES_MAX), {
   title: 'OrderNotes',
 });
 
+/** The text of a note or of a question to the adopter: one rule, described for each. */
+const noteText = (description: string) =>
+  z
+    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
+    .describe(description);
+
 export const ZNewOrderNote = extendApi(
   z
     .object({
-      text: z
-        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
-        .describe('The note: private to the store, never shown to the adopter or to partners.'),
+      text: noteText('The note: private to the store, never shown to the adopter or to partners.'),
     })
     .strict(),
   { title: 'NewOrderNote', example: { text: 'Called her: she works from home.' } },
@@ -364,16 +396,7 @@ export const ZNewOrderNote = extendApi(
 export type TNewOrderNote = z.infer<typeof ZNewOrderNote>;
 
 export const ZAdopterQuestion = extendApi(
-  z
-    .object({
-      text: z
-        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-        .trim()
-        .min(1, 'must not be empty')
-        .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
-        .describe('The question, as the adopter reads it in the email.'),
-    })
-    .strict(),
+  z.object({ text: noteText('The question, as the adopter reads it in the email.') }).strict(),
   {
     title: 'AdopterQuestion',
     example: { text: 'Could you tell us a little about the garden: is it fenced?' },

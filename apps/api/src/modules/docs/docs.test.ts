@@ -110,6 +110,7 @@ describe('GET /v1/openapi.json', () => {
       'post /store/orders/{orderId}/notes': { text: 'Called them.' },
       'post /store/order-links': { email: 'a@b.org' },
       'post /store/order-links/lookup': { token },
+      'post /store/order-links/confirm': { token },
       'post /store/orders/{orderId}/questions': { text: 'Is the garden fenced?' },
     };
     const images: Record<string, Buffer> = { 'post /pets/{petId}/photos': png };
@@ -153,6 +154,8 @@ describe('GET /v1/openapi.json', () => {
         'get /store/orders 200',
         'get /store/orders/{orderId} 200',
         'post /store/order-links/lookup 200',
+        // The order was placed with no confirmation asked: there is nothing to confirm.
+        'post /store/order-links/confirm 409',
         'post /store/order-links 202',
         'patch /pets/{petId} 200',
         'post /pets 201',

@@ -7,9 +7,15 @@ import {
   type TOrderLinksAccepted,
 } from '@pets/contract';
 import { MailRepository } from '@pets/store/mail.repository';
-import { adopterApplications, OrdersRepository } from '@pets/store/orders.repository';
+import {
+  adopterApplications,
+  OrderNotFoundError,
+  OrderStatusError,
+  OrdersRepository,
+} from '@pets/store/orders.repository';
 import { withTransaction } from '@pets/store/transaction';
 import type { Pool } from 'pg';
+import type { TCaller } from '../../api-keys/caller';
 import { PG_POOL } from '../../app.tokens';
 import { AppError } from '../../core/app-error';
 import { OrderLinks } from '../../links/order-links';
@@ -34,12 +40,33 @@ export class OrderLinksService {
     const order =
       orderId === undefined ? undefined : await this.orders.get(orderId, { apiKeyId: null });
     if (!order) {
-      throw new AppError(
-        'not_found',
-        'This link is not valid or has expired. Ask for fresh links with the email address you applied with.',
-      );
+      throw invalidLink();
     }
     return order;
+  }
+
+  /**
+   * Confirms the unconfirmed order a valid link names (its adopter has the email, so the address
+   * is theirs), recorded as by the calling key (the site's); the same 404 as `byLink` for a link
+   * that is not valid, 409 `order_transition_not_allowed` for an order that is not unconfirmed.
+   */
+  async confirmByLink(caller: TCaller, token: string): Promise<TOrder> {
+    const orderId = await this.links.verify(token);
+    if (orderId === undefined) {
+      throw invalidLink();
+    }
+    return this.orders.confirm(orderId, caller.start).catch((error: unknown) => {
+      if (error instanceof OrderNotFoundError) {
+        throw invalidLink();
+      }
+      if (error instanceof OrderStatusError) {
+        throw new AppError(
+          'order_transition_not_allowed',
+          `Application ${orderId} is ${error.status}: only an unconfirmed application can be confirmed. Nothing changed.`,
+        );
+      }
+      throw error;
+    });
   }
 
   /**
@@ -73,3 +100,9 @@ export class OrderLinksService {
     return { email, expiresInDays: ORDER_LINK_DAYS };
   }
 }
+
+const invalidLink = (): AppError =>
+  new AppError(
+    'not_found',
+    'This link is not valid or has expired. Ask for fresh links with the email address you applied with.',
+  );

@@ -3,7 +3,12 @@ import { signingKey } from '@pets/store/signing-keys.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signOrderLink } from '../../links/order-links';
 import { json, startTestApi, type TTestApi } from '../../test/api-harness';
-import { startSmtpServer, type TReceivedMail, type TTestSmtpServer } from '../../test/smtp-server';
+import {
+  arrivalAt,
+  startSmtpServer,
+  type TReceivedMail,
+  type TTestSmtpServer,
+} from '../../test/smtp-server';
 import { createPet, placedOrder } from './orders.test-support';
 
 /**
@@ -38,21 +43,8 @@ afterAll(async () => {
 });
 
 /** The first message to `to` with `subject` received after the first `after`, waited for. */
-const arrival = async (after: number, to: string, subject: string): Promise<TReceivedMail> => {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = smtp.received
-      .slice(after)
-      .find((message) => message.to === to && message.subject === subject);
-    if (found) {
-      return found;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`no message "${subject}" to ${to}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const arrival = (after: number, to: string, subject: string): Promise<TReceivedMail> =>
+  arrivalAt(smtp, after, to, subject);
 
 const tokensIn = (text: string): string[] =>
   [...text.matchAll(LINK)].map((match) => match[1] ?? '');

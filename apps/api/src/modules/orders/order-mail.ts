@@ -1,4 +1,4 @@
-import type { TOrderStatus } from '@pets/contract';
+import { IN_REVIEW_ORDER_STATUSES, ORDER_CONFIRMATION, type TOrderStatus } from '@pets/contract';
 import type { MailRepository } from '@pets/store/mail.repository';
 import {
   orderMailFacts,
@@ -18,6 +18,7 @@ export type TStaffMail = { email: string; digest: TConfig['STAFF_DIGEST'] };
 
 /** What the adopter is told when their application reaches a status. */
 const ADOPTER_TEMPLATE: Record<TOrderStatus, TApplicationTemplate> = {
+  unconfirmed: 'application-confirm',
   placed: 'application-received',
   waitlisted: 'application-waitlisted',
   approved: 'application-approved',
@@ -44,14 +45,32 @@ export const questionMail = (facts: TOrderMailFacts, question: string): TMailReq
   data: { ...dataOf(facts), question },
 });
 
+const IN_REVIEW: readonly TOrderStatus[] = IN_REVIEW_ORDER_STATUSES;
+
+/**
+ * An application that starts to count: placed, or confirmed by its adopter (APPLICATION_CONFIRMATION).
+ * Staff hear of each once.
+ */
+const isArrival = (change: TOrderChange): boolean =>
+  (change.from === undefined || change.from === ORDER_CONFIRMATION.from) &&
+  IN_REVIEW.includes(change.to);
+
+/**
+ * An unconfirmed application closed (expired, cancelled, or declined when the animal went home):
+ * its address never showed it wanted our mail, so it is written to once, with the confirmation.
+ */
+const isUnheard = (change: TOrderChange): boolean =>
+  change.from === ORDER_CONFIRMATION.from && !IN_REVIEW.includes(change.to);
+
 /** An approval that fell through (cancelled or declined): the animal's waiting list hears. */
 const isRelease = (change: TOrderChange): boolean =>
   change.from === 'approved' && (change.to === 'cancelled' || change.to === 'declined');
 
 /**
  * Who hears about a transaction's order changes: each adopter whose application changed, by the
- * status it reached; staff (the store's address) of each new application, unless they read a daily
- * digest instead (STAFF_DIGEST); and, when an approval
+ * status it reached (but not of an unconfirmed one closed: isUnheard); staff (the store's address)
+ * of each new or newly confirmed application, unless they read a daily digest instead
+ * (STAFF_DIGEST); and, when an approval
  * falls through, every adopter still waitlisted for that animal. Pure: the facts are read before.
  */
 export const orderChangeMail = (
@@ -64,7 +83,7 @@ export const orderChangeMail = (
   const mail: TMailRequest[] = [];
   for (const change of changes) {
     const order = byId.get(change.orderId);
-    if (!order) {
+    if (!order || isUnheard(change)) {
       continue;
     }
     const data = dataOf(order);
@@ -74,7 +93,7 @@ export const orderChangeMail = (
       orderId: order.orderId,
       data,
     });
-    if (change.from === undefined && staff.digest === 'immediate') {
+    if (isArrival(change) && staff.digest === 'immediate') {
       mail.push({
         template: 'staff-new-application',
         to: staff.email,

@@ -48,6 +48,11 @@ export class OrdersController {
         body: await this.links.byLink(body.token),
       }),
 
+      confirmOrderByLink: async ({ body }) => ({
+        status: 200,
+        body: await this.links.confirmByLink(caller, body.token),
+      }),
+
       sendOrderLinks: async ({ body }) => ({
         status: 202,
         body: await this.links.send(body.email),

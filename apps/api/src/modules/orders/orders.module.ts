@@ -4,14 +4,16 @@ import { OrdersRepository } from '@pets/store/orders.repository';
 import type { Pool } from 'pg';
 import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
+import { JobsModule } from '../../jobs/jobs.module';
 import { MailModule } from '../../mail/mail.module';
 import { OrderLinksService } from './order-links.service';
 import { orderMailHook } from './order-mail';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { UnconfirmedExpiry } from './unconfirmed-expiry';
 
 @Module({
-  imports: [MailModule],
+  imports: [MailModule, JobsModule],
   controllers: [OrdersController],
   providers: [
     OrdersService,
@@ -26,6 +28,7 @@ import { OrdersService } from './orders.service';
         ),
       inject: [PG_POOL, MailRepository, CONFIG],
     },
+    UnconfirmedExpiry,
   ],
 })
 export class OrdersModule {}

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   contract,
+  ORDER_CONFIRMATION,
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
   type TAdopterQuestion,
@@ -26,6 +27,8 @@ import {
   type TOrderScope,
 } from '@pets/store/orders.repository';
 import type { TCaller } from '../../api-keys/caller';
+import { CONFIG } from '../../app.tokens';
+import type { TConfig } from '../../config';
 import { AppError } from '../../core/app-error';
 import { listPage, type TListPage } from '../../http/pagination';
 import { questionMail } from './order-mail';
@@ -41,6 +44,7 @@ export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly outbox: MailRepository,
+    @Inject(CONFIG) private readonly config: TConfig,
   ) {}
 
   /**
@@ -57,11 +61,16 @@ export class OrdersService {
   /**
    * 404 for an unknown animal, 409 `pet_not_available` for one that is not available, 409
    * `order_already_open` when this adopter email has an open order for it (worded without
-   * anything about that order: it may be another key's).
+   * anything about that order: it may be another key's). With APPLICATION_CONFIRMATION=email the
+   * order starts `unconfirmed`: its adopter confirms it from the first email.
    */
   place(caller: TCaller, order: TNewOrder): Promise<TOrder> {
+    const status =
+      this.config.APPLICATION_CONFIRMATION === 'email'
+        ? ORDER_CONFIRMATION.from
+        : ORDER_CONFIRMATION.to;
     return this.orders
-      .place({ ...order, apiKeyId: caller.apiKeyId, by: caller.start })
+      .place({ ...order, status, apiKeyId: caller.apiKeyId, by: caller.start })
       .catch((error: unknown) => {
         if (isUnknownPet(error)) {
           throw new AppError('not_found', `No animal has id ${order.petId}.`);

@@ -70,6 +70,10 @@ const fresh = {
   'POST /store/order-links/lookup': async () => ({
     body: { token: process.env.DREDD_ORDER_LINK_TOKEN },
   }),
+  // The link of an application the test left unconfirmed: confirmed once, by Dredd's one call.
+  'POST /store/order-links/confirm': async () => ({
+    body: { token: process.env.DREDD_CONFIRM_LINK_TOKEN },
+  }),
 };
 
 hooks.beforeEach((transaction, done) => {

@@ -295,6 +295,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/store/order-links/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an adoption order by its private link
+         * @description Where the store asks adopters to confirm by email, an order starts `unconfirmed` and counts only once its adopter confirms it from the private link of the first email (the site does it with a button on the status page, never on the link being opened: mail scanners open links). Confirmed, it is `placed`, or `waitlisted` when the animal is already on hold for an approved adopter; its `placedAt` becomes the moment of the confirmation, and the adopter and the store hear of it as of any new application. An order left `unconfirmed` for 24 hours is cancelled by the store. The token is the same as for `getOrderByLink`; the same `404` for a link that is not valid. An order that is not `unconfirmed` (already confirmed, or cancelled) is `409 order_transition_not_allowed` and changes nothing. The body must be `application/json`, at most 16 KiB.
+         */
+        post: operations["confirmOrderByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/store/order-links": {
         parameters: {
             query?: never;
@@ -326,7 +346,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an adoption order
-         * @description Withdraws an open order. When it was `approved`, the animal becomes `available` again; `waitlisted` orders stay in line. The key that placed the order or a staff key. Allowed from `placed` or `waitlisted` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
+         * @description Withdraws an open order. When it was `approved`, the animal becomes `available` again; `waitlisted` orders stay in line. The key that placed the order or a staff key. Allowed from `unconfirmed` or `placed` or `waitlisted` or `approved`; any other status is `409 order_transition_not_allowed` and changes nothing. No request body. Answers the updated order, whose `history` records the change and the key that made it; orders changed with it record it too.
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -712,13 +732,13 @@ export interface components {
              * @description The status the order left; absent on the first entry, its placement.
              * @enum {string}
              */
-            from?: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
+            from?: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
             /**
-             * @description Progress of an adoption application: `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
+             * @description Progress of an adoption application: `unconfirmed` (only where the store asks adopters to confirm by email: waiting for the adopter to open the link in the first email, for 24 hours at most), `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `unconfirmed`, `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
              * @enum {string}
              */
-            to: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
-            /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`. */
+            to: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
+            /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`, or `schedule` for a change the store's own schedule made (an unconfirmed application expiring). */
             by: string;
         };
         /**
@@ -761,10 +781,10 @@ export interface components {
              */
             petId: number;
             /**
-             * @description Progress of an adoption application: `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
+             * @description Progress of an adoption application: `unconfirmed` (only where the store asks adopters to confirm by email: waiting for the adopter to open the link in the first email, for 24 hours at most), `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `unconfirmed`, `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
              * @enum {string}
              */
-            status: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
+            status: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
             /**
              * Format: date-time
              * @description When the order was placed (RFC 3339, UTC).
@@ -1153,6 +1173,23 @@ export interface components {
         };
         /** @description No order has this id (`not_found`). */
         NotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones. */
+        NotFound2: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2070,7 +2107,7 @@ export interface operations {
                 /** @description Maximum number of items to return, from 1 to 100. */
                 limit?: number;
                 /** @description Only orders whose status equals this value. Omit for all orders. */
-                status?: "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
+                status?: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
                 /** @description Only orders for this animal. Omit for orders of every animal. */
                 petId?: number;
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
@@ -2657,8 +2694,62 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden2"];
-            /** @description The link is not valid or has expired (`not_found`); `sendOrderLinks` sends fresh ones. */
-            404: {
+            404: components["responses"]["NotFound2"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmOrderByLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
+                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON body. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderLinkLookup"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden2"];
+            404: components["responses"]["NotFound2"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description The order is not `unconfirmed` (`order_transition_not_allowed`); nothing changed. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2674,8 +2765,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];

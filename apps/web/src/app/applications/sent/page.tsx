@@ -1,4 +1,5 @@
-import { CircleCheck } from 'lucide-react';
+import { ORDER_CONFIRMATION_HOURS } from '@pets/contract/schemas';
+import { CircleCheck, MailCheck } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
@@ -25,6 +26,35 @@ const SentPage = async () => {
   const reference = formatReference(sent.orderId);
   const animal = sent.petName;
   const { replyDays } = storeConfig();
+  if (sent.confirmBy) {
+    return (
+      <div className="narrow">
+        <div className="page-intro">
+          <p className="notice" role="status">
+            <MailCheck aria-hidden="true" focusable="false" className="notice__icon" />
+            One more step: check your email.
+          </p>
+          <h1 className="page-title">Confirm your application to adopt {animal}</h1>
+          <p className="lead">
+            We have sent an email to <strong>{sent.confirmBy}</strong>. Open the link in it and
+            press &ldquo;Confirm my application&rdquo;: until then, the store does not see your
+            application. If you do not confirm it within {ORDER_CONFIRMATION_HOURS} hours, it is
+            cancelled.
+          </p>
+          <p className="lead">Your application&apos;s reference is</p>
+          <p className="reference">{reference}</p>
+        </div>
+        <Panel id="next" title="No email?">
+          <p>
+            Look in your spam or junk folder. Still nothing after a few minutes?{' '}
+            <Link href="/applications/status#links-title">Ask for your application links</Link> with
+            the same address: the link in that email confirms it too.
+          </p>
+        </Panel>
+        <StoreVisit heading="Visit or contact the store" />
+      </div>
+    );
+  }
   return (
     <div className="narrow">
       <div className="page-intro">

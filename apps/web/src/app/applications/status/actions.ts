@@ -1,5 +1,7 @@
 'use server';
 
+import { ORDER_LINK_TOKEN_PATTERN, orderStatusPagePath } from '@pets/contract/schemas';
+import { redirect } from 'next/navigation';
 import { storeConfig } from '@/env';
 import { findPet } from '@/lib/api';
 import {
@@ -12,7 +14,7 @@ import { toApplicationView } from '@/lib/application-view';
 import { isSameEmail } from '@/lib/email-match';
 import { visitorLimits } from '@/lib/limits';
 import { rateLimitedMessage, waitInWords } from '@/lib/messages';
-import { getOrder, sendOrderLinks } from '@/lib/orders-api';
+import { confirmOrderByLink, getOrder, sendOrderLinks } from '@/lib/orders-api';
 import { currentVisitor } from '@/lib/visitor';
 
 const text = (data: FormData, name: string) => {
@@ -113,4 +115,23 @@ export const sendApplicationLinks = async (
         formError: "We can't reach our adoption records right now. Please try again in a minute.",
       };
   }
+};
+
+/**
+ * "Confirm my application", on the page a private link opens: a button, never the link itself,
+ * since mail scanners open links. Back to the same page, which shows where the application
+ * stands now (confirmed by this press or an earlier one, or closed); `?confirm=failed` when the
+ * API could not be reached.
+ */
+export const confirmApplication = async (data: FormData): Promise<void> => {
+  const token = text(data, 'token');
+  if (!ORDER_LINK_TOKEN_PATTERN.test(token)) {
+    redirect('/applications/status');
+  }
+  const confirmed = await confirmOrderByLink(token);
+  const isAnswered =
+    confirmed.ok || confirmed.failure.kind === 'not-found' || confirmed.failure.kind === 'invalid';
+  redirect(
+    isAnswered ? orderStatusPagePath(token) : `${orderStatusPagePath(token)}?confirm=failed`,
+  );
 };

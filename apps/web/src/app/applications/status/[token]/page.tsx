@@ -1,14 +1,16 @@
 import { ORDER_LINK_TOKEN_PATTERN, orderStatusPagePath } from '@pets/contract/schemas';
+import { MailCheck } from 'lucide-react';
 import type { Metadata } from 'next';
 import { ApiFailure } from '@/components/api-failure';
 import { ApplicationCard } from '@/components/application-card';
 import { ApplicationLinksForm } from '@/components/application-links-form';
+import { FormError } from '@/components/form/form-error';
 import { PageIntro } from '@/components/page-intro';
 import { storeConfig } from '@/env';
 import { findPet } from '@/lib/api';
 import { toApplicationView } from '@/lib/application-view';
 import { getOrderByLink } from '@/lib/orders-api';
-import { sendApplicationLinks } from '../actions';
+import { confirmApplication, sendApplicationLinks } from '../actions';
 
 /**
  * The private link is the only key to this page: never indexed, and never sent on as a referrer
@@ -20,14 +22,18 @@ export const metadata: Metadata = {
   referrer: 'no-referrer',
 };
 
-type TProps = { params: Promise<{ token: string }> };
+type TProps = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /**
  * An application opened from the private link in an email to its adopter: no reference or email to
  * type. A link that is not valid or has expired gets one answer, and the form for fresh links.
  */
-const ApplicationByLinkPage = async ({ params }: TProps) => {
+const ApplicationByLinkPage = async ({ params, searchParams }: TProps) => {
   const { token } = await params;
+  const { confirm } = await searchParams;
   const order = ORDER_LINK_TOKEN_PATTERN.test(token) ? await getOrderByLink(token) : undefined;
   if (
     order &&
@@ -57,6 +63,32 @@ const ApplicationByLinkPage = async ({ params }: TProps) => {
     pet.ok ? pet.data.name : undefined,
     storeConfig(),
   );
+  if (order.data.status === 'unconfirmed') {
+    return (
+      <div className="narrow">
+        <PageIntro title="Confirm your application">
+          One more step, {order.data.adopter.name}: confirm your application to send it to the
+          store.
+        </PageIntro>
+        {confirm === 'failed' ? (
+          <FormError>
+            We could not confirm your application just now. Please try again in a minute.
+          </FormError>
+        ) : null}
+        <form action={confirmApplication} className="panel confirm-application">
+          <input type="hidden" name="token" value={token} />
+          <p className="lead">{application.summary}</p>
+          <div className="form__actions">
+            <button type="submit" className="button">
+              <MailCheck aria-hidden="true" focusable="false" />
+              Confirm my application
+            </button>
+          </div>
+        </form>
+        <ApplicationCard application={application} />
+      </div>
+    );
+  }
   return (
     <div className="narrow">
       <PageIntro title="Your application">

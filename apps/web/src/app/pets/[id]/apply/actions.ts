@@ -77,6 +77,9 @@ export const applyToAdopt = async (
       orderId: result.data.order.id,
       petId,
       petName: pet.ok ? pet.data.name : 'your animal',
+      // Where the store asks adopters to confirm by email: "check your email" instead of thanks.
+      confirmBy:
+        result.data.order.status === 'unconfirmed' ? result.data.order.adopter.email : undefined,
     });
     redirect(SENT_PATH);
   }

@@ -1,10 +1,25 @@
-import type { TOrderHistoryEntry, TOrderStatus } from '@pets/contract/schemas';
-import { Ban, CircleCheck, CircleX, Heart, Hourglass, Inbox, type LucideIcon } from 'lucide-react';
+import {
+  ORDER_CONFIRMATION_HOURS,
+  ORDER_HISTORY_BY_SCHEDULE,
+  type TOrderHistoryEntry,
+  type TOrderStatus,
+} from '@pets/contract/schemas';
+import {
+  Ban,
+  CircleCheck,
+  CircleX,
+  Heart,
+  Hourglass,
+  Inbox,
+  type LucideIcon,
+  Mail,
+} from 'lucide-react';
 
 type TLook = { label: string; icon: LucideIcon; tone: string };
 
 /** An order's status as staff read it: a word and an icon, colour only as a second cue. */
 export const ORDER_STATUS_LOOKS: Record<TOrderStatus, TLook> = {
+  unconfirmed: { label: 'Unconfirmed', icon: Mail, tone: 'cancelled' },
   placed: { label: 'New', icon: Inbox, tone: 'pending' },
   waitlisted: { label: 'Waitlisted', icon: Hourglass, tone: 'pending' },
   approved: { label: 'Approved', icon: CircleCheck, tone: 'available' },
@@ -24,6 +39,7 @@ export const OrderStatusBadge = ({ status }: { status: TOrderStatus }) => {
 };
 
 const STEP_WORDS: Record<TOrderStatus, string> = {
+  unconfirmed: 'Application sent; the adopter has not confirmed it by email yet',
   placed: 'Application received',
   waitlisted: 'Waitlisted (another application approved)',
   approved: 'Approved',
@@ -33,4 +49,13 @@ const STEP_WORDS: Record<TOrderStatus, string> = {
 };
 
 /** One step of the history in plain words. */
-export const historyStep = (entry: TOrderHistoryEntry): string => STEP_WORDS[entry.to];
+export const historyStep = (entry: TOrderHistoryEntry): string =>
+  entry.from === 'unconfirmed' && (entry.to === 'placed' || entry.to === 'waitlisted')
+    ? `Confirmed by the adopter: ${STEP_WORDS[entry.to].toLowerCase()}`
+    : entry.by === ORDER_HISTORY_BY_SCHEDULE
+      ? `${STEP_WORDS[entry.to]}: not confirmed within ${ORDER_CONFIRMATION_HOURS} hours`
+      : STEP_WORDS[entry.to];
+
+/** Who made a step: a key, or the store's own schedule. */
+export const historyBy = (entry: TOrderHistoryEntry): string =>
+  entry.by === ORDER_HISTORY_BY_SCHEDULE ? "by the store's schedule" : `by key ${entry.by}`;

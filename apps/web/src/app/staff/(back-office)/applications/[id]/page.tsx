@@ -26,7 +26,7 @@ import { petHref } from '@/lib/pet-links';
 import { requireStaffKey } from '@/lib/session';
 import { findPetAsStaff, getOrder, listOrderNotes } from '@/lib/staff-api';
 import { addNote, changeOrder } from '../actions';
-import { historyStep, OrderStatusBadge } from '../order-status';
+import { historyBy, historyStep, OrderStatusBadge } from '../order-status';
 
 type TProps = {
   params: Promise<{ id: string }>;
@@ -345,7 +345,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
               <li key={`${entry.at}-${entry.to}`}>
                 <strong>{historyStep(entry)}</strong>{' '}
                 <span className="history__meta">
-                  <StoreTime at={entry.at} /> · by key {entry.by}
+                  <StoreTime at={entry.at} /> · {historyBy(entry)}
                 </span>
               </li>
             ))}
