@@ -13,6 +13,7 @@ import {
 import { MailModule } from './mail/mail.module';
 import { CategoriesModule } from './modules/categories/categories.module';
 import { DocsModule } from './modules/docs/docs.module';
+import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { MeModule } from './modules/me/me.module';
 import { MediaModule } from './modules/media/media.module';
@@ -60,6 +61,7 @@ export class AppModule {
         MailModule,
         CategoriesModule,
         MeModule,
+        EventsModule,
         HealthModule,
         DocsModule,
       ],

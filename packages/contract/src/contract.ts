@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { categoriesRouter } from './routers/categories';
+import { eventsRouter } from './routers/events';
 import { meRouter } from './routers/me';
 import { ordersRouter } from './routers/orders';
 import { petsRouter } from './routers/pets';
@@ -23,6 +24,7 @@ export const contract = c.router(
     orders: ordersRouter,
     categories: categoriesRouter,
     me: meRouter,
+    events: eventsRouter,
   },
   {
     pathPrefix: API_PATH_PREFIX,

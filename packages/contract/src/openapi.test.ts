@@ -46,7 +46,7 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the twenty-two operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the twenty-three operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
@@ -67,6 +67,7 @@ describe('openapi.json', () => {
       'getOrderByLink post /store/order-links/lookup',
       'getPet get /pets/{petId}',
       'listCategories get /categories',
+      'listEvents get /events',
       'listOrderNotes get /store/orders/{orderId}/notes',
       'listOrders get /store/orders',
       'listPets get /pets',

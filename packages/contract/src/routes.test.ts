@@ -29,6 +29,7 @@ describe('the route list', () => {
       'cancelOrder POST /v1/store/orders/:orderId/cancel',
       'listCategories GET /v1/categories',
       'getCurrentKey GET /v1/me',
+      'listEvents GET /v1/events',
     ]);
   });
 

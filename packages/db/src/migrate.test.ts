@@ -111,6 +111,7 @@ describe('migrate', () => {
       'api_keys',
       'categories',
       'database_environment',
+      'events',
       'idempotency_keys',
       'mail_messages',
       'order_notes',

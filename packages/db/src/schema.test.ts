@@ -240,6 +240,31 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     });
   },
 
+  Event: async () => {
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Events',
+        environment: 'production',
+        plan: 'pro',
+        hash: 'e'.repeat(64),
+        start: 'pets_live_Evnt',
+      },
+    });
+    const animal = await prisma.event.create({
+      data: { type: 'pet.created', data: { id: 1, name: 'Echo' } },
+    });
+    const order = await prisma.event.create({
+      data: { type: 'order.placed', apiKeyId: apiKey.id, data: { id: 2, status: 'placed' } },
+    });
+    // Numbered in the order they were recorded: the public id is evt_<id>.
+    expect(order.id).toBeGreaterThan(animal.id);
+    expect(animal).toMatchObject({ apiKeyId: null, data: { name: 'Echo' } });
+    expect(animal.createdAt).toBeInstanceOf(Date);
+    expect(
+      await prisma.event.findMany({ where: { apiKeyId: apiKey.id }, select: { type: true } }),
+    ).toEqual([{ type: 'order.placed' }]);
+  },
+
   SigningKey: async () => {
     const key = await prisma.signingKey.create({
       data: { name: 'order-links', secret: 's'.repeat(43) },

@@ -6,6 +6,7 @@ import {
   ORDER_SIDE_EFFECTS,
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
+  orderEventType,
   type TAdopter,
   type TDeclineReason,
   type TOrder,
@@ -23,7 +24,8 @@ import {
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
 import { UnknownPetError } from './errors';
-import { petsInOrders } from './pets.repository';
+import { recordEvents, type TNewEvent } from './events.repository';
+import { petsInOrders, recordPetEvents } from './pets.repository';
 import { isUniqueViolation, withTransaction } from './transaction';
 
 /**
@@ -588,7 +590,58 @@ export type TOrderChange = {
 export type TOrderChangesHook = (
   client: PoolClient,
   changes: readonly TOrderChange[],
+  /** The animal's status, when the change moved it (an approval, a completion, a release). */
+  petChange?: TPetStatusChange,
 ) => Promise<void>;
+
+/** An animal's status moved by a change of its orders. */
+export type TPetStatusChange = { petId: number; from: TPetStatus; to: TPetStatus };
+
+/** The orders named, with the key that placed each (who may read their events). */
+const EVENT_ORDERS_STATEMENT = prepare((db, p: { ids: string[] }) =>
+  db
+    .selectFrom('orders')
+    .select([...ORDER_COLUMNS, 'api_key_id as apiKeyId'])
+    .where('id', '=', sql<string>`any(${p.ids}::bigint[])`),
+);
+
+/**
+ * The events of a transaction's order changes, as a change hook: one `order.<status>` per changed
+ * order (read as it is now, for the key that placed it), and `pet.status_changed` when the change
+ * moved the animal (`mediaBaseUrl`: its photos' addresses).
+ */
+export const orderEventsHook =
+  (mediaBaseUrl: string): TOrderChangesHook =>
+  async (client, changes, petChange) => {
+    const { rows } = await EVENT_ORDERS_STATEMENT.execute(client, {
+      ids: changes.map((change) => String(change.orderId)),
+    });
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    const events: TNewEvent[] = [];
+    for (const change of changes) {
+      const row = byId.get(change.orderId);
+      if (row) {
+        events.push({
+          type: orderEventType(change.to),
+          data: toOrder(row),
+          apiKeyId: row.apiKeyId,
+        });
+      }
+    }
+    await recordEvents(client, events);
+    if (petChange) {
+      await recordPetEvents(client, petChange.petId, ['pet.status_changed'], mediaBaseUrl);
+    }
+  };
+
+/** Several hooks, one after the other, on the same transaction. */
+export const allOf =
+  (...hooks: readonly TOrderChangesHook[]): TOrderChangesHook =>
+  async (client, changes, petChange) => {
+    for (const hook of hooks) {
+      await hook(client, changes, petChange);
+    }
+  };
 
 const inReviewDelta = (changes: readonly TOrderChange[]): number =>
   changes.reduce(
@@ -727,7 +780,11 @@ export class OrdersRepository {
         status: newPetStatus ?? null,
         inReviewDelta: inReviewDelta(changes),
       });
-      await this.onChanges(client, changes);
+      const petChange =
+        newPetStatus && petStatus && newPetStatus !== petStatus
+          ? { petId: named.petId, from: petStatus, to: newPetStatus }
+          : undefined;
+      await this.onChanges(client, changes, petChange);
       return toOrder(row);
     });
   }

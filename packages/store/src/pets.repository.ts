@@ -3,6 +3,7 @@ import type {
   TPage,
   TPet,
   TPetAge,
+  TPetEventType,
   TPetPhoto,
   TPetSex,
   TPetSize,
@@ -28,6 +29,7 @@ import {
   type TRowOf,
 } from '@pets/db';
 import type { Pool } from 'pg';
+import { recordEvents } from './events.repository';
 import { mediaUrl } from './media-url';
 import { isForeignKeyViolation, withTransaction } from './transaction';
 
@@ -336,7 +338,7 @@ export const petsInOrders = {
 
 /** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
 const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
-  db.selectFrom('pets').select('id').where('id', '=', p.id).forUpdate(),
+  db.selectFrom('pets').select(['id', 'status']).where('id', '=', p.id).forUpdate(),
 );
 
 /** Whether the animal is on hold for an approved adopter (the order that holds it). */
@@ -457,6 +459,28 @@ export class OpenOrderConflictError extends Error {
   }
 }
 
+/**
+ * Records events of the animal `petId` as it is now, on `client`'s transaction (the photos' and
+ * the orders' changes of an animal): one read of the animal, one insert.
+ */
+export const recordPetEvents = async (
+  client: TQueryable,
+  petId: number,
+  types: readonly TPetEventType[],
+  mediaBaseUrl: string,
+): Promise<void> => {
+  const { rows } = await GET_STATEMENT.execute(client, { id: String(petId) });
+  const row = rows[0];
+  if (!row || types.length === 0) {
+    return;
+  }
+  const pet = toPet(row, mediaBaseUrl);
+  await recordEvents(
+    client,
+    types.map((type) => ({ type, data: pet })),
+  );
+};
+
 export class PetsRepository {
   /**
    * `mediaBaseUrl`: the configuration's (MEDIA_BASE_URL, or the API's `/media`), which turns the
@@ -485,22 +509,27 @@ export class PetsRepository {
     return Number(rows[0]?.total ?? 0);
   }
 
-  /** Rejects with UnknownCategoryError when `categoryId` names no category. */
-  /** A new animal, recording the key that created it (`createdBy`, an api_keys id; null: none). */
+  /**
+   * A new animal, recording the key that created it (`createdBy`, an api_keys id; null: none),
+   * and its `pet.created` event in the same transaction. Rejects with UnknownCategoryError when
+   * `categoryId` names no category.
+   */
   create(pet: TNewPet, createdBy: bigint | null = null): Promise<TPet> {
     const { name, categoryId, status } = pet;
-    return INSERT_STATEMENT.execute(this.db, {
-      name,
-      categoryId: String(categoryId),
-      status,
-      createdBy: createdBy === null ? null : String(createdBy),
-      ...profileParams(pet),
-    }).then(
-      ({ rows }) => this.toPet(rows[0] as TPetRow),
-      (error: unknown) => {
-        throw isForeignKeyViolation(error) ? new UnknownCategoryError(pet.categoryId) : error;
-      },
-    );
+    return withTransaction(this.db, async (client) => {
+      const { rows } = await INSERT_STATEMENT.execute(client, {
+        name,
+        categoryId: String(categoryId),
+        status,
+        createdBy: createdBy === null ? null : String(createdBy),
+        ...profileParams(pet),
+      });
+      const created = this.toPet(rows[0] as TPetRow);
+      await recordEvents(client, [{ type: 'pet.created', data: created }]);
+      return created;
+    }).catch((error: unknown) => {
+      throw isForeignKeyViolation(error) ? new UnknownCategoryError(pet.categoryId) : error;
+    });
   }
 
   async get(id: number): Promise<TPet | null> {
@@ -528,7 +557,8 @@ export class PetsRepository {
     };
     return withTransaction(this.db, async (client) => {
       const locked = await LOCK_STATEMENT.execute(client, { id: params.id });
-      if (locked.rows.length === 0) {
+      const previous = locked.rows[0]?.status;
+      if (previous === undefined) {
         return null;
       }
       if (params.status !== null && params.status !== 'pending') {
@@ -538,7 +568,14 @@ export class PetsRepository {
         }
       }
       const { rows } = await UPDATE_STATEMENT.execute(client, params);
-      return this.toPet(rows[0] as TPetRow);
+      const updated = this.toPet(rows[0] as TPetRow);
+      await recordEvents(client, [
+        { type: 'pet.updated', data: updated },
+        ...(updated.status === previous
+          ? []
+          : [{ type: 'pet.status_changed' as const, data: updated }]),
+      ]);
+      return updated;
     }).catch((error: unknown) => {
       throw isForeignKeyViolation(error) && changes.categoryId !== undefined
         ? new UnknownCategoryError(changes.categoryId)

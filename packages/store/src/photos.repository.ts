@@ -3,6 +3,7 @@ import { prepare, sql } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
 import { UnknownPetError } from './errors';
 import { mediaUrl } from './media-url';
+import { recordPetEvents } from './pets.repository';
 import { withTransaction } from './transaction';
 
 /**
@@ -142,6 +143,7 @@ export class PhotosRepository {
         placeholder: photo.placeholder,
         sizes: JSON.stringify(photo.sizes),
       });
+      await recordPetEvents(client, photo.petId, ['pet.photo_added'], this.mediaBaseUrl);
       return this.toPhoto(rows[0] as TPhotoRow);
     });
   }
@@ -158,6 +160,9 @@ export class PhotosRepository {
         photoId: String(photoId),
       });
       const row = rows[0] as { sizes: TStoredSize[] } | undefined;
+      if (row) {
+        await recordPetEvents(client, petId, ['pet.photo_removed'], this.mediaBaseUrl);
+      }
       return row?.sizes.map((size) => size.key);
     });
   }
@@ -176,6 +181,7 @@ export class PhotosRepository {
         throw new PhotoOrderError();
       }
       await SET_ORDER.execute(client, { petId: id, ids: photoIds.map(String) });
+      await recordPetEvents(client, petId, ['pet.updated'], this.mediaBaseUrl);
       const byId = new Map(rows.map((row) => [Number(row.id), row as TPhotoRow]));
       return photoIds.map((photoId) => this.toPhoto(byId.get(photoId) as TPhotoRow));
     });

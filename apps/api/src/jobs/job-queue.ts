@@ -21,6 +21,8 @@ export const QUEUES = {
   staffDigest: 'mail.staff-digest',
   /** Cancels the applications left unconfirmed (APPLICATION_CONFIRMATION), on a schedule. */
   expireUnconfirmed: 'orders.expire-unconfirmed',
+  /** Deletes the events older than EVENT_RETENTION_DAYS, on a schedule. */
+  pruneEvents: 'events.prune',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -50,6 +52,7 @@ const QUEUE_OPTIONS: Record<TQueueName, object> = {
   [QUEUES.mail]: MAIL_QUEUE_OPTIONS,
   [QUEUES.staffDigest]: DIGEST_QUEUE_OPTIONS,
   [QUEUES.expireUnconfirmed]: EXPIRY_QUEUE_OPTIONS,
+  [QUEUES.pruneEvents]: EXPIRY_QUEUE_OPTIONS,
 };
 
 export type TJobQueueOptions = {

@@ -5,6 +5,7 @@ export * from './category';
 export * from './common';
 export * from './decline-reason-words';
 export * from './error';
+export * from './event';
 export * from './idempotency';
 export * from './order';
 export * from './order-link';

@@ -148,6 +148,7 @@ describe('GET /v1/openapi.json', () => {
     expect(statuses.sort()).toEqual(
       [
         'get /categories 200',
+        'get /events 200',
         'get /me 200',
         'get /pets 200',
         'get /pets/{petId} 200',

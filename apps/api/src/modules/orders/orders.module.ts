@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MailRepository } from '@pets/store/mail.repository';
-import { OrdersRepository } from '@pets/store/orders.repository';
+import { allOf, OrdersRepository, orderEventsHook } from '@pets/store/orders.repository';
 import type { Pool } from 'pg';
 import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
@@ -20,11 +20,15 @@ import { UnconfirmedExpiry } from './unconfirmed-expiry';
     OrderLinksService,
     {
       provide: OrdersRepository,
-      // Every change writes its emails to the outbox in its own transaction (order-mail.ts).
+      // Every change writes its emails to the outbox (order-mail.ts) and its events, in its own
+      // transaction.
       useFactory: (pool: Pool, outbox: MailRepository, config: TConfig) =>
         new OrdersRepository(
           pool,
-          orderMailHook(outbox, { email: config.store.email, digest: config.STAFF_DIGEST }),
+          allOf(
+            orderMailHook(outbox, { email: config.store.email, digest: config.STAFF_DIGEST }),
+            orderEventsHook(config.mediaBaseUrl),
+          ),
         ),
       inject: [PG_POOL, MailRepository, CONFIG],
     },

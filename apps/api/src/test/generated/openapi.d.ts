@@ -395,6 +395,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description What changed, newest first, at most `limit` of them, each with the resource as it was just after the change: every animal event, and the adoption-order events of orders the key placed (every order event for a staff key). Filter with `type`, `since` (an instant) and `after` (an event id: only the events recorded after it); further pages as for `GET /v1/pets`. Events are kept 30 days. An event is listed once the change it reports is committed; a change that commits late may appear below events recorded after it began, so resume with `after` an event a minute older than the newest you have, and skip the ids you have seen.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -989,6 +1009,137 @@ export interface components {
             /** @description The store's own site: its requests are counted per visitor. `false` for every partner's key. */
             firstParty: boolean;
         };
+        /** PetEvent */
+        PetEvent: {
+            /**
+             * @description Unique identifier of the event, `evt_` and a number that grows in the order events were recorded. Also the `webhook-id` of its deliveries.
+             * @example evt_1042
+             */
+            id: string;
+            /**
+             * @description What happened to an animal: `pet.created`; `pet.updated` (any change of its fields or the order of its photos; not a change of `applicationsInReview` alone); `pet.status_changed` (sent with `pet.updated` when a change of the animal set its status, and alone when an adoption order did: approved, completed, or an approval that fell through); `pet.photo_added`, `pet.photo_removed`.
+             * @enum {string}
+             */
+            type: "pet.created" | "pet.updated" | "pet.status_changed" | "pet.photo_added" | "pet.photo_removed";
+            /**
+             * Format: date-time
+             * @description When the change happened (RFC 3339, UTC).
+             */
+            createdAt: string;
+            /** @description The animal just after the change, as `getPet` returns it. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Unique identifier assigned by the service on creation.
+                 */
+                id: number;
+                /** @description The animal's name. */
+                name: string;
+                /**
+                 * Format: int64
+                 * @description ID of the category the animal belongs to.
+                 */
+                categoryId: number;
+                /**
+                 * @description Availability of the animal: `available` for adoption, `pending` while an adoption is being arranged, `sold` once it has gone to its new home.
+                 * @enum {string}
+                 */
+                status: "available" | "pending" | "sold";
+                /** @description The animal's story in plain text (line breaks kept); `null` when none. */
+                description: string | null;
+                /**
+                 * @description The animal's sex: `male`, `female`, or `unknown` when the store cannot tell (a young bird, a fish). `null` on a Pet means nobody has said.
+                 * @enum {string|null}
+                 */
+                sex: "male" | "female" | "unknown" | null;
+                /**
+                 * @description Life stage, as adoption sites group animals: `baby` (a puppy, a kitten), `young`, `adult`, `senior`. A stage rather than a number, since the age of a rescued animal is an estimate.
+                 * @enum {string|null}
+                 */
+                age: "baby" | "young" | "adult" | "senior" | null;
+                /**
+                 * @description Size when grown, relative to its kind: `small`, `medium`, `large`, `xlarge` (extra large).
+                 * @enum {string|null}
+                 */
+                size: "small" | "medium" | "large" | "xlarge" | null;
+                /** @description Breed or kind, free text; `null` when unknown. */
+                breed: string | null;
+                /**
+                 * Format: date
+                 * @description The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, no time zone: the store's own calendar). `null` when unknown.
+                 */
+                arrivedAt: string | null;
+                /** @description The photos of the animal in their order, the first its main photo; `[]` when it has none (show an illustration of its category). At most 20. */
+                photos: components["schemas"]["PetPhoto"][];
+                /**
+                 * Format: int32
+                 * @description How many adoption applications for the animal are in review (`placed` or `waitlisted`), without who sent them. Read-only: the store keeps it as applications arrive and move.
+                 */
+                applicationsInReview: number;
+            };
+        };
+        /** OrderEvent */
+        OrderEvent: {
+            /**
+             * @description Unique identifier of the event, `evt_` and a number that grows in the order events were recorded. Also the `webhook-id` of its deliveries.
+             * @example evt_1042
+             */
+            id: string;
+            /**
+             * @description What happened to an adoption order: named after the status it reached (`order.placed`, `order.approved`, `order.waitlisted`, `order.declined`, `order.completed`, `order.cancelled`, and `order.unconfirmed` where adopters confirm by email), whether the order itself was acted on or changed with another (waitlisted by an approval).
+             * @enum {string}
+             */
+            type: "order.unconfirmed" | "order.placed" | "order.waitlisted" | "order.approved" | "order.declined" | "order.completed" | "order.cancelled";
+            /**
+             * Format: date-time
+             * @description When the change happened (RFC 3339, UTC).
+             */
+            createdAt: string;
+            /** @description The order just after the change, as `getOrder` returns it. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Unique identifier of the order.
+                 */
+                id: number;
+                /**
+                 * Format: int64
+                 * @description The animal this adoption order is for.
+                 */
+                petId: number;
+                /**
+                 * @description Progress of an adoption application: `unconfirmed` (only where the store asks adopters to confirm by email: waiting for the adopter to open the link in the first email, for 24 hours at most), `placed` (received, in review), `waitlisted` (in line behind an approved adopter, or kept in line after that approval fell through), `approved` (the animal is on hold for this adopter), then `declined`, `completed` (the animal has gone home) or `cancelled`. `unconfirmed`, `placed`, `waitlisted` and `approved` are open: an animal takes any number of open applications, at most one of them `approved`.
+                 * @enum {string}
+                 */
+                status: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
+                /**
+                 * Format: date-time
+                 * @description When the order was placed (RFC 3339, UTC).
+                 */
+                placedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When the order last changed (RFC 3339, UTC).
+                 */
+                updatedAt: string;
+                adopter: components["schemas"]["Adopter"];
+                /** @description The note for the store. */
+                message?: string;
+                /**
+                 * @description Why the store declined the application; present only when it is `declined`.
+                 * @enum {string}
+                 */
+                declineReason?: "not_a_match" | "home_not_suitable" | "incomplete_application" | "no_response" | "adopted_by_another_family" | "other";
+                /** @description The store's words to the adopter about the decline, if any; present only when it is `declined`. */
+                declineNote?: string;
+                /** @description Every change of the order, oldest first, starting with its placement. */
+                history: components["schemas"]["OrderHistoryEntry"][];
+            };
+        };
+        /** Event */
+        Event: components["schemas"]["PetEvent"] | components["schemas"]["OrderEvent"];
+        /** Events */
+        Events: components["schemas"]["Event"][];
     };
     responses: {
         /** @description Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment. */
@@ -2951,6 +3102,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CurrentKey"];
+                };
+            };
+            400: components["responses"]["InvalidRequest2"];
+            401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items to return, from 1 to 100. */
+                limit?: number;
+                /** @description Only events of this type. Omit for every type. */
+                type?: "pet.created" | "pet.updated" | "pet.status_changed" | "pet.photo_added" | "pet.photo_removed" | "order.unconfirmed" | "order.placed" | "order.waitlisted" | "order.approved" | "order.declined" | "order.completed" | "order.cancelled";
+                /** @description Only events that happened at or after this instant (RFC 3339, e.g. `2026-11-27T09:00:00Z`). */
+                since?: string;
+                /** @description Only events recorded after this one (its `id`): where a partner that was away resumes. */
+                after?: string;
+                /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Events"];
                 };
             };
             400: components["responses"]["InvalidRequest2"];
