@@ -12,9 +12,14 @@ const onCheckedOutClientError = (): void => undefined;
  * Runs `work` in one transaction on a client of its own, committed when it resolves and rolled
  * back when it throws. Inside, use only that client: on the embedded database a statement on
  * another connection would wait for this transaction to end (prisma/README.md). A client whose
- * rollback fails too is destroyed rather than returned to the pool. While checked out, the client
+ * query outlived the pool's query timeout (a hung server), or whose rollback fails too, is
+ * destroyed rather than returned to the pool, with no rollback to wait for. While checked out, the client
  * has an `'error'` listener, so a connection lost mid-transaction fails the request, not the process.
  */
+/** pg's own error when a query outlived the pool's `query_timeout` (packages/db/src/client.ts). */
+const isClientTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'Query read timeout';
+
 export const withTransaction = async <T>(
   pool: Pool,
   work: (client: PoolClient) => Promise<T>,
@@ -29,6 +34,12 @@ export const withTransaction = async <T>(
     client.release();
     return result;
   } catch (error) {
+    if (isClientTimeout(error)) {
+      // The server did not answer in time (hung, or gone): a ROLLBACK would wait as long again.
+      // The connection is destroyed instead, and the server drops the transaction with it.
+      client.release(error as Error);
+      throw error;
+    }
     try {
       await client.query('ROLLBACK');
       client.off('error', onCheckedOutClientError);
