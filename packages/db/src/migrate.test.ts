@@ -119,6 +119,9 @@ describe('migrate', () => {
       'pet_photos',
       'pets',
       'signing_keys',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_endpoints',
     ]);
   });
 

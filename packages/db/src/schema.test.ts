@@ -263,6 +263,72 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(
       await prisma.event.findMany({ where: { apiKeyId: apiKey.id }, select: { type: true } }),
     ).toEqual([{ type: 'order.placed' }]);
+    // The writing transaction's id, for the webhooks' fan-out: later transactions, larger ids.
+    expect(order.xactId).toBeGreaterThan(animal.xactId);
+  },
+
+  WebhookEndpoint: async () => {
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Webhooks',
+        environment: 'production',
+        plan: 'pro',
+        hash: 'w'.repeat(64),
+        start: 'pets_live_Whks',
+      },
+    });
+    const endpoint = await prisma.webhookEndpoint.create({
+      data: {
+        apiKeyId: apiKey.id,
+        url: 'https://partner.example/hooks',
+        eventTypes: ['pet.created', '*'],
+        secret: 'ciphertext',
+        cursorXactId: 1n,
+      },
+    });
+    expect(endpoint).toMatchObject({ status: 'enabled', cursorEventId: 0n, description: null });
+    expect(endpoint.eventTypes).toEqual(['pet.created', '*']);
+    const event = await prisma.event.create({ data: { type: 'pet.created', data: { id: 1 } } });
+    const delivery = await prisma.webhookDelivery.create({
+      data: {
+        endpointId: endpoint.id,
+        eventId: event.id,
+        eventType: 'pet.created',
+        payload: { id: `evt_${event.id}` },
+        nextAttemptAt: new Date(),
+      },
+    });
+    expect(delivery).toMatchObject({ status: 'pending', attemptCount: 0 });
+    // One delivery per event and endpoint: a second fan-out of the same event does nothing.
+    expect(
+      await prismaCode(
+        prisma.webhookDelivery.create({
+          data: {
+            endpointId: endpoint.id,
+            eventId: event.id,
+            eventType: 'pet.created',
+            payload: {},
+          },
+        }),
+      ),
+    ).toBe('P2002');
+    const attempt = await prisma.webhookAttempt.create({
+      data: { deliveryId: delivery.id, at: new Date(), statusCode: 500, durationMs: 12 },
+    });
+    expect(attempt).toMatchObject({ error: null, responseBody: null });
+    // Deleting the endpoint deletes its deliveries and their attempts.
+    await prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    expect(await prisma.webhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(0);
+  },
+
+  WebhookDelivery: async () => {
+    // Written and read with its endpoint (WebhookEndpoint above); a test delivery has no event.
+    expect(await prisma.webhookDelivery.count({ where: { eventId: null } })).toBe(0);
+  },
+
+  WebhookAttempt: async () => {
+    // Written and read with its delivery (WebhookEndpoint above).
+    expect(await prisma.webhookAttempt.count()).toBe(0);
   },
 
   SigningKey: async () => {
