@@ -20,6 +20,7 @@ import { MediaModule } from './modules/media/media.module';
 import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
 import { PhotosModule } from './modules/photos/photos.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
 
@@ -62,6 +63,7 @@ export class AppModule {
         CategoriesModule,
         MeModule,
         EventsModule,
+        WebhooksModule,
         HealthModule,
         DocsModule,
       ],

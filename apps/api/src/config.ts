@@ -267,6 +267,34 @@ export const ZEnvironment = z.object({
     .describe(
       "`on`: this process also runs the job queue's worker (sending email); `off`: it only serves requests and queues work for processes that have it on",
     ),
+  // --- Webhooks (docs/api.md, "Webhooks") ---
+  WEBHOOK_ALLOW_HTTP: z
+    .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe(
+      '`true`: webhook endpoints may be `http` addresses too (development); `false`: `https` only',
+    ),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z
+    .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
+    .default('false')
+    .transform((value) => value === 'true')
+    .describe(
+      '`true`: webhooks may be sent to loopback, private and link-local addresses (development and tests only: it lets a key make the API call into its own network)',
+    ),
+  WEBHOOK_RETRY_SCALE: z.coerce
+    .number({ invalid_type_error: 'must be a number from 0.00001 to 1' })
+    .min(0.00001, 'must be a number from 0.00001 to 1')
+    .max(1, 'must be a number from 0.00001 to 1')
+    .default(1)
+    .describe(
+      'multiplies the waits of the webhook retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); below 1 for tests only',
+    ),
+  WEBHOOK_POLL_INTERVAL_MS: ZInteger(50, 60_000)
+    .default(1000)
+    .describe(
+      'how often a worker (`JOBS_WORKER=on`) looks for new events and due webhook deliveries, in milliseconds',
+    ),
   STAFF_DIGEST: z
     .enum(['immediate', 'daily'], { errorMap: () => ({ message: 'must be immediate or daily' }) })
     .default('immediate')

@@ -4,6 +4,7 @@ import { eventsRouter } from './routers/events';
 import { meRouter } from './routers/me';
 import { ordersRouter } from './routers/orders';
 import { petsRouter } from './routers/pets';
+import { webhooksRouter } from './routers/webhooks';
 import { ZError } from './schemas/error';
 
 const c = initContract();
@@ -25,6 +26,7 @@ export const contract = c.router(
     categories: categoriesRouter,
     me: meRouter,
     events: eventsRouter,
+    webhooks: webhooksRouter,
   },
   {
     pathPrefix: API_PATH_PREFIX,

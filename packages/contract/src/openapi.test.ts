@@ -46,7 +46,7 @@ describe('openapi.json', () => {
     expect(committed).toEqual(document);
   });
 
-  it('describes the twenty-three operations relative to the /v1 base, with their names as operationIds', () => {
+  it('describes the thirty-two operations relative to the /v1 base, with their names as operationIds', () => {
     expect(
       operations
         .map(({ method, path, operation }) => `${operation.operationId} ${method} ${path}`)
@@ -60,21 +60,30 @@ describe('openapi.json', () => {
       'completeOrder post /store/orders/{orderId}/complete',
       'confirmOrderByLink post /store/order-links/confirm',
       'createPet post /pets',
+      'createWebhookEndpoint post /webhook-endpoints',
       'declineOrder post /store/orders/{orderId}/decline',
       'deletePetPhoto delete /pets/{petId}/photos/{photoId}',
+      'deleteWebhookEndpoint delete /webhook-endpoints/{endpointId}',
       'getCurrentKey get /me',
       'getOrder get /store/orders/{orderId}',
       'getOrderByLink post /store/order-links/lookup',
       'getPet get /pets/{petId}',
+      'getWebhookEndpoint get /webhook-endpoints/{endpointId}',
       'listCategories get /categories',
       'listEvents get /events',
       'listOrderNotes get /store/orders/{orderId}/notes',
       'listOrders get /store/orders',
       'listPets get /pets',
+      'listWebhookDeliveries get /webhook-endpoints/{endpointId}/deliveries',
+      'listWebhookEndpoints get /webhook-endpoints',
       'placeOrder post /store/orders',
       'reorderPetPhotos put /pets/{petId}/photos/order',
+      'retryWebhookDelivery post /webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry',
+      'rotateWebhookSecret post /webhook-endpoints/{endpointId}/rotate-secret',
       'sendOrderLinks post /store/order-links',
+      'testWebhookEndpoint post /webhook-endpoints/{endpointId}/test',
       'updatePet patch /pets/{petId}',
+      'updateWebhookEndpoint patch /webhook-endpoints/{endpointId}',
     ]);
     expect(operationNames().sort()).toEqual(
       operations.map(({ operation }) => operation.operationId).sort(),
@@ -286,12 +295,19 @@ describe('openapi.json', () => {
       const parameters = operations.flatMap(({ operation }) => operation.parameters ?? []);
       const path = parameters.filter((parameter) => parameter.in === 'path');
       expect([...new Set(path.map((parameter) => parameter.name))].sort()).toEqual([
+        'deliveryId',
+        'endpointId',
         'orderId',
         'petId',
         'photoId',
       ]);
       for (const parameter of path) {
-        expect(parameter.schema?.example).toEqual(expect.any(Number));
+        // The webhooks' ids are prefixed text (`we_12`), the others numbers.
+        expect(parameter.schema?.example).toEqual(
+          parameter.name.endsWith('Id') && ['deliveryId', 'endpointId'].includes(parameter.name)
+            ? expect.stringMatching(/^[a-z]+_\d+$/)
+            : expect.any(Number),
+        );
       }
     });
 

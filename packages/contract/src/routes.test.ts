@@ -30,6 +30,15 @@ describe('the route list', () => {
       'listCategories GET /v1/categories',
       'getCurrentKey GET /v1/me',
       'listEvents GET /v1/events',
+      'listWebhookEndpoints GET /v1/webhook-endpoints',
+      'createWebhookEndpoint POST /v1/webhook-endpoints',
+      'getWebhookEndpoint GET /v1/webhook-endpoints/:endpointId',
+      'updateWebhookEndpoint PATCH /v1/webhook-endpoints/:endpointId',
+      'deleteWebhookEndpoint DELETE /v1/webhook-endpoints/:endpointId',
+      'rotateWebhookSecret POST /v1/webhook-endpoints/:endpointId/rotate-secret',
+      'testWebhookEndpoint POST /v1/webhook-endpoints/:endpointId/test',
+      'listWebhookDeliveries GET /v1/webhook-endpoints/:endpointId/deliveries',
+      'retryWebhookDelivery POST /v1/webhook-endpoints/:endpointId/deliveries/:deliveryId/retry',
     ]);
   });
 

@@ -12,3 +12,4 @@ export * from './order-link';
 export * from './order-status-words';
 export * from './pet';
 export * from './photo';
+export * from './webhook';

@@ -102,6 +102,23 @@ describe('GET /v1/openapi.json', () => {
     const photoId = ((await (await upload(pet.id)).json()) as { id: number }).id;
     // The private link an email to the adopter would carry.
     const token = signOrderLink(await signingKey(api.pool, 'order-links'), orderId, Date.now());
+    // A webhook endpoint with a delivery to retry, and another for the walk to delete.
+    const newEndpoint = async () => {
+      const response = await api.fetch('/v1/webhook-endpoints', {
+        key,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://partner.example/hooks', events: ['*'] }),
+      });
+      return ((await response.json()) as { id: string }).id;
+    };
+    const endpointId = await newEndpoint();
+    const endpointToDelete = await newEndpoint();
+    const test = await api.fetch(`/v1/webhook-endpoints/${endpointId}/test`, {
+      key,
+      method: 'POST',
+    });
+    const deliveryId = ((await test.json()) as { id: string }).id;
     const bodies: Record<string, unknown> = {
       'post /pets': { name: 'Pickles', categoryId: Number(category.id) },
       'post /store/orders': { petId: Number(other.id), adopter: { name: 'B', email: 'b@c.org' } },
@@ -112,17 +129,24 @@ describe('GET /v1/openapi.json', () => {
       'post /store/order-links/lookup': { token },
       'post /store/order-links/confirm': { token },
       'post /store/orders/{orderId}/questions': { text: 'Is the garden fenced?' },
+      'post /webhook-endpoints': { url: 'https://partner.example/hooks', events: ['*'] },
+      'patch /webhook-endpoints/{endpointId}': { description: 'Walked' },
     };
     const images: Record<string, Buffer> = { 'post /pets/{petId}/photos': png };
     let addedPhotoId = 0;
     const statuses: string[] = [];
     for (const [path, item] of Object.entries(document.paths)) {
       for (const method of Object.keys(item)) {
+        const operation = `${method} ${path}`;
         const url = `${base}${path
           .replace('{petId}', String(pet.id))
           .replace('{orderId}', String(orderId))
-          .replace('{photoId}', String(photoId))}`;
-        const operation = `${method} ${path}`;
+          .replace('{photoId}', String(photoId))
+          .replace(
+            '{endpointId}',
+            operation === 'delete /webhook-endpoints/{endpointId}' ? endpointToDelete : endpointId,
+          )
+          .replace('{deliveryId}', deliveryId)}`;
         const image = images[operation];
         const body =
           operation === 'put /pets/{petId}/photos/order'
@@ -171,6 +195,15 @@ describe('GET /v1/openapi.json', () => {
         'delete /pets/{petId}/photos/{photoId} 204',
         'post /pets/{petId}/photos 201',
         'put /pets/{petId}/photos/order 200',
+        'get /webhook-endpoints 200',
+        'post /webhook-endpoints 201',
+        'get /webhook-endpoints/{endpointId} 200',
+        'patch /webhook-endpoints/{endpointId} 200',
+        'delete /webhook-endpoints/{endpointId} 204',
+        'post /webhook-endpoints/{endpointId}/rotate-secret 200',
+        'post /webhook-endpoints/{endpointId}/test 202',
+        'get /webhook-endpoints/{endpointId}/deliveries 200',
+        'post /webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry 202',
       ].sort(),
     );
   });

@@ -38,6 +38,10 @@ const newOrder = async () =>
     adopter: { name: 'Ada Lovelace', email: 'ada@example.org' },
   });
 
+const newEndpoint = () =>
+  call('POST', '/webhook-endpoints', { url: 'https://partner.example/hooks', events: ['*'] });
+const endpointIds = async () => ({ endpointId: (await newEndpoint()).id });
+
 /** Fresh data for an operation: its path parameters, and the body's ids where it has them. */
 const fresh = {
   'GET /pets/{petId}': async () => ({ petId: (await newPet()).id }),
@@ -66,6 +70,17 @@ const fresh = {
   'POST /store/orders/{orderId}/notes': async () => ({ orderId: (await newOrder()).id }),
   'POST /store/orders/{orderId}/cancel': async () => ({ orderId: (await newOrder()).id }),
   'POST /store/orders/{orderId}/questions': async () => ({ orderId: (await newOrder()).id }),
+  'GET /webhook-endpoints/{endpointId}': endpointIds,
+  'PATCH /webhook-endpoints/{endpointId}': endpointIds,
+  'DELETE /webhook-endpoints/{endpointId}': endpointIds,
+  'POST /webhook-endpoints/{endpointId}/rotate-secret': endpointIds,
+  'POST /webhook-endpoints/{endpointId}/test': endpointIds,
+  'GET /webhook-endpoints/{endpointId}/deliveries': endpointIds,
+  'POST /webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry': async () => {
+    const endpoint = await newEndpoint();
+    const delivery = await call('POST', `/webhook-endpoints/${endpoint.id}/test`);
+    return { endpointId: endpoint.id, deliveryId: delivery.id };
+  },
   // A link signed by the test for an order of its own: the example's token is signed by nobody.
   'POST /store/order-links/lookup': async () => ({
     body: { token: process.env.DREDD_ORDER_LINK_TOKEN },

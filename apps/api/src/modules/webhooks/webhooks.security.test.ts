@@ -1,0 +1,207 @@
+import type { TWebhookDelivery } from '@pets/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, json, useTestApi } from '../../test/api-harness';
+import { placedOrder } from '../orders/orders.test-support';
+import { createEndpoint, eventually, startReceiver, type TReceiver } from './webhooks.test-support';
+
+/**
+ * Who may manage and receive what, and where the API refuses to send: an endpoint is its key's
+ * alone (another key's is a 404) and receives only what that key may read; read-only keys manage
+ * none; and with private addresses not allowed (the production default), the API refuses to
+ * connect to loopback, private and link-local addresses, at registration for literal addresses
+ * and at every attempt for names, checking the addresses it connects to.
+ */
+
+const api = useTestApi({
+  env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' },
+});
+let partner: string;
+let otherPartner: string;
+let readOnly: string;
+let categoryId: number;
+let hooks: TReceiver;
+
+beforeAll(async () => {
+  categoryId = Number((await api.prisma.category.create({ data: { name: 'Rabbits' } })).id);
+  partner = await api.createKey({ name: 'Partner', plan: 'business' });
+  otherPartner = await api.createKey({ name: 'Other partner', plan: 'business' });
+  readOnly = await api.createKey({ name: 'Kiosk', plan: 'business', readOnly: true });
+  hooks = await startReceiver();
+});
+
+afterAll(async () => {
+  await hooks.close();
+});
+
+const PUBLIC_URL = 'https://partner.example/hooks';
+
+describe('webhook endpoints belong to their key', () => {
+  it('refuses every write of a read-only key with the forbidden error', async () => {
+    const created = await api.fetch(
+      '/v1/webhook-endpoints',
+      json({ url: PUBLIC_URL, events: ['*'] }, { key: readOnly }),
+    );
+    expect(created.status).toBe(403);
+    expect(await errorBody(created)).toMatchObject({ code: 'forbidden', status: 403 });
+    const endpoint = await createEndpoint(api, partner, { url: PUBLIC_URL, events: ['*'] });
+    const path = `/v1/webhook-endpoints/${endpoint.id}`;
+    for (const [method, suffix, body] of [
+      ['PATCH', '', { status: 'disabled' }],
+      ['DELETE', '', undefined],
+      ['POST', '/rotate-secret', undefined],
+      ['POST', '/test', undefined],
+      ['POST', '/deliveries/whd_1/retry', undefined],
+    ] as const) {
+      const response = await api.fetch(
+        `${path}${suffix}`,
+        body ? json(body, { key: readOnly, method }) : { key: readOnly, method },
+      );
+      expect(response.status, `${method} ${suffix}`).toBe(403);
+      expect((await errorBody(response)).code).toBe('forbidden');
+    }
+    // Reading is allowed: it has none of its own.
+    const list = await api.fetch('/v1/webhook-endpoints', { key: readOnly });
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual([]);
+  });
+
+  it("answers 404 for another key's endpoint, as if it did not exist", async () => {
+    const endpoint = await createEndpoint(api, partner, { url: PUBLIC_URL, events: ['*'] });
+    const path = `/v1/webhook-endpoints/${endpoint.id}`;
+    for (const [method, suffix, body] of [
+      ['GET', '', undefined],
+      ['PATCH', '', { status: 'disabled' }],
+      ['DELETE', '', undefined],
+      ['POST', '/rotate-secret', undefined],
+      ['POST', '/test', undefined],
+      ['GET', '/deliveries', undefined],
+      ['POST', '/deliveries/whd_1/retry', undefined],
+    ] as const) {
+      const response = await api.fetch(
+        `${path}${suffix}`,
+        body ? json(body, { key: otherPartner, method }) : { key: otherPartner, method },
+      );
+      expect(response.status, `${method} ${suffix}`).toBe(404);
+      expect(await errorBody(response)).toMatchObject({ code: 'not_found', status: 404 });
+    }
+    const list = await api.fetch('/v1/webhook-endpoints', { key: otherPartner });
+    expect(await list.json()).toEqual([]);
+    // Unchanged by all that.
+    const read = await api.fetch(path, { key: partner });
+    expect(await read.json()).toMatchObject({ status: 'enabled' });
+  });
+
+  it('validates the registration: types, url scheme and credentials', async () => {
+    for (const body of [
+      { url: PUBLIC_URL, events: [] },
+      { url: PUBLIC_URL, events: ['pet.eaten'] },
+      { url: 'ftp://partner.example/hooks', events: ['*'] },
+      { url: 'https://user:secret@partner.example/hooks', events: ['*'] },
+      { url: `https://partner.example/${'a'.repeat(2050)}`, events: ['*'] },
+      { url: 'not a url', events: ['*'] },
+      { url: PUBLIC_URL, events: ['*'], secret: 'mine' },
+    ]) {
+      const response = await api.fetch('/v1/webhook-endpoints', json(body, { key: partner }));
+      expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect((await errorBody(response)).code).toBe('invalid_request');
+    }
+  });
+});
+
+describe('the SSRF guard (private addresses not allowed)', () => {
+  const literal = ['127.0.0.1', '10.0.0.1', '169.254.169.254', '[::1]', '[::ffff:127.0.0.1]'];
+
+  it('refuses a literal non-public address at registration', async () => {
+    for (const host of literal) {
+      const response = await api.fetch(
+        '/v1/webhook-endpoints',
+        json({ url: `http://${host}:8080/hooks`, events: ['*'] }, { key: partner }),
+      );
+      expect(response.status, host).toBe(400);
+      expect((await errorBody(response)).message).toMatch(/must be a public address/);
+    }
+  });
+
+  it('refuses to connect at delivery, and says so in the deliveries list', async () => {
+    // An endpoint registered by name: `localhost` resolves to the loopback when it is sent.
+    const byName = await createEndpoint(api, partner, {
+      url: `http://localhost:${new URL(hooks.url).port}/hooks`,
+      events: ['pet.created'],
+    });
+    // Literal addresses that got in some other way (an endpoint of an instance that allowed
+    // them): refused at connect time too.
+    const byAddress = [];
+    for (const host of literal) {
+      const endpoint = await createEndpoint(api, partner, {
+        url: PUBLIC_URL,
+        events: ['pet.created'],
+      });
+      await api.prisma.webhookEndpoint.update({
+        where: { id: BigInt(endpoint.id.slice(3)) },
+        data: { url: `http://${host}:${new URL(hooks.url).port}/hooks` },
+      });
+      byAddress.push({ host, endpoint });
+    }
+    const pet = await api.fetch('/v1/pets', json({ name: 'Nosy', categoryId }, { key: partner }));
+    expect(pet.status).toBe(201);
+
+    const firstAttempt = async (endpointId: string) =>
+      eventually(async () => {
+        const response = await api.fetch(`/v1/webhook-endpoints/${endpointId}/deliveries`, {
+          key: partner,
+        });
+        const [delivery] = (await response.json()) as TWebhookDelivery[];
+        const attempt = delivery?.attempts[0];
+        expect(attempt).toBeDefined();
+        return attempt;
+      });
+    const named = await firstAttempt(byName.id);
+    expect(named).toMatchObject({ statusCode: null, responseBody: null });
+    expect(named?.error).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1)/);
+    for (const { host, endpoint } of byAddress) {
+      const attempt = await firstAttempt(endpoint.id);
+      expect(attempt?.error, host).toMatch(/^refused: the address must be a public address/);
+    }
+    // Nothing reached the receiver on the loopback.
+    expect(hooks.received).toEqual([]);
+  });
+
+  it("never sends an endpoint another key's order", async () => {
+    // Private addresses are not allowed here: the partner's endpoint's deliveries are counted.
+    const endpoint = await createEndpoint(api, partner, {
+      url: PUBLIC_URL,
+      events: ['order.placed'],
+    });
+    const created = await api.fetch(
+      '/v1/pets',
+      json({ name: 'Hops', categoryId }, { key: partner }),
+    );
+    const petId = ((await created.json()) as { id: number }).id;
+    const mine = await placedOrder(api, partner, petId, {
+      adopter: { name: 'Mo', email: 'mo.hooks@example.org' },
+    });
+    await placedOrder(api, otherPartner, petId, {
+      adopter: { name: 'Ty', email: 'ty.hooks@example.org' },
+    });
+    const list = await eventually(async () => {
+      const response = await api.fetch(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, {
+        key: partner,
+      });
+      const items = (await response.json()) as TWebhookDelivery[];
+      expect(items.length).toBeGreaterThanOrEqual(1);
+      return items;
+    });
+    // Give the worker a few more rounds to (wrongly) hand out the other key's order.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const again = await api.fetch(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, {
+      key: partner,
+    });
+    const items = (await again.json()) as TWebhookDelivery[];
+    expect(items.map((item) => item.eventType)).toEqual(['order.placed']);
+    expect(list[0]?.eventId).toBe(items[0]?.eventId);
+    const event = await api.prisma.event.findUniqueOrThrow({
+      where: { id: BigInt((items[0]?.eventId ?? 'evt_0').slice(4)) },
+    });
+    expect((event.data as { id: number }).id).toBe(mine.id);
+  });
+});

@@ -1,0 +1,811 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  ALL_EVENT_TYPES,
+  type TPage,
+  type TWebhookAttempt,
+  type TWebhookDeliveriesListFilters,
+  type TWebhookDelivery,
+  type TWebhookEndpoint,
+  toPage,
+  WEBHOOK_DELIVERIES_CURSOR,
+  WEBHOOK_ENDPOINTS_CURSOR,
+  WEBHOOK_RESPONSE_BODY_MAX_BYTES,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
+  WEBHOOK_TEST_EVENT_TYPE,
+  webhookDeliveryIdOf,
+  webhookEndpointIdOf,
+  webhookTestMessageIdOf,
+} from '@pets/contract';
+import { prepare, prepareShapes, sql } from '@pets/db';
+import type { Pool, PoolClient } from 'pg';
+import { signingKey } from './signing-keys.repository';
+import { withTransaction } from './transaction';
+
+/**
+ * The webhook tables: endpoints (one key's, with its encrypted secret and the fan-out's cursor),
+ * deliveries (one event for one endpoint, with its retry state) and attempts. The API's worker
+ * fans events out to deliveries and sends them; the endpoints' operations read and change them.
+ */
+
+/** The signing_keys row whose 32 bytes encrypt the endpoints' secrets (AES-256-GCM). */
+const SECRETS_KEY_NAME = 'webhook-secrets';
+
+/** A new signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** `secret` encrypted with `key`: base64 of the 12-byte IV, the 16-byte tag and the ciphertext. */
+export const sealSecret = (key: Buffer, secret: string): string => {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
+};
+
+/** The secret `sealSecret` encrypted; throws when it was changed or sealed with another key. */
+export const openSecret = (key: Buffer, sealed: string): string => {
+  const bytes = Buffer.from(sealed, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+};
+
+const instant = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const ENDPOINT_COLUMNS = [
+  'id',
+  'url',
+  'event_types as eventTypes',
+  'description',
+  'status',
+  'disabled_reason as disabledReason',
+  instant('created_at').as('createdAt'),
+  instant('updated_at').as('updatedAt'),
+] as const;
+
+type TEndpointRow = {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  status: string;
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const toEndpoint = (row: TEndpointRow): TWebhookEndpoint => ({
+  id: webhookEndpointIdOf(row.id),
+  url: row.url,
+  events: row.eventTypes as TWebhookEndpoint['events'],
+  description: row.description,
+  status: row.status as TWebhookEndpoint['status'],
+  disabledReason: row.disabledReason,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+});
+
+/**
+ * A new endpoint starts after the events whose transactions had ended when it was registered:
+ * its cursor is the oldest transaction still running (pg_snapshot_xmin), so an event committed
+ * by a transaction that was running then is sent too.
+ */
+const XMIN = sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+
+const INSERT_ENDPOINT = prepare(
+  (
+    db,
+    p: {
+      apiKeyId: string;
+      url: string;
+      eventTypes: string[];
+      description: string | null;
+      secret: string;
+    },
+  ) =>
+    db
+      .insertInto('webhook_endpoints')
+      .values({
+        api_key_id: p.apiKeyId,
+        url: p.url,
+        event_types: p.eventTypes,
+        description: p.description,
+        secret: p.secret,
+        cursor_xact_id: XMIN,
+      })
+      .returning(ENDPOINT_COLUMNS),
+);
+
+const GET_ENDPOINT = prepare((db, p: { id: string; apiKeyId: string }) =>
+  db
+    .selectFrom('webhook_endpoints')
+    .select(ENDPOINT_COLUMNS)
+    .where('id', '=', p.id)
+    .where('api_key_id', '=', p.apiKeyId),
+);
+
+const LIST_ENDPOINTS = prepareShapes(
+  ['before'],
+  (db, p: { apiKeyId: string; before: string; limit: number }, has) => {
+    let query = db
+      .selectFrom('webhook_endpoints')
+      .select(ENDPOINT_COLUMNS)
+      .where('api_key_id', '=', p.apiKeyId);
+    if (has('before')) {
+      query = query.where('id', '<', p.before);
+    }
+    return query.orderBy('id', 'desc').limit(p.limit);
+  },
+);
+
+/**
+ * Changes the given fields (`has*` false: kept). Enabling a disabled endpoint clears its reason
+ * and moves its cursor to now: the events of the pause are for `GET /v1/events`, not a flood.
+ */
+const UPDATE_ENDPOINT = prepare(
+  (
+    db,
+    p: {
+      id: string;
+      apiKeyId: string;
+      hasUrl: boolean;
+      url: string;
+      hasEvents: boolean;
+      eventTypes: string[];
+      hasDescription: boolean;
+      description: string | null;
+      status: string | null;
+    },
+  ) =>
+    db
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        url: eb
+          .case()
+          .when(sql<boolean>`${p.hasUrl}::boolean`)
+          .then(p.url)
+          .else(eb.ref('url'))
+          .end(),
+        event_types: eb
+          .case()
+          .when(sql<boolean>`${p.hasEvents}::boolean`)
+          .then(sql<string[]>`${p.eventTypes}::text[]`)
+          .else(eb.ref('event_types'))
+          .end(),
+        description: eb
+          .case()
+          .when(sql<boolean>`${p.hasDescription}::boolean`)
+          .then(sql<string | null>`${p.description}::text`)
+          .else(eb.ref('description'))
+          .end(),
+        status: sql<string>`coalesce(${p.status}::text, status)`,
+        disabled_reason: sql<
+          string | null
+        >`case when coalesce(${p.status}::text, status) = 'enabled' then null else coalesce(disabled_reason, 'Disabled by its key.') end`,
+        cursor_xact_id: sql<string>`case when status = 'disabled' and ${p.status}::text = 'enabled' then ${XMIN} else cursor_xact_id end`,
+        cursor_event_id: sql<string>`case when status = 'disabled' and ${p.status}::text = 'enabled' then 0 else cursor_event_id end`,
+        updated_at: sql<Date>`now()`,
+      }))
+      .where('id', '=', p.id)
+      .where('api_key_id', '=', p.apiKeyId)
+      .returning(ENDPOINT_COLUMNS),
+);
+
+const DELETE_ENDPOINT = prepare((db, p: { id: string; apiKeyId: string }) =>
+  db.deleteFrom('webhook_endpoints').where('id', '=', p.id).where('api_key_id', '=', p.apiKeyId),
+);
+
+/** The new secret signs; the one it replaces keeps signing until `expiresAt`. */
+const ROTATE_SECRET = prepare(
+  (db, p: { id: string; apiKeyId: string; secret: string; expiresAt: Date }) =>
+    db
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        previous_secret: eb.ref('secret'),
+        previous_secret_expires_at: p.expiresAt,
+        secret: p.secret,
+        updated_at: sql<Date>`now()`,
+      }))
+      .where('id', '=', p.id)
+      .where('api_key_id', '=', p.apiKeyId)
+      .returning(ENDPOINT_COLUMNS),
+);
+
+const DELIVERY_COLUMNS = [
+  'd.id',
+  'd.event_id as eventId',
+  'd.event_type as eventType',
+  'd.status',
+  instant('d.created_at').as('createdAt'),
+  sql<
+    string | null
+  >`case when d.status = 'pending' then to_char(d.next_attempt_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end`.as(
+    'nextAttemptAt',
+  ),
+  sql<TWebhookAttempt[]>`coalesce((
+    select jsonb_agg(jsonb_build_object(
+      'at', to_char(a.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'statusCode', a.status_code, 'durationMs', a.duration_ms, 'error', a.error,
+      'responseBody', a.response_body) order by a.id)
+    from (select * from webhook_attempts where delivery_id = d.id order by id desc limit 100) a
+  ), '[]'::jsonb)`.as('attempts'),
+] as const;
+
+type TDeliveryRow = {
+  id: string;
+  eventId: string | null;
+  eventType: string;
+  status: string;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  attempts: TWebhookAttempt[];
+};
+
+const toDelivery = (row: TDeliveryRow): TWebhookDelivery => ({
+  id: webhookDeliveryIdOf(row.id),
+  eventId: row.eventId === null ? webhookTestMessageIdOf(row.id) : `evt_${row.eventId}`,
+  eventType: row.eventType,
+  status: row.status as TWebhookDelivery['status'],
+  createdAt: row.createdAt,
+  nextAttemptAt: row.nextAttemptAt,
+  attempts: row.attempts,
+});
+
+const LIST_DELIVERIES = prepareShapes(
+  ['status', 'before'],
+  (db, p: { endpointId: string; status: string; before: string; limit: number }, has) => {
+    let query = db
+      .selectFrom('webhook_deliveries as d')
+      .select(DELIVERY_COLUMNS)
+      .where('d.endpoint_id', '=', p.endpointId);
+    if (has('status')) {
+      query = query.where('d.status', '=', p.status);
+    }
+    if (has('before')) {
+      query = query.where('d.id', '<', p.before);
+    }
+    return query.orderBy('d.id', 'desc').limit(p.limit);
+  },
+);
+
+const GET_DELIVERY = prepare((db, p: { id: string; endpointId: string }) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .select(DELIVERY_COLUMNS)
+    .where('d.id', '=', p.id)
+    .where('d.endpoint_id', '=', p.endpointId),
+);
+
+/** A test delivery: its payload gets its own id once the row has one (`test_<n>`). */
+const INSERT_TEST_DELIVERY = prepare((db, p: { endpointId: string; type: string }) =>
+  db
+    .insertInto('webhook_deliveries')
+    .values({
+      endpoint_id: p.endpointId,
+      event_type: p.type,
+      payload: sql`'{}'::jsonb`,
+      next_attempt_at: sql<Date>`now()`,
+    })
+    .returning(['id']),
+);
+
+const FILL_TEST_PAYLOAD = prepare((db, p: { id: string; endpointPublicId: string }) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({
+      payload: sql`jsonb_build_object('id', 'test_' || id, 'type', event_type, 'createdAt',
+        to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'data', jsonb_build_object('endpointId', ${p.endpointPublicId}::text))`,
+    })
+    .where('id', '=', p.id),
+);
+
+/** Due now, with the schedule started afresh (a retry). A delivery in flight is left alone. */
+const RETRY_DELIVERY = prepare((db, p: { id: string; endpointId: string }) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      attempt_count: 0,
+      next_attempt_at: sql<Date>`now()`,
+    })
+    .where('id', '=', p.id)
+    .where('endpoint_id', '=', p.endpointId)
+    .where((eb) =>
+      eb.or([eb('status', '!=', 'pending'), eb('next_attempt_at', '>', sql<Date>`now()`)]),
+    ),
+);
+
+// The worker's statements.
+
+/**
+ * Enabled endpoints of keys not revoked, locked for this fan-out: another process's fan-out
+ * skips them (SKIP LOCKED) rather than handing their events out twice. With the position up to
+ * which every transaction has ended.
+ */
+const LOCK_ENDPOINTS = prepare((db, p: { limit: number }) =>
+  db
+    .selectFrom('webhook_endpoints as w')
+    .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
+    .select([
+      'w.id',
+      'w.api_key_id as apiKeyId',
+      sql<boolean>`k.role = 'staff'`.as('isStaff'),
+      'w.event_types as eventTypes',
+      'w.cursor_xact_id as cursorXactId',
+      'w.cursor_event_id as cursorEventId',
+      XMIN.as('xmin'),
+    ])
+    .where('w.status', '=', 'enabled')
+    .where('k.revoked_at', 'is', null)
+    .orderBy('w.id')
+    .limit(p.limit)
+    .forUpdate('w')
+    .skipLocked(),
+);
+
+/**
+ * The events after an endpoint's cursor whose transactions (and every one before them) have
+ * ended, in transaction order: an event of a transaction still running can only come later, so
+ * moving the cursor past these never skips one.
+ */
+const EVENTS_AFTER = prepare(
+  (db, p: { cursorXactId: string; cursorEventId: string; xmin: string; limit: number }) =>
+    db
+      .selectFrom('events')
+      .select(['id', 'xact_id as xactId', 'type', 'api_key_id as apiKeyId'])
+      .where(sql<boolean>`(xact_id, id) > (${p.cursorXactId}::bigint, ${p.cursorEventId}::bigint)`)
+      .where('xact_id', '<', p.xmin)
+      .orderBy('xact_id')
+      .orderBy('id')
+      .limit(p.limit),
+);
+
+/** One delivery per event, with the event as `GET /v1/events` lists it; once (ON CONFLICT). */
+const INSERT_DELIVERIES = prepare((db, p: { endpointId: string; eventIds: string[] }) =>
+  db
+    .insertInto('webhook_deliveries')
+    .columns(['endpoint_id', 'event_id', 'event_type', 'payload', 'next_attempt_at'])
+    .expression(
+      db
+        .selectFrom('events')
+        .select([
+          sql<string>`${p.endpointId}::bigint`.as('endpoint_id'),
+          'id',
+          'type',
+          sql`jsonb_build_object('id', 'evt_' || id, 'type', type, 'createdAt',
+            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', data)`.as(
+            'payload',
+          ),
+          sql<Date>`now()`.as('next_attempt_at'),
+        ])
+        .where('id', '=', sql<string>`any(${p.eventIds}::bigint[])`)
+        .orderBy('id'),
+    )
+    .onConflict((conflict) => conflict.columns(['endpoint_id', 'event_id']).doNothing()),
+);
+
+const MOVE_CURSOR = prepare((db, p: { id: string; cursorXactId: string; cursorEventId: string }) =>
+  db
+    .updateTable('webhook_endpoints')
+    .set({ cursor_xact_id: p.cursorXactId, cursor_event_id: p.cursorEventId })
+    .where('id', '=', p.id),
+);
+
+/**
+ * Claims due deliveries: each is leased (its next attempt moved `leaseSeconds` on) so no other
+ * worker takes it meanwhile, and a worker that dies mid-attempt leaves it to be tried again when
+ * the lease ends: at least once. Oldest first. A disabled endpoint's deliveries wait, except tests.
+ */
+const CLAIM_DELIVERIES = prepare((db, p: { limit: number; leaseSeconds: number }) =>
+  db
+    .updateTable('webhook_deliveries as d')
+    .from('webhook_endpoints as w')
+    .set({
+      next_attempt_at: sql<Date>`now() + make_interval(secs => ${p.leaseSeconds}::float8)`,
+      attempt_count: sql<number>`d.attempt_count + 1`,
+    })
+    .whereRef('w.id', '=', 'd.endpoint_id')
+    .where('d.id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as due')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'due.endpoint_id')
+        .select('due.id')
+        .where('due.status', '=', 'pending')
+        .where('due.next_attempt_at', '<=', sql<Date>`now()`)
+        .where((where) =>
+          where.or([where('e.status', '=', 'enabled'), where('due.event_id', 'is', null)]),
+        )
+        .orderBy('due.id')
+        .limit(p.limit)
+        .forUpdate('due')
+        .skipLocked(),
+    )
+    .returning([
+      'd.id',
+      'd.endpoint_id as endpointId',
+      'd.event_id as eventId',
+      'd.payload',
+      'd.attempt_count as attemptCount',
+      instant('d.created_at').as('createdAt'),
+      'w.url',
+      'w.secret',
+      sql<
+        string | null
+      >`case when w.previous_secret_expires_at > now() then w.previous_secret end`.as(
+        'previousSecret',
+      ),
+    ]),
+);
+
+const INSERT_ATTEMPT = prepare(
+  (
+    db,
+    p: {
+      deliveryId: string;
+      at: Date;
+      statusCode: number | null;
+      durationMs: number;
+      error: string | null;
+      responseBody: string | null;
+    },
+  ) =>
+    db.insertInto('webhook_attempts').values({
+      delivery_id: p.deliveryId,
+      at: p.at,
+      status_code: p.statusCode,
+      duration_ms: p.durationMs,
+      error: p.error,
+      response_body: p.responseBody,
+    }),
+);
+
+/** The delivery's state after an attempt: succeeded, failed, or pending until `nextAttemptAt`. */
+const SETTLE_DELIVERY = prepare(
+  (db, p: { id: string; status: string; nextAttemptAt: Date | null }) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({ status: p.status, next_attempt_at: p.nextAttemptAt })
+      .where('id', '=', p.id),
+);
+
+/**
+ * Disables an endpoint none of whose deliveries succeeded since `since` (the failed delivery's
+ * creation: it failed for the whole retry schedule, and so did everything after it).
+ */
+const DISABLE_IF_FAILING = prepare((db, p: { id: string; since: string; reason: string }) =>
+  db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: p.reason, updated_at: sql<Date>`now()` })
+    .where('id', '=', p.id)
+    .where('status', '=', 'enabled')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_attempts as a')
+            .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+            .select('a.id')
+            .where('d.endpoint_id', '=', p.id)
+            .where('a.status_code', '>=', 200)
+            .where('a.status_code', '<', 300)
+            .where('a.at', '>=', sql<Date>`${p.since}::timestamptz`),
+        ),
+      ),
+    ),
+);
+
+export type TClaimedDelivery = {
+  id: string;
+  endpointId: string;
+  /** The `webhook-id`: the event's id, or `test_<n>`. */
+  messageId: string;
+  /** The exact body to send. */
+  body: string;
+  /** How many attempts this one is (1 for the first). */
+  attempt: number;
+  createdAt: string;
+  url: string;
+  /** The secrets to sign with, decrypted: the current one, and the previous during the overlap. */
+  secrets: string[];
+};
+
+export type TAttemptResult = {
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+};
+
+/** How many events one fan-out hands to one endpoint at most. */
+const FAN_OUT_BATCH = 500;
+
+export class WebhooksRepository {
+  private secretsKey: Promise<Buffer> | undefined;
+
+  constructor(private readonly pool: Pool) {}
+
+  /** The key that encrypts secrets, read once (made by the first process that needs it). */
+  private key(): Promise<Buffer> {
+    this.secretsKey ??= signingKey(this.pool, SECRETS_KEY_NAME).catch((error: unknown) => {
+      this.secretsKey = undefined;
+      throw error;
+    });
+    return this.secretsKey;
+  }
+
+  async create(
+    apiKeyId: bigint,
+    input: { url: string; eventTypes: string[]; description: string | null },
+  ): Promise<TWebhookEndpoint & { secret: string }> {
+    const secret = newWebhookSecret();
+    const { rows } = await INSERT_ENDPOINT.execute(this.pool, {
+      apiKeyId: String(apiKeyId),
+      url: input.url,
+      eventTypes: input.eventTypes,
+      description: input.description,
+      secret: sealSecret(await this.key(), secret),
+    });
+    const row = rows[0];
+    if (!row) {
+      throw new Error('webhook_endpoints: the insert returned no row');
+    }
+    return { ...toEndpoint(row), secret };
+  }
+
+  async get(apiKeyId: bigint, id: bigint): Promise<TWebhookEndpoint | null> {
+    const { rows } = await GET_ENDPOINT.execute(this.pool, {
+      id: String(id),
+      apiKeyId: String(apiKeyId),
+    });
+    return rows[0] ? toEndpoint(rows[0]) : null;
+  }
+
+  async list(
+    apiKeyId: bigint,
+    filter: { limit: number; before?: bigint | undefined },
+  ): Promise<TPage<TWebhookEndpoint>> {
+    const { rows } = await LIST_ENDPOINTS.execute(this.pool, {
+      apiKeyId: String(apiKeyId),
+      before: filter.before === undefined ? '' : String(filter.before),
+      limit: filter.limit + 1,
+    });
+    const page = toPage(rows, filter.limit, WEBHOOK_ENDPOINTS_CURSOR, {});
+    return { items: page.items.map(toEndpoint), nextCursor: page.nextCursor };
+  }
+
+  async update(
+    apiKeyId: bigint,
+    id: bigint,
+    change: {
+      url?: string | undefined;
+      eventTypes?: string[] | undefined;
+      description?: string | null | undefined;
+      status?: 'enabled' | 'disabled' | undefined;
+    },
+  ): Promise<TWebhookEndpoint | null> {
+    const { rows } = await UPDATE_ENDPOINT.execute(this.pool, {
+      id: String(id),
+      apiKeyId: String(apiKeyId),
+      hasUrl: change.url !== undefined,
+      url: change.url ?? '',
+      hasEvents: change.eventTypes !== undefined,
+      eventTypes: change.eventTypes ?? [],
+      hasDescription: change.description !== undefined,
+      description: change.description ?? null,
+      status: change.status ?? null,
+    });
+    return rows[0] ? toEndpoint(rows[0]) : null;
+  }
+
+  async delete(apiKeyId: bigint, id: bigint): Promise<boolean> {
+    const result = await DELETE_ENDPOINT.execute(this.pool, {
+      id: String(id),
+      apiKeyId: String(apiKeyId),
+    });
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async rotateSecret(
+    apiKeyId: bigint,
+    id: bigint,
+    now: number = Date.now(),
+  ): Promise<(TWebhookEndpoint & { secret: string }) | null> {
+    const secret = newWebhookSecret();
+    const { rows } = await ROTATE_SECRET.execute(this.pool, {
+      id: String(id),
+      apiKeyId: String(apiKeyId),
+      secret: sealSecret(await this.key(), secret),
+      expiresAt: new Date(now + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000),
+    });
+    return rows[0] ? { ...toEndpoint(rows[0]), secret } : null;
+  }
+
+  /** Queues a test event for the endpoint (which the caller has found to be its own). */
+  async createTestDelivery(endpointId: bigint): Promise<TWebhookDelivery> {
+    const id = await withTransaction(this.pool, async (client) => {
+      const { rows } = await INSERT_TEST_DELIVERY.execute(client, {
+        endpointId: String(endpointId),
+        type: WEBHOOK_TEST_EVENT_TYPE,
+      });
+      const row = rows[0];
+      if (!row) {
+        throw new Error('webhook_deliveries: the insert returned no row');
+      }
+      await FILL_TEST_PAYLOAD.execute(client, {
+        id: row.id,
+        endpointPublicId: webhookEndpointIdOf(endpointId),
+      });
+      return row.id;
+    });
+    const delivery = await this.getDelivery(endpointId, BigInt(id));
+    if (!delivery) {
+      throw new Error('webhook_deliveries: the new delivery was not found');
+    }
+    return delivery;
+  }
+
+  async getDelivery(endpointId: bigint, id: bigint): Promise<TWebhookDelivery | null> {
+    const { rows } = await GET_DELIVERY.execute(this.pool, {
+      id: String(id),
+      endpointId: String(endpointId),
+    });
+    return rows[0] ? toDelivery(rows[0]) : null;
+  }
+
+  async listDeliveries(
+    endpointId: bigint,
+    filter: TWebhookDeliveriesListFilters & { limit: number; before?: bigint | undefined },
+  ): Promise<TPage<TWebhookDelivery>> {
+    const { rows } = await LIST_DELIVERIES.execute(this.pool, {
+      endpointId: String(endpointId),
+      status: filter.status ?? '',
+      before: filter.before === undefined ? '' : String(filter.before),
+      limit: filter.limit + 1,
+    });
+    const page = toPage(rows, filter.limit, WEBHOOK_DELIVERIES_CURSOR, { status: filter.status });
+    return { items: page.items.map(toDelivery), nextCursor: page.nextCursor };
+  }
+
+  /** Makes the delivery due now with a fresh schedule; null when the endpoint has no such one. */
+  async retryDelivery(endpointId: bigint, id: bigint): Promise<TWebhookDelivery | null> {
+    await RETRY_DELIVERY.execute(this.pool, { id: String(id), endpointId: String(endpointId) });
+    return this.getDelivery(endpointId, id);
+  }
+
+  /**
+   * Hands the events recorded since each enabled endpoint's cursor to deliveries (those of its
+   * types that its key may read) and moves the cursor, in one transaction whose endpoint rows
+   * are locked: two processes never hand out the same endpoint's events. Answers how many
+   * deliveries were made.
+   */
+  async fanOut(endpointLimit = 100): Promise<number> {
+    return withTransaction(this.pool, async (client) => {
+      const { rows: endpoints } = await LOCK_ENDPOINTS.execute(client, { limit: endpointLimit });
+      let made = 0;
+      for (const endpoint of endpoints) {
+        made += await this.fanOutTo(client, endpoint);
+      }
+      return made;
+    });
+  }
+
+  private async fanOutTo(
+    client: PoolClient,
+    endpoint: {
+      id: string;
+      apiKeyId: string;
+      isStaff: boolean;
+      eventTypes: string[];
+      cursorXactId: string;
+      cursorEventId: string;
+      xmin: string;
+    },
+  ): Promise<number> {
+    const { rows: events } = await EVENTS_AFTER.execute(client, {
+      cursorXactId: endpoint.cursorXactId,
+      cursorEventId: endpoint.cursorEventId,
+      xmin: endpoint.xmin,
+      limit: FAN_OUT_BATCH,
+    });
+    const last = events[events.length - 1];
+    if (!last) {
+      return 0;
+    }
+    const isEveryType = endpoint.eventTypes.includes(ALL_EVENT_TYPES);
+    const wanted = events.filter(
+      (event) =>
+        (isEveryType || endpoint.eventTypes.includes(event.type)) &&
+        (endpoint.isStaff || event.apiKeyId === null || event.apiKeyId === endpoint.apiKeyId),
+    );
+    let made = 0;
+    if (wanted.length > 0) {
+      const result = await INSERT_DELIVERIES.execute(client, {
+        endpointId: endpoint.id,
+        eventIds: wanted.map((event) => event.id),
+      });
+      made = result.rowCount ?? 0;
+    }
+    await MOVE_CURSOR.execute(client, {
+      id: endpoint.id,
+      cursorXactId: last.xactId,
+      cursorEventId: last.id,
+    });
+    return made;
+  }
+
+  /** Up to `limit` due deliveries, leased for `leaseSeconds`, with their decrypted secrets. */
+  async claim(limit: number, leaseSeconds: number): Promise<TClaimedDelivery[]> {
+    const { rows } = await CLAIM_DELIVERIES.execute(this.pool, { limit, leaseSeconds });
+    if (rows.length === 0) {
+      return [];
+    }
+    const key = await this.key();
+    return rows
+      .map((row) => {
+        const payload = row.payload as { id: string };
+        return {
+          id: row.id,
+          endpointId: row.endpointId,
+          messageId: payload.id,
+          body: JSON.stringify(row.payload),
+          attempt: row.attemptCount,
+          createdAt: row.createdAt,
+          url: row.url,
+          secrets: [row.secret, row.previousSecret]
+            .filter((sealed): sealed is string => sealed !== null)
+            .map((sealed) => openSecret(key, sealed)),
+        };
+      })
+      .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));
+  }
+
+  /**
+   * Records an attempt and the delivery's next state: succeeded, pending until `nextAttemptAt`,
+   * or failed (null: the schedule is over), in which case an endpoint that has not succeeded
+   * since the delivery was created is disabled with `disableReason`.
+   */
+  async settle(
+    delivery: TClaimedDelivery,
+    result: TAttemptResult,
+    next: { isSuccess: boolean; nextAttemptAt: Date | null; disableReason: string },
+  ): Promise<void> {
+    await withTransaction(this.pool, async (client) => {
+      await INSERT_ATTEMPT.execute(client, {
+        deliveryId: delivery.id,
+        at: result.at,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        error: result.error?.slice(0, 300) ?? null,
+        responseBody: truncateUtf8(result.responseBody, WEBHOOK_RESPONSE_BODY_MAX_BYTES),
+      });
+      const status = next.isSuccess ? 'succeeded' : next.nextAttemptAt ? 'pending' : 'failed';
+      await SETTLE_DELIVERY.execute(client, {
+        id: delivery.id,
+        status,
+        nextAttemptAt: status === 'pending' ? next.nextAttemptAt : null,
+      });
+      if (status === 'failed') {
+        await DISABLE_IF_FAILING.execute(client, {
+          id: delivery.endpointId,
+          since: delivery.createdAt,
+          reason: next.disableReason,
+        });
+      }
+    });
+  }
+}
+
+/** At most `maxBytes` of `text`'s UTF-8, cut on a character boundary and without a NUL. */
+const truncateUtf8 = (text: string | null, maxBytes: number): string | null => {
+  if (text === null) {
+    return null;
+  }
+  const clean = text.replaceAll('\u0000', '');
+  let bytes = Buffer.from(clean, 'utf8').subarray(0, maxBytes).toString('utf8');
+  // A character cut in half decodes as U+FFFD (3 bytes): drop it so the result fits.
+  while (Buffer.byteLength(bytes, 'utf8') > maxBytes || bytes.endsWith('\uFFFD')) {
+    bytes = bytes.slice(0, -1);
+  }
+  return bytes;
+};
