@@ -41,6 +41,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
   private isStopped = false;
+  private isFailing = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: TConfig,
@@ -68,15 +69,25 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     }
     this.timer = setTimeout(() => {
       this.round = this.runRound()
-        .then((isFull) => this.schedule(isFull ? 0 : this.config.WEBHOOK_POLL_INTERVAL_MS))
+        .then((isFull) => {
+          if (this.isFailing) {
+            this.isFailing = false;
+            this.logger.info({ event: 'webhook_worker_recovered' }, 'webhook worker running again');
+          }
+          this.schedule(isFull ? 0 : this.config.WEBHOOK_POLL_INTERVAL_MS);
+        })
         .catch((error: unknown) => {
-          this.logger.warn(
-            {
-              event: 'webhook_round_failed',
-              err: error instanceof Error ? error.message : String(error),
-            },
-            'webhook worker round failed; trying again',
-          );
+          // Once per outage, not once per round: a database down for an hour is one line.
+          if (!this.isFailing) {
+            this.isFailing = true;
+            this.logger.warn(
+              {
+                event: 'webhook_worker_failing',
+                err: error instanceof Error ? error.message : String(error),
+              },
+              'webhook worker round failed; trying again every poll interval',
+            );
+          }
           this.schedule(this.config.WEBHOOK_POLL_INTERVAL_MS);
         });
     }, delayMs);

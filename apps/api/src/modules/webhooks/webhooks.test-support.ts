@@ -13,20 +13,30 @@ export type TReceived = { headers: Record<string, string>; body: string };
 export type TReceiver = {
   url: string;
   received: TReceived[];
-  /** What it answers next; `closed`: the connection is dropped without an answer. */
-  answer: (status: number | 'closed') => void;
+  /**
+   * What it answers next; `closed`: the connection is dropped without an answer; `hold`: the
+   * request is kept waiting, unanswered and not recorded, until the receiver closes.
+   */
+  answer: (status: number | 'closed' | 'hold') => void;
+  /** How many requests are being held. */
+  held: () => number;
   close: () => Promise<void>;
 };
 
 export const startReceiver = async (path = '/hooks'): Promise<TReceiver> => {
   const received: TReceived[] = [];
-  let status: number | 'closed' = 200;
+  let status: number | 'closed' | 'hold' = 200;
+  let held = 0;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       if (status === 'closed') {
         request.socket.destroy();
+        return;
+      }
+      if (status === 'hold') {
+        held += 1;
         return;
       }
       if (status >= 200 && status < 300) {
@@ -49,6 +59,7 @@ export const startReceiver = async (path = '/hooks'): Promise<TReceiver> => {
     answer: (next) => {
       status = next;
     },
+    held: () => held,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
