@@ -323,7 +323,7 @@ const RETRY_DELIVERY = prepare((db, p: { id: string; endpointId: string }) =>
  * skips them (SKIP LOCKED) rather than handing their events out twice. With the position up to
  * which every transaction has ended.
  */
-const LOCK_ENDPOINTS = prepare((db, p: { limit: number }) =>
+const LOCK_ENDPOINTS = prepare((db, p: { afterId: string; limit: number }) =>
   db
     .selectFrom('webhook_endpoints as w')
     .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
@@ -338,6 +338,7 @@ const LOCK_ENDPOINTS = prepare((db, p: { limit: number }) =>
     ])
     .where('w.status', '=', 'enabled')
     .where('k.revoked_at', 'is', null)
+    .where('w.id', '>', p.afterId)
     .orderBy('w.id')
     .limit(p.limit)
     .forUpdate('w')
@@ -397,45 +398,61 @@ const MOVE_CURSOR = prepare((db, p: { id: string; cursorXactId: string; cursorEv
  * worker takes it meanwhile, and a worker that dies mid-attempt leaves it to be tried again when
  * the lease ends: at least once. Oldest first. A disabled endpoint's deliveries wait, except tests.
  */
-const CLAIM_DELIVERIES = prepare((db, p: { limit: number; leaseSeconds: number }) =>
-  db
-    .updateTable('webhook_deliveries as d')
-    .from('webhook_endpoints as w')
-    .set({
-      next_attempt_at: sql<Date>`now() + make_interval(secs => ${p.leaseSeconds}::float8)`,
-      attempt_count: sql<number>`d.attempt_count + 1`,
-    })
-    .whereRef('w.id', '=', 'd.endpoint_id')
-    .where('d.id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries as due')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'due.endpoint_id')
-        .select('due.id')
-        .where('due.status', '=', 'pending')
-        .where('due.next_attempt_at', '<=', sql<Date>`now()`)
-        .where((where) =>
-          where.or([where('e.status', '=', 'enabled'), where('due.event_id', 'is', null)]),
-        )
-        .orderBy('due.id')
-        .limit(p.limit)
-        .forUpdate('due')
-        .skipLocked(),
-    )
-    .returning([
-      'd.id',
-      'd.endpoint_id as endpointId',
-      'd.event_id as eventId',
-      'd.payload',
-      'd.attempt_count as attemptCount',
-      instant('d.created_at').as('createdAt'),
-      'w.url',
-      'w.secret',
-      sql<
-        string | null
-      >`case when w.previous_secret_expires_at > now() then w.previous_secret end`.as(
-        'previousSecret',
-      ),
-    ]),
+const CLAIM_DELIVERIES = prepare(
+  (db, p: { limit: number; leaseSeconds: number; busyEndpointIds: string[] }) =>
+    db
+      .updateTable('webhook_deliveries as d')
+      .from('webhook_endpoints as w')
+      .set({
+        next_attempt_at: sql<Date>`now() + make_interval(secs => ${p.leaseSeconds}::float8)`,
+        attempt_count: sql<number>`d.attempt_count + 1`,
+      })
+      .whereRef('w.id', '=', 'd.endpoint_id')
+      .where('d.id', 'in', (eb) =>
+        eb
+          .selectFrom('webhook_deliveries as due')
+          .select('due.id')
+          // Each endpoint's oldest due delivery: one at a time per endpoint, in order, so a
+          // slow or dead endpoint holds back its own deliveries only.
+          .where('due.id', 'in', (oldest) =>
+            oldest
+              .selectFrom('webhook_deliveries as o')
+              .innerJoin('webhook_endpoints as e', 'e.id', 'o.endpoint_id')
+              .innerJoin('api_keys as k', 'k.id', 'e.api_key_id')
+              .distinctOn('o.endpoint_id')
+              .select('o.id')
+              .where('o.status', '=', 'pending')
+              .where('o.next_attempt_at', '<=', sql<Date>`now()`)
+              .where('k.revoked_at', 'is', null)
+              .where((where) =>
+                where.or([where('e.status', '=', 'enabled'), where('o.event_id', 'is', null)]),
+              )
+              .where(sql<boolean>`o.endpoint_id <> all(${p.busyEndpointIds}::bigint[])`)
+              .orderBy('o.endpoint_id')
+              .orderBy('o.id'),
+          )
+          .where('due.status', '=', 'pending')
+          .where('due.next_attempt_at', '<=', sql<Date>`now()`)
+          .orderBy('due.id')
+          .limit(p.limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning([
+        'd.id',
+        'd.endpoint_id as endpointId',
+        'd.event_id as eventId',
+        'd.payload',
+        'd.attempt_count as attemptCount',
+        instant('d.created_at').as('createdAt'),
+        'w.url',
+        'w.secret',
+        sql<
+          string | null
+        >`case when w.previous_secret_expires_at > now() then w.previous_secret end`.as(
+          'previousSecret',
+        ),
+      ]),
 );
 
 const INSERT_ATTEMPT = prepare(
@@ -679,15 +696,26 @@ export class WebhooksRepository {
    * are locked: two processes never hand out the same endpoint's events. Answers how many
    * deliveries were made.
    */
-  async fanOut(endpointLimit = 100): Promise<number> {
-    return withTransaction(this.pool, async (client) => {
-      const { rows: endpoints } = await LOCK_ENDPOINTS.execute(client, { limit: endpointLimit });
-      let made = 0;
-      for (const endpoint of endpoints) {
-        made += await this.fanOutTo(client, endpoint);
+  async fanOut(endpointBatch = 100): Promise<number> {
+    let made = 0;
+    let afterId = '0';
+    for (;;) {
+      // A transaction per batch of endpoints, walked by id: every endpoint gets its turn.
+      const { count, lastId } = await withTransaction(this.pool, async (client) => {
+        const { rows: endpoints } = await LOCK_ENDPOINTS.execute(client, {
+          afterId,
+          limit: endpointBatch,
+        });
+        for (const endpoint of endpoints) {
+          made += await this.fanOutTo(client, endpoint);
+        }
+        return { count: endpoints.length, lastId: endpoints.at(-1)?.id };
+      });
+      if (count < endpointBatch || lastId === undefined) {
+        return made;
       }
-      return made;
-    });
+      afterId = lastId;
+    }
   }
 
   private async fanOutTo(
@@ -734,9 +762,20 @@ export class WebhooksRepository {
     return made;
   }
 
-  /** Up to `limit` due deliveries, leased for `leaseSeconds`, with their decrypted secrets. */
-  async claim(limit: number, leaseSeconds: number): Promise<TClaimedDelivery[]> {
-    const { rows } = await CLAIM_DELIVERIES.execute(this.pool, { limit, leaseSeconds });
+  /**
+   * The oldest due delivery of up to `limit` endpoints (not `busyEndpointIds`, those this process
+   * is sending to), leased for `leaseSeconds`, with their decrypted secrets.
+   */
+  async claim(
+    limit: number,
+    leaseSeconds: number,
+    busyEndpointIds: readonly string[] = [],
+  ): Promise<TClaimedDelivery[]> {
+    const { rows } = await CLAIM_DELIVERIES.execute(this.pool, {
+      limit,
+      leaseSeconds,
+      busyEndpointIds: [...busyEndpointIds],
+    });
     if (rows.length === 0) {
       return [];
     }

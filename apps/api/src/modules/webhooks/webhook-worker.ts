@@ -12,8 +12,11 @@ import type { TConfig } from '../../config';
 import { LOGGER } from '../../logging/logger';
 import { sendWebhook } from './webhook-sender';
 
-/** Deliveries claimed per round; a full round is followed by another at once. */
-const CLAIM_BATCH = 20;
+/**
+ * Endpoints this process sends to at once (one delivery each): a slow or dead endpoint (up to
+ * WEBHOOK_TIMEOUT_SECONDS an attempt) takes one of these, not the others' turn.
+ */
+const MAX_IN_FLIGHT = 10;
 /**
  * How long a claimed delivery is another worker's to leave alone: longer than an attempt can
  * take, so only a worker that died mid-attempt loses it, and another sends it then (at least once).
@@ -32,16 +35,22 @@ export const nextAttemptAt = (attempt: number, scale: number, now = Date.now()):
 /**
  * The webhook worker: a polling loop on the database rather than pg-boss jobs (docs/decisions.md,
  * "Webhooks"). Each round hands new events to deliveries (WebhooksRepository.fanOut), then claims
- * the due deliveries, sends each endpoint's in id order (endpoints in parallel) and records every
- * attempt. Runs in every process with JOBS_WORKER=on; the database's row locks keep two of them
- * from fanning out or sending the same delivery at once. Nothing of it runs on a request.
+ * the oldest due delivery of each endpoint this process is not already sending to, and sends
+ * them, endpoints in parallel; when an attempt ends, the next round starts at once, so an
+ * endpoint's backlog flows one delivery after the other, in order. Runs in every process with
+ * JOBS_WORKER=on; the database's row locks keep two of them from fanning out or sending the same
+ * delivery at once. Nothing of it runs on a request.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | undefined;
   private round: Promise<void> | undefined;
+  private isRoundRunning = false;
+  private isWakePending = false;
   private isStopped = false;
   private isFailing = false;
+  /** The attempt in hand per endpoint id. */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(CONFIG) private readonly config: TConfig,
@@ -61,20 +70,23 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     clearTimeout(this.timer);
     // The attempts in hand finish (at most WEBHOOK_TIMEOUT_SECONDS); a lease covers the rest.
     await this.round;
+    await Promise.all(this.inFlight.values());
   }
 
   private schedule(delayMs: number): void {
     if (this.isStopped) {
       return;
     }
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.isRoundRunning = true;
+      this.isWakePending = false;
       this.round = this.runRound()
-        .then((isFull) => {
+        .then(() => {
           if (this.isFailing) {
             this.isFailing = false;
             this.logger.info({ event: 'webhook_worker_recovered' }, 'webhook worker running again');
           }
-          this.schedule(isFull ? 0 : this.config.WEBHOOK_POLL_INTERVAL_MS);
         })
         .catch((error: unknown) => {
           // Once per outage, not once per round: a database down for an hour is one line.
@@ -88,33 +100,52 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
               'webhook worker round failed; trying again every poll interval',
             );
           }
-          this.schedule(this.config.WEBHOOK_POLL_INTERVAL_MS);
+        })
+        .finally(() => {
+          this.isRoundRunning = false;
+          this.schedule(
+            this.isWakePending && !this.isFailing ? 0 : this.config.WEBHOOK_POLL_INTERVAL_MS,
+          );
         });
     }, delayMs);
     this.timer.unref();
   }
 
-  /** One round; answers whether it claimed a full batch (more may be due). */
-  private async runRound(): Promise<boolean> {
+  /** An attempt ended: its endpoint may have more, so a round now rather than at the next poll. */
+  private wake(): void {
+    if (this.isRoundRunning) {
+      this.isWakePending = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private async runRound(): Promise<void> {
     await this.webhooks.fanOut();
-    if (this.isStopped) {
-      return false;
+    const free = MAX_IN_FLIGHT - this.inFlight.size;
+    if (this.isStopped || free <= 0) {
+      return;
     }
-    const claimed = await this.webhooks.claim(CLAIM_BATCH, LEASE_SECONDS);
-    const byEndpoint = new Map<string, TClaimedDelivery[]>();
+    const claimed = await this.webhooks.claim(free, LEASE_SECONDS, [...this.inFlight.keys()]);
     for (const delivery of claimed) {
-      const list = byEndpoint.get(delivery.endpointId) ?? [];
-      list.push(delivery);
-      byEndpoint.set(delivery.endpointId, list);
+      const attempt = this.attempt(delivery)
+        .catch((error: unknown) => {
+          // Not recorded (the database failed meanwhile): the lease runs out and it is sent again.
+          this.logger.warn(
+            {
+              event: 'webhook_attempt_not_recorded',
+              delivery: delivery.id,
+              err: error instanceof Error ? error.message : String(error),
+            },
+            'webhook attempt not recorded; it will be retried',
+          );
+        })
+        .finally(() => {
+          this.inFlight.delete(delivery.endpointId);
+          this.wake();
+        });
+      this.inFlight.set(delivery.endpointId, attempt);
     }
-    await Promise.all(
-      [...byEndpoint.values()].map(async (deliveries) => {
-        for (const delivery of deliveries) {
-          await this.attempt(delivery);
-        }
-      }),
-    );
-    return claimed.length === CLAIM_BATCH;
   }
 
   private async attempt(delivery: TClaimedDelivery): Promise<void> {

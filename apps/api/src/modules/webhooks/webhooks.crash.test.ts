@@ -81,10 +81,10 @@ it('delivers each event once with two workers, and at least once when a worker i
   expect(ids()).toHaveLength(10);
   expect(await api.prisma.webhookDelivery.count()).toBe(10);
 
-  // A worker stuck in an attempt is killed (both are: whichever holds it), then a new one starts.
+  // Workers stuck in attempts are killed (both: each may hold one), then a new one starts.
   hooks.answer('hold');
   await newPets(3, 'Orphan');
-  await eventually(() => expect(hooks.held()).toBe(1));
+  await eventually(() => expect(hooks.held()).toBeGreaterThanOrEqual(1));
   for (const each of [first, second]) {
     each.child.kill('SIGKILL');
     await each.exited;

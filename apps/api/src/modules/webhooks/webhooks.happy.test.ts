@@ -224,6 +224,29 @@ describe('webhooks', () => {
     expect(await deliveries(partner, endpoint.id, '?status=failed')).toEqual([]);
   });
 
+  it("does not hold other endpoints' deliveries back while one endpoint hangs", async () => {
+    const stuck = await receiver();
+    const prompt = await receiver();
+    stuck.answer('hold');
+    await createEndpoint(api, partner, { url: stuck.url, events: ['pet.created'] });
+    const endpoint = await createEndpoint(api, partner, {
+      url: prompt.url,
+      events: ['pet.created'],
+    });
+    const first = await newPet('Stuck one');
+    await eventually(() => expect(stuck.held()).toBe(1));
+    const second = await newPet('Stuck two');
+    // Well within the hung attempt's 10 s: the other endpoint gets both, in order.
+    const events = await eventually(() => {
+      const got = verified(prompt.received, endpoint.secret);
+      expect(got).toHaveLength(2);
+      return got;
+    }, 5_000);
+    expect(events.map((event) => event.data.id)).toEqual([first.id, second.id]);
+    expect(stuck.held()).toBe(1);
+    stuck.answer(200);
+  });
+
   it('signs with both secrets for a day after a rotation', async () => {
     const hooks = await receiver();
     const endpoint = await createEndpoint(api, partner, {
