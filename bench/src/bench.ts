@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { decodeCursor } from '@pets/contract/rules';
@@ -62,6 +64,11 @@ export type TBenchOptions = {
   apiEntry: string;
   /** Extra environment of the API (experiments: what does the access log cost?). */
   apiEnv: Record<string, string>;
+  /**
+   * A webhook endpoint for every event, on a receiver in this process (`--webhooks`): the
+   * deliveries' cost on the request path, against a run without.
+   */
+  webhooks?: boolean;
   log: (line: string) => void;
 };
 
@@ -438,6 +445,29 @@ const measure = async (
 /** Both servers give photos the same addresses, so their answers can be compared byte for byte. */
 const BENCH_MEDIA_BASE_URL = 'http://localhost/media';
 
+/** A webhook receiver on the loopback that answers 204 and counts. */
+const startWebhookReceiver = async () => {
+  let count = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      count += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    count: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
 const apiEnvironment = (
   database: TBenchDatabase,
   port: number,
@@ -507,8 +537,10 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   log(`Rate limits: ${rateLimits}`);
 
   const servers: TServer[] = [];
+  const receiver = options.webhooks ? await startWebhookReceiver() : undefined;
   const cleanup = async () => {
     await Promise.all(servers.map((server) => server.stop()));
+    await receiver?.close();
     await database.drop();
     if (options.redisUrl) {
       await deleteRedisKeys(options.redisUrl, redisKeyPrefix);
@@ -545,6 +577,17 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     apiRssAtRestMb = toMb(rssBytes(api.pid) ?? 0);
     log(`API RSS at rest: ${apiRssAtRestMb} MB`);
     const key = await createBenchKey(url);
+    if (receiver) {
+      const response = await fetch(`${api.baseUrl}/v1/webhook-endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, events: ['*'] }),
+      });
+      if (response.status !== 201) {
+        throw new Error(`createWebhookEndpoint answered ${response.status}`);
+      }
+      log(`Webhooks: every event sent to ${receiver.url}`);
+    }
     const floorPort = await freePort();
     const floor = await startServer({
       name: 'floor',
@@ -622,6 +665,9 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         );
       }
       peakRssMb.push(sizePeak);
+    }
+    if (receiver) {
+      log(`Webhook deliveries received during the run: ${receiver.count()}`);
     }
   } finally {
     process.removeListener('SIGINT', onSignal);

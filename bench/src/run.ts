@@ -30,6 +30,8 @@ loads both from a second process and writes the comparison to bench/results/.
   --api <main.js>      another build of the API (e.g. a copy of apps/api/dist), to compare builds
   --api-env NAME=value an extra environment variable for the API (repeatable), e.g. LOG_LEVEL=warn
                        to see what the access log costs
+  --webhooks           a webhook endpoint for every event, on a receiver of the benchmark's
+                       (the API may send to the loopback): what deliveries cost the requests
 `;
 
 const SCENARIOS: TScenarioId[] = [...SCENARIO_IDS];
@@ -62,6 +64,7 @@ const main = async () => {
       out: { type: 'string' },
       api: { type: 'string' },
       'api-env': { type: 'string', multiple: true },
+      webhooks: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -88,6 +91,7 @@ const main = async () => {
     !values.alloc &&
     !values.api &&
     !values['api-env'] &&
+    !values.webhooks &&
     scenarios.length === SCENARIOS.length &&
     sizes.join() === FULL.sizes.join() &&
     durationSec === FULL.durationSec &&
@@ -112,8 +116,14 @@ const main = async () => {
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,
     apiEntry: values.api ? resolve(values.api) : API_ENTRY,
+    webhooks: values.webhooks,
     apiEnv: Object.fromEntries(
-      (values['api-env'] ?? []).map((each) => {
+      [
+        ...(values.webhooks
+          ? ['WEBHOOK_ALLOW_HTTP=true', 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true']
+          : []),
+        ...(values['api-env'] ?? []),
+      ].map((each) => {
         const at = each.indexOf('=');
         if (at < 1) {
           throw new Error(`--api-env wants NAME=value, not ${each}`);

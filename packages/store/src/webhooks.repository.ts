@@ -511,6 +511,23 @@ const DISABLE_IF_FAILING = prepare((db, p: { id: string; since: string; reason: 
     ),
 );
 
+/**
+ * Test deliveries older than `before`, at most `limit`: the others go with their events
+ * (ON DELETE CASCADE), which are kept EVENT_RETENTION_DAYS.
+ */
+const PRUNE_TEST_DELIVERIES = prepare((db, p: { before: Date; limit: number }) =>
+  db
+    .deleteFrom('webhook_deliveries')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('event_id', 'is', null)
+        .where('created_at', '<', p.before)
+        .limit(p.limit),
+    ),
+);
+
 export type TClaimedDelivery = {
   id: string;
   endpointId: string;
@@ -682,6 +699,12 @@ export class WebhooksRepository {
     });
     const page = toPage(rows, filter.limit, WEBHOOK_DELIVERIES_CURSOR, { status: filter.status });
     return { items: page.items.map(toDelivery), nextCursor: page.nextCursor };
+  }
+
+  /** Deletes the test deliveries made before `before`, at most `limit`; answers how many. */
+  async pruneTestDeliveries(before: Date, limit: number): Promise<number> {
+    const result = await PRUNE_TEST_DELIVERIES.execute(this.pool, { before, limit });
+    return result.rowCount ?? 0;
   }
 
   /** Makes the delivery due now with a fresh schedule; null when the endpoint has no such one. */

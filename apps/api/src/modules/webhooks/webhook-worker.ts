@@ -4,7 +4,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { WEBHOOK_RETRY_SCHEDULE_SECONDS, WEBHOOK_TIMEOUT_SECONDS } from '@pets/contract';
+import {
+  EVENT_RETENTION_DAYS,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
+  WEBHOOK_TIMEOUT_SECONDS,
+} from '@pets/contract';
 import { type TClaimedDelivery, WebhooksRepository } from '@pets/store/webhooks.repository';
 import type { Logger } from 'pino';
 import { CONFIG } from '../../app.tokens';
@@ -22,6 +26,10 @@ const MAX_IN_FLIGHT = 10;
  * take, so only a worker that died mid-attempt loses it, and another sends it then (at least once).
  */
 const LEASE_SECONDS = WEBHOOK_TIMEOUT_SECONDS + 20;
+/** Test deliveries (no event to go with) are deleted this often, when as old as events get. */
+const PRUNE_INTERVAL_MS = 3_600_000;
+const PRUNE_BATCH = 5_000;
+const DAY_MS = 86_400_000;
 
 /**
  * When the attempt after `attempt` (1 for the first) is due, or null when the schedule is over:
@@ -49,6 +57,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private isWakePending = false;
   private isStopped = false;
   private isFailing = false;
+  private lastPruneAt = 0;
+  private lastFanOutAt = 0;
   /** The attempt in hand per endpoint id. */
   private readonly inFlight = new Map<string, Promise<void>>();
 
@@ -121,7 +131,20 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async runRound(): Promise<void> {
-    await this.webhooks.fanOut();
+    const now = Date.now();
+    if (now - this.lastPruneAt > PRUNE_INTERVAL_MS) {
+      this.lastPruneAt = now;
+      await this.webhooks.pruneTestDeliveries(
+        new Date(now - EVENT_RETENTION_DAYS * DAY_MS),
+        PRUNE_BATCH,
+      );
+    }
+    // New events are looked for once per poll interval; the rounds an ending attempt starts in
+    // between only claim (a backlog flows at the speed of claim, send, record).
+    if (now - this.lastFanOutAt >= this.config.WEBHOOK_POLL_INTERVAL_MS) {
+      this.lastFanOutAt = now;
+      await this.webhooks.fanOut();
+    }
     const free = MAX_IN_FLIGHT - this.inFlight.size;
     if (this.isStopped || free <= 0) {
       return;

@@ -102,7 +102,34 @@ describe('JOBS_WORKER=off', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(hooks.received).toHaveLength(before);
       const response = await api.fetch(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key });
-      expect(await response.json()).toMatchObject([{ status: 'pending', attempts: [] }]);
+      const [delivery] = (await response.json()) as TWebhookDelivery[];
+      expect(delivery).toMatchObject({ status: 'pending', attempts: [] });
+
+      // A process with the worker takes over, and deletes test deliveries as old as events get.
+      const stale = await api.fetch(`/v1/webhook-endpoints/${endpoint.id}/test`, {
+        key,
+        method: 'POST',
+      });
+      const staleId = BigInt(((await stale.json()) as TWebhookDelivery).id.slice(4));
+      await api.prisma.webhookDelivery.update({
+        where: { id: staleId },
+        data: { createdAt: new Date(Date.now() - 31 * 86_400_000), status: 'succeeded' },
+      });
+      const worker = await startTestApi({ env: WEBHOOK_ENV, database: api.database });
+      try {
+        await eventually(async () =>
+          expect(
+            await api.prisma.webhookDelivery.findUnique({ where: { id: staleId } }),
+          ).toBeNull(),
+        );
+        await eventually(() =>
+          expect(hooks.received.map((request) => request.headers['webhook-id'])).toContain(
+            delivery?.eventId,
+          ),
+        );
+      } finally {
+        await worker.close();
+      }
     } finally {
       await api.close();
     }
