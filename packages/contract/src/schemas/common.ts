@@ -120,3 +120,6 @@ export const storableText = (schema: z.ZodString) =>
       context.addIssue({ code: z.ZodIssueCode.custom, message: reason });
     }
   });
+
+/** An RFC 3339 instant in UTC with milliseconds, as the API writes them: 24 characters. */
+export const instant = (description: string) => z.string().datetime().max(24).describe(description);

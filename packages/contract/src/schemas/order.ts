@@ -8,7 +8,7 @@ import {
   PHONE_PATTERN_MESSAGE,
 } from '../rules/phone';
 import { KEY_START_MAX_LENGTH } from './api-key';
-import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
+import { idField, idFromText, instant, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
 import type { TPetStatus } from './pet';
 
 /** How long an `unconfirmed` application waits for its adopter before it is cancelled. */
@@ -138,9 +138,6 @@ export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
 export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
 export const ORDER_MESSAGE_MAX_LENGTH = 1000;
-
-// An RFC 3339 instant in UTC with milliseconds is 24 characters.
-const instant = (description: string) => z.string().datetime().max(24).describe(description);
 
 export const ZAdopter = extendApi(
   z

@@ -5,6 +5,7 @@ import { PET_PHOTOS_MAX } from '../rules/photo-limit';
 import {
   idField,
   idFromText,
+  instant,
   integerFromText,
   MAX_ID,
   PAGE_SIZE,
@@ -255,6 +256,10 @@ export const ZPet = extendApi(
         'How many adoption applications for the animal are in review (`placed` or `waitlisted`), ' +
         'without who sent them. Read-only: the store keeps it as applications arrive and move.',
     }),
+    updatedAt: instant(
+      'When anything shown here last changed (RFC 3339, UTC, milliseconds): the profile, the ' +
+        'status, the photos, `applicationsInReview`. Read-only.',
+    ),
   }),
   {
     title: 'Pet',
@@ -266,6 +271,7 @@ export const ZPet = extendApi(
       ...PROFILE_EXAMPLE,
       photos: [],
       applicationsInReview: 2,
+      updatedAt: '2026-11-23T11:02:00.000Z',
     },
   },
 );
@@ -396,7 +402,49 @@ export type TPetsListFilters = {
   size?: TPetSize | undefined;
   /** The `name` search's words, joined by single spaces. */
   name?: string | undefined;
+  /** Only animals changed at or after this instant (RFC 3339, as sent). */
+  updatedSince?: string | undefined;
+  /** The order of the list: absent, newest first by id; `updatedAt`, oldest change first. */
+  sort?: TPetsListSort | undefined;
+  /**
+   * Never sent by a client: in a cursor of `sort=updatedAt`, the last animal's `updatedAt`, the
+   * next page starting after (updatedAt, id) of that animal.
+   */
+  updatedAfter?: string | undefined;
 };
+
+export const ZPetsListSort = extendApi(z.enum(['updatedAt']), {
+  description:
+    'The order of the list. Omitted: newest first (by id). `updatedAt`: the animal changed ' +
+    'longest ago first, ties by id, each change moving the animal to the end (with ' +
+    '`updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec.',
+});
+export type TPetsListSort = z.infer<typeof ZPetsListSort>;
+
+/** An instant in a cursor: its milliseconds since 1970 (the cursor's text has no `:`). */
+const instantFilter = {
+  write: (value: string) => String(Date.parse(value)),
+  read: (text: string) =>
+    /^-?\d{1,15}$/.test(text) && !Number.isNaN(new Date(Number(text)).getTime())
+      ? new Date(Number(text)).toISOString()
+      : undefined,
+};
+
+export const ZUpdatedSinceQuery = extendApi(
+  z
+    .string()
+    .datetime({
+      offset: true,
+      message: 'must be an RFC 3339 date-time, such as 2026-11-27T10:00:00Z',
+    })
+    .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a real date-time'),
+  {
+    description:
+      'Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to ' +
+      'the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync".',
+    example: '2026-11-27T10:00:00Z',
+  },
+);
 
 const enumFilter = <T extends string>(schema: z.ZodType<T>) => ({
   write: (value: T) => value,
@@ -431,9 +479,13 @@ export const PETS_CURSOR = listCursor<TPetsListFilters>(
         return words === undefined ? undefined : ZPetNameSearchQuery.safeParse(words).data;
       },
     },
-    // Cursors issued before the profile filters carry status, categoryId and id only.
+    updatedSince: instantFilter,
+    sort: enumFilter(ZPetsListSort),
+    updatedAfter: instantFilter,
+    // Cursors issued before the profile filters carry status, categoryId and id only; those
+    // issued before the sync filters, the seven before them.
   },
-  { earlierFilterCounts: [3] },
+  { earlierFilterCounts: [3, 7] },
 );
 
 /** Longest text of each filter in the cursor, in its order. */
@@ -446,6 +498,10 @@ const PETS_CURSOR_FILTER_MAX_LENGTHS = [
   'xlarge'.length,
   // A UTF-16 unit percent-encodes into at most 9 characters (3 bytes of UTF-8).
   PET_NAME_SEARCH_MAX_LENGTH * 9,
+  // An instant as milliseconds since 1970, a sign included.
+  16,
+  'updatedAt'.length,
+  16,
 ];
 
 export const ZPetsCursorQuery = extendApi(
@@ -490,6 +546,8 @@ export const ZListPetsQuery = z.object({
     description: 'Only animals of this size. An addition to the spec; omit for all.',
   }),
   name: ZPetNameSearchQuery.optional(),
+  updatedSince: ZUpdatedSinceQuery.optional(),
+  sort: ZPetsListSort.optional(),
   include: ZPetsListInclude.optional(),
   cursor: ZPetsCursorQuery,
 });

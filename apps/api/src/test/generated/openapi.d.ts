@@ -505,7 +505,8 @@ export interface components {
          *       "breed": "Beagle mix",
          *       "arrivedAt": "2026-03-03",
          *       "photos": [],
-         *       "applicationsInReview": 2
+         *       "applicationsInReview": 2,
+         *       "updatedAt": "2026-11-23T11:02:00.000Z"
          *     }
          */
         Pet: {
@@ -557,6 +558,11 @@ export interface components {
              * @description How many adoption applications for the animal are in review (`placed` or `waitlisted`), without who sent them. Read-only: the store keeps it as applications arrive and move.
              */
             applicationsInReview: number;
+            /**
+             * Format: date-time
+             * @description When anything shown here last changed (RFC 3339, UTC, milliseconds): the profile, the status, the photos, `applicationsInReview`. Read-only.
+             */
+            updatedAt: string;
         };
         /** Pets */
         Pets: components["schemas"]["Pet"][];
@@ -1476,12 +1482,12 @@ export interface components {
         "Idempotent-Replayed": string;
         /**
          * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6>; rel="next"
          */
         Link: string;
         /**
          * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6>; rel="next"
          */
         "Link.optional": string;
         /**
@@ -1588,6 +1594,10 @@ export interface operations {
                 size?: "small" | "medium" | "large" | "xlarge";
                 /** @description Only animals whose name has words starting with each word of this text, in any order and case (`bis` finds Biscuit, `whi mr` finds Mr. Whiskers, `luc` finds Jean-Luc). Words are runs of letters and digits; other characters separate them and are ignored. Accents count (`zoe` does not find Zoé). At most 100 characters. An addition to the spec; omit for every name. */
                 name?: string;
+                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
+                updatedSince?: string;
+                /** @description The order of the list. Omitted: newest first (by id). `updatedAt`: the animal changed longest ago first, ties by id, each change moving the animal to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec. */
+                sort?: "updatedAt";
                 /** @description `total_count`: also count every animal that matches the filters, sent in the `X-Total-Count` header (on every page that asks). Costs a count of the matching animals; ask on the first page, where a total is shown, not on every page. An addition to the spec. */
                 include?: "total_count";
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
