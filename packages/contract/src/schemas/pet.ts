@@ -433,6 +433,8 @@ const instantFilter = {
 export const ZUpdatedSinceQuery = extendApi(
   z
     .string()
+    // The longest RFC 3339 date-time worth sending: nanoseconds and an offset are 35 characters.
+    .max(40, 'must be at most 40 characters')
     .datetime({
       offset: true,
       message: 'must be an RFC 3339 date-time, such as 2026-11-27T10:00:00Z',
