@@ -383,7 +383,7 @@ export const petsInOrders = {
 
 /** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
 const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
-  db.selectFrom('pets').select(['id', 'status']).where('id', '=', p.id).forUpdate(),
+  db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id).forUpdate(),
 );
 
 /** Whether the animal is on hold for an approved adopter (the order that holds it). */
@@ -507,6 +507,13 @@ export class OpenOrderConflictError extends Error {
   }
 }
 
+/** An update refused because the animal is no longer the version the caller named (If-Match). */
+export class PreconditionFailedError extends Error {
+  constructor(readonly petId: number) {
+    super(`animal ${petId} changed since the version the update names`);
+  }
+}
+
 /**
  * Records events of the animal `petId` as it is now, on `client`'s transaction (the photos' and
  * the orders' changes of an animal): one read of the animal, one insert.
@@ -603,7 +610,11 @@ export class PetsRepository {
    * write); applications in review do not tie the animal's status;
    * UnknownCategoryError for a categoryId that names no category.
    */
-  update(id: number, changes: TPetUpdate): Promise<TPet | null> {
+  update(
+    id: number,
+    changes: TPetUpdate,
+    precondition?: (current: TPet) => boolean,
+  ): Promise<TPet | null> {
     const params: TUpdateParams = {
       id: String(id),
       name: changes.name ?? null,
@@ -614,9 +625,13 @@ export class PetsRepository {
     };
     return withTransaction(this.db, async (client) => {
       const locked = await LOCK_STATEMENT.execute(client, { id: params.id });
-      const previous = locked.rows[0]?.status;
-      if (previous === undefined) {
+      const row = locked.rows[0];
+      if (row === undefined) {
         return null;
+      }
+      const current = this.toPet(row);
+      if (precondition && !precondition(current)) {
+        throw new PreconditionFailedError(id);
       }
       if (params.status !== null && params.status !== 'pending') {
         const open = await HOLDING_ORDER_STATEMENT.execute(client, { petId: params.id });
@@ -626,12 +641,16 @@ export class PetsRepository {
       }
       const { rows } = await UPDATE_STATEMENT.execute(client, params);
       const updated = this.toPet(rows[0] as TPetRow);
-      await recordEvents(client, [
-        { type: 'pet.updated', data: updated },
-        ...(updated.status === previous
-          ? []
-          : [{ type: 'pet.status_changed' as const, data: updated }]),
-      ]);
+      // The trigger moves updated_at only on a real change: a PATCH that changes nothing records
+      // no event.
+      if (updated.updatedAt !== current.updatedAt) {
+        await recordEvents(client, [
+          { type: 'pet.updated', data: updated },
+          ...(updated.status === current.status
+            ? []
+            : [{ type: 'pet.status_changed' as const, data: updated }]),
+        ]);
+      }
       return updated;
     }).catch((error: unknown) => {
       throw isForeignKeyViolation(error) && changes.categoryId !== undefined

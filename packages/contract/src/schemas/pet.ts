@@ -6,11 +6,13 @@ import {
   idField,
   idFromText,
   instant,
+  instantFilter,
   integerFromText,
   MAX_ID,
   PAGE_SIZE,
   storableText,
   ZLimitQuery,
+  ZUpdatedSinceQuery,
   zId,
 } from './common';
 import { ZPetPhoto } from './photo';
@@ -420,33 +422,6 @@ export const ZPetsListSort = extendApi(z.enum(['updatedAt']), {
     '`updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec.',
 });
 export type TPetsListSort = z.infer<typeof ZPetsListSort>;
-
-/** An instant in a cursor: its milliseconds since 1970 (the cursor's text has no `:`). */
-const instantFilter = {
-  write: (value: string) => String(Date.parse(value)),
-  read: (text: string) =>
-    /^-?\d{1,15}$/.test(text) && !Number.isNaN(new Date(Number(text)).getTime())
-      ? new Date(Number(text)).toISOString()
-      : undefined,
-};
-
-export const ZUpdatedSinceQuery = extendApi(
-  z
-    .string()
-    // The longest RFC 3339 date-time worth sending: nanoseconds and an offset are 35 characters.
-    .max(40, 'must be at most 40 characters')
-    .datetime({
-      offset: true,
-      message: 'must be an RFC 3339 date-time, such as 2026-11-27T10:00:00Z',
-    })
-    .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a real date-time'),
-  {
-    description:
-      'Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to ' +
-      'the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync".',
-    example: '2026-11-27T10:00:00Z',
-  },
-);
 
 const enumFilter = <T extends string>(schema: z.ZodType<T>) => ({
   write: (value: T) => value,

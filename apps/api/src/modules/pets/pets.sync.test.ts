@@ -1,6 +1,7 @@
 import type { TPet } from '@pets/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, json, useTestApi } from '../../test/api-harness';
+import { nextPageOf, walkPages } from '../../test/pages';
 
 /**
  * listPets' `updatedSince` and `sort=updatedAt`: the incremental sync of a partner, over real
@@ -33,29 +34,9 @@ const rename = async (id: number, name: string): Promise<TPet> => {
   return (await response.json()) as TPet;
 };
 
-/** The next page's address from the `Link` header, or null on the last page. */
-const nextOf = (response: Response): string | null => {
-  const match = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '');
-  if (!match?.[1]) {
-    return null;
-  }
-  const url = new URL(match[1], api.baseUrl);
-  return url.pathname + url.search;
-};
-
-/** Every page of a walk, `between` run after each page (another client writing). */
-const walk = async (first: string, between: () => Promise<void> = async () => {}) => {
-  const seen: TPet[] = [];
-  let path: string | null = first;
-  while (path) {
-    const response = await api.fetch(path, { key: partner });
-    expect(response.status, await response.clone().text()).toBe(200);
-    seen.push(...((await response.json()) as TPet[]));
-    path = nextOf(response);
-    await between();
-  }
-  return seen;
-};
+const walk = (first: string, between?: () => Promise<void>) =>
+  walkPages<TPet>(api, partner, first, between);
+const nextOf = (response: Response) => nextPageOf(api, response);
 
 describe('listPets: updatedSince and sort=updatedAt', () => {
   it('lists the animals changed at or after the instant, oldest change first, ties by id', async () => {
