@@ -12,6 +12,7 @@ import { callerOf, clientAddressOf, registerRequestIdentity } from './auth/ident
 import { AppError } from './core/app-error';
 import { BODY_LIMIT_BYTES, registerBodyParsers, UnusableBody } from './http/body';
 import { ConnectionDrain, serverTimeoutOptions } from './http/connections';
+import { withEtag } from './http/etag';
 import { answerAfterAdmission } from './http/exception.filter';
 import { honourExpectContinue, lingerAfterAnswer } from './http/lingering-close';
 import {
@@ -185,7 +186,7 @@ const registerHooks = (
       // it receives this answer rather than a reset (http/lingering-close.ts).
       lingerAfterAnswer(request.raw);
     }
-    done(null, payload);
+    done(null, withEtag(request, reply, payload));
   });
 
   // One access line per request; the key appears only as its display start, and the address with

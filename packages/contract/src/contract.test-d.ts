@@ -11,6 +11,7 @@ type TCreatePetResponse = ServerInferResponses<typeof contract.pets.createPet>;
  */
 const NO_PROFILE = {
   applicationsInReview: 0,
+  updatedAt: '2026-11-27T10:00:00.000Z',
   description: null,
   sex: null,
   age: null,

@@ -1,3 +1,4 @@
+import { ETAG_LENGTH, ETAG_PATTERN } from './rules/etag';
 import { nextPageLink } from './rules/link';
 import { MAX_ID } from './schemas/common';
 import { PETS_CURSOR } from './schemas/pet';
@@ -21,6 +22,7 @@ export const Header = {
   wwwAuthenticate: 'WWW-Authenticate',
   idempotentReplayed: 'Idempotent-Replayed',
   totalCount: 'X-Total-Count',
+  etag: 'ETag',
 } as const;
 export type THeaderName = (typeof Header)[keyof typeof Header];
 
@@ -180,6 +182,14 @@ export const HEADER_DOCS: Record<TDocumentedHeader, THeaderDoc> = {
       'asks for it with `include=total_count`. Counted when the page is read: a list that ' +
       'changes between pages may not add up to it.',
     example: 137,
+  },
+  [Header.etag]: {
+    schema: text(ETAG_LENGTH, ETAG_PATTERN.source),
+    description:
+      'The version of this answer (RFC 9110): a hash of its body. Send it back in `If-None-Match` ' +
+      'to get `304 Not Modified` while nothing changed, and (for `updatePet`) in `If-Match` to ' +
+      'change the animal only if nobody else did since you read it.',
+    example: '"VW8rQ1ZvX2d0eWh0dWN1QQ"',
   },
   [CORS_ALLOW_ORIGIN]: {
     schema: text(200),

@@ -329,7 +329,9 @@ describe('openapi.json', () => {
         'X-RateLimit-Remaining',
         'X-RateLimit-Reset',
       ];
-      expect(required(headersOf('listPets', '200'))).toEqual([...rateLimit, 'X-Request-Id']);
+      expect(required(headersOf('listPets', '200'))).toEqual(
+        ['ETag', ...rateLimit, 'X-Request-Id'].sort(),
+      );
       expect(headersOf('listPets', '200').Link?.required).toBe(false);
       expect(headersOf('listPets', '200')['Access-Control-Allow-Origin']?.required).toBe(false);
       expect(required(headersOf('createPet', '201'))).toEqual(
@@ -372,9 +374,34 @@ describe('openapi.json', () => {
       }
       // GETs ignore the header: not documented there.
       const listPets = operations.find(({ operation }) => operation.operationId === 'listPets');
-      expect(listPets?.operation.parameters?.map((parameter) => parameter.in)).not.toContain(
-        'header',
+      expect(listPets?.operation.parameters?.map((parameter) => parameter.name)).not.toContain(
+        'Idempotency-Key',
       );
+    });
+
+    it('documents conditional requests: ETag on every GET and PATCH 200, 304 on every GET, 412 on updatePet', () => {
+      const gets = CONTRACT_ROUTES.filter(({ route }) => route.method === 'GET');
+      expect(gets.length).toBeGreaterThanOrEqual(8);
+      for (const { name } of gets) {
+        const operation = operations.find(({ operation }) => operation.operationId === name);
+        expect(operation?.operation.parameters, name).toContainEqual(
+          expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
+        );
+        expect(headersOf(name, '200').ETag?.required, name).toBe(true);
+        // A 304 comes after the limiter: its headers, the ETag, and no body.
+        expect(required(headersOf(name, '304')), name).toEqual(
+          expect.arrayContaining(['ETag', 'RateLimit', 'X-RateLimit-Remaining', 'X-Request-Id']),
+        );
+      }
+      for (const { name } of CONTRACT_ROUTES.filter(({ route }) => route.method === 'PATCH')) {
+        expect(headersOf(name, '200').ETag?.required, name).toBe(true);
+      }
+      const updatePet = operations.find(({ operation }) => operation.operationId === 'updatePet');
+      expect(updatePet?.operation.parameters).toContainEqual(
+        expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+      );
+      expect(Object.keys(updatePet?.operation.responses ?? {})).toContain('412');
+      expect(headersOf('createPet', '201')).not.toHaveProperty('ETag');
     });
 
     it('bounds every integer and string of a header', () => {

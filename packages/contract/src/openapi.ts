@@ -12,6 +12,7 @@ import {
 import type { TRouteMetadata } from './routers/metadata';
 import { CONTRACT_ROUTES } from './routes';
 import { BODY_LIMIT_TEXT } from './rules/body-limit';
+import { CONDITION_HEADER_MAX_LENGTH, sendsEtag } from './rules/etag';
 import { ERROR_STATUS } from './schemas/error';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -51,11 +52,13 @@ export const DEFAULT_SERVERS: TOpenApiServers = {
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
+  304: 'Not modified: the `If-None-Match` names the current `ETag`, so the answer is the one you have. No body; the rate-limit headers as on every answer (a `304` counts towards the limits).',
   400: 'Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers).',
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
   403: 'The key may not do this: a read-only key writing, or a partner key calling a staff operation (`forbidden`).',
   404: 'No such resource (`not_found`).',
   408: 'The request was not received in time: its headers or its body came too slowly (`request_timeout`). The connection is closed; send the request again, faster.',
+  412: 'The `If-Match` does not name the current version (`precondition_failed`). Nothing changed.',
   409: 'Conflict: another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`); retry after a moment.',
   413: `The body is larger than ${BODY_LIMIT_TEXT} (\`payload_too_large\`).`,
   415: 'The body is not `application/json` (`unsupported_media_type`).',
@@ -113,6 +116,32 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
 };
 
 /**
+ * `If-None-Match`, on every GET: it may answer `304`. Without an example, like `If-Match`: tools
+ * that try an operation send an optional parameter's example, and any fixed ETag would be stale.
+ */
+const IF_NONE_MATCH_PARAMETER: ParameterObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of the answer you have (or several, comma-separated): while it is still the ' +
+    'answer, `304 Not Modified` with no body (counted by the rate limits).',
+  schema: { type: 'string', minLength: 1, maxLength: CONDITION_HEADER_MAX_LENGTH },
+};
+
+/** `If-Match`, on `updatePet`: the change is made only to the version it names. */
+const IF_MATCH_PARAMETER: ParameterObject = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is ' +
+    'made only if it is still the current version, else `412 precondition_failed` and nothing ' +
+    'changes. `*` matches any version. Without it the change is made whatever the version.',
+  schema: { type: 'string', minLength: 1, maxLength: CONDITION_HEADER_MAX_LENGTH },
+};
+
+/**
  * Statuses that may be sent before the rate limiter ran, so without its headers: Node's parser
  * refuses a malformed request (400) or oversized headers (431) before any route is known.
  */
@@ -134,6 +163,7 @@ const responseHeaders = (route: AppRoute, status: number) => {
     ...(metadata.responseHeaders?.[status] ?? []),
     ...(metadata.idempotent && isReplayable(status) ? [Header.idempotentReplayed] : []),
     ...(status === 401 ? [Header.wwwAuthenticate] : []),
+    ...(sendsEtag(route.method, status) || status === 304 ? [Header.etag] : []),
     ...(status === 429 || status === 503 ? [Header.retryAfter] : []),
   ];
   return Object.fromEntries(
@@ -170,6 +200,8 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
       (parameter) => !('in' in parameter && parameter.in === 'header'),
     ),
     ...(isIdempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ...('304' in operation.responses ? [IF_NONE_MATCH_PARAMETER] : []),
+    ...('412' in operation.responses ? [IF_MATCH_PARAMETER] : []),
   ];
   return {
     ...operation,
@@ -197,6 +229,7 @@ const removeUndefined = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as
 
 /** Names of the shared responses, by status: what a reader of the document sees. */
 const RESPONSE_NAMES: Record<number, string> = {
+  304: 'NotModified',
   400: 'InvalidRequest',
   401: 'Unauthorized',
   403: 'Forbidden',
@@ -205,6 +238,7 @@ const RESPONSE_NAMES: Record<number, string> = {
   409: 'Conflict',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
+  412: 'PreconditionFailed',
   422: 'IdempotencyKeyReused',
   429: 'RateLimited',
   431: 'HeadersTooLarge',

@@ -21,7 +21,14 @@ import {
   type TPetStatus,
   toPage,
 } from '@pets/contract';
-import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
+import {
+  type DB,
+  prepare,
+  prepareShapes,
+  type SelectQueryBuilder,
+  sql,
+  type TQueryable,
+} from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
 import { UnknownPetError } from './errors';
 import { recordEvents, type TNewEvent } from './events.repository';
@@ -96,11 +103,13 @@ const PREVIOUS_STATUS = sql<TOrderStatus>`history -> -1 ->> 'from'`.as('previous
 
 /**
  * The moment of a change, to the millisecond (the columns' precision), and the same moment as the
- * contract's RFC 3339 text for the history. `now()` is the transaction's start: one value per
- * transaction, so the column and the history entry agree.
+ * contract's RFC 3339 text for the history: one value per statement, so the columns and the
+ * history entry agree. The statement's start, not the transaction's (`now()`): a change that
+ * waited for the animal's row lock (taken by an earlier statement of its transaction) is stamped
+ * after the change it waited for, so listOrders' updatedAt walk meets changes in their order.
  */
-const NOW = sql<Date>`date_trunc('milliseconds', now())`;
-const NOW_TEXT = sql<string>`to_char(date_trunc('milliseconds', now()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const NOW = sql<Date>`date_trunc('milliseconds', statement_timestamp())`;
+const NOW_TEXT = sql<string>`to_char(date_trunc('milliseconds', statement_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const INSERT_STATEMENT = prepare(
   (
@@ -330,7 +339,35 @@ type TListParams = {
   limit: number;
   status: TOrderStatus;
   petId: string;
+  /** updatedSince, as an ISO instant. */
+  updatedSince: string;
   before: string;
+  /** sort=updatedAt's cursor (with `before`, its id): the page starts after (after, before). */
+  after: string;
+};
+
+const LIST_FILTERS = ['apiKeyId', 'status', 'petId', 'updatedSince'] as const;
+
+/** The WHERE of a list: one condition per filter given. */
+const filteredOrders = <Q extends SelectQueryBuilder<DB, 'orders', object>>(
+  query: Q,
+  p: TListParams,
+  has: (name: (typeof LIST_FILTERS)[number]) => boolean,
+): Q => {
+  let where = query;
+  if (has('apiKeyId')) {
+    where = where.where('api_key_id', '=', p.apiKeyId) as Q;
+  }
+  if (has('status')) {
+    where = where.where('status', '=', p.status) as Q;
+  }
+  if (has('petId')) {
+    where = where.where('pet_id', '=', p.petId) as Q;
+  }
+  if (has('updatedSince')) {
+    where = where.where('updated_at', '>=', sql<Date>`${p.updatedSince}::timestamptz`) as Q;
+  }
+  return where;
 };
 
 /**
@@ -338,23 +375,30 @@ type TListParams = {
  * status], id) indexes; a staff key's (no api_key_id) by the primary key, (status, id) or (pet_id,
  * id).
  */
-const LIST_STATEMENTS = prepareShapes(
-  ['apiKeyId', 'status', 'petId', 'before'],
+const LIST_STATEMENTS = prepareShapes([...LIST_FILTERS, 'before'], (db, p: TListParams, has) => {
+  let query = filteredOrders(db.selectFrom('orders').select(ORDER_COLUMNS), p, has);
+  if (has('before')) {
+    query = query.where('id', '<', p.before);
+  }
+  return query.orderBy('id', 'desc').limit(p.limit);
+});
+
+/**
+ * sort=updatedAt: the order changed longest ago first, ties by id, walked from the cursor's
+ * (updatedAt, id) on orders_updated_at_id_idx (a partner's on orders_api_key_id_updated_at_id_idx).
+ * A row changed after the walk passed it gets a later updated_at (the trigger's stamp only grows)
+ * and is read again at the end.
+ */
+const LIST_BY_UPDATED_AT_STATEMENTS = prepareShapes(
+  [...LIST_FILTERS, 'after'],
   (db, p: TListParams, has) => {
-    let query = db.selectFrom('orders').select(ORDER_COLUMNS);
-    if (has('apiKeyId')) {
-      query = query.where('api_key_id', '=', p.apiKeyId);
+    let query = filteredOrders(db.selectFrom('orders').select(ORDER_COLUMNS), p, has);
+    if (has('after')) {
+      query = query.where(
+        sql<boolean>`(orders.updated_at, orders.id) > (${p.after}::timestamptz, ${p.before}::bigint)`,
+      );
     }
-    if (has('status')) {
-      query = query.where('status', '=', p.status);
-    }
-    if (has('petId')) {
-      query = query.where('pet_id', '=', p.petId);
-    }
-    if (has('before')) {
-      query = query.where('id', '<', p.before);
-    }
-    return query.orderBy('id', 'desc').limit(p.limit);
+    return query.orderBy('updated_at', 'asc').orderBy('id', 'asc').limit(p.limit);
   },
 );
 
@@ -902,18 +946,41 @@ export class OrdersRepository {
     return row ? toOrder(row) : null;
   }
 
-  /** The orders visible in `scope`, newest first, as a keyset page whose cursor keeps the filters. */
+  /**
+   * The orders visible in `scope`, newest first (or, `sort=updatedAt`, the one changed longest ago
+   * first), as a keyset page whose cursor keeps the filters.
+   */
   async list(scope: TOrderScope, filter: TOrderFilter): Promise<TPage<TOrder>> {
-    const { limit, status, petId, before } = filter;
+    const { limit, before, ...filters } = filter;
+    const byUpdatedAt = filter.sort === 'updatedAt';
     // An absent filter's value is empty: it picks the shape without that filter.
-    const { rows } = await LIST_STATEMENTS.execute(this.pool, {
+    const params: TListParams = {
       apiKeyId: scopeParam(scope),
       limit: limit + 1,
-      status: status as TOrderStatus,
-      petId: petId ? String(petId) : '',
+      status: filter.status as TOrderStatus,
+      petId: filter.petId ? String(filter.petId) : '',
+      updatedSince: filter.updatedSince
+        ? new Date(Date.parse(filter.updatedSince)).toISOString()
+        : '',
       before: before ? String(before) : '',
-    });
-    const page = toPage(rows, limit, ORDERS_CURSOR, { status, petId });
+      // Both or neither: a cursor of sort=updatedAt carries the last order's updatedAt and id.
+      after: byUpdatedAt && filter.updatedAfter && before ? filter.updatedAfter : '',
+    };
+    const statements = byUpdatedAt ? LIST_BY_UPDATED_AT_STATEMENTS : LIST_STATEMENTS;
+    const { rows } = await statements.execute(this.pool, params);
+    const { updatedAfter: _, ...kept } = filters;
+    const page = toPage(rows, limit, ORDERS_CURSOR, kept);
+    const last = page.items[page.items.length - 1];
+    if (byUpdatedAt && page.nextCursor !== null && last) {
+      // The next page starts after the last order's (updatedAt, id): the cursor carries both.
+      return {
+        items: page.items.map(toOrder),
+        nextCursor: ORDERS_CURSOR.encode(last.id, {
+          ...kept,
+          updatedAfter: last.updatedAt.toISOString(),
+        }),
+      };
+    }
     return { items: page.items.map(toOrder), nextCursor: page.nextCursor };
   }
 }

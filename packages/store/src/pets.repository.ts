@@ -71,6 +71,10 @@ const PET_COLUMNS = [
   sql<TPhotoRow[]>`pets.photo_list`.as('photos'),
   // Kept by the orders repository in each order change's transaction: no count per animal.
   'applications_in_review as applicationsInReview',
+  // Stamped by a trigger of the database on every change of the row (photos and orders too).
+  sql<string>`to_char(pets.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
+    'updatedAt',
+  ),
 ] as const;
 
 /** A Pet's row, as Kysely infers it from PET_COLUMNS and the generated types. */
@@ -109,6 +113,7 @@ const toPet = (row: TPetRow, mediaBaseUrl: string): TPet => ({
   arrivedAt: row.arrivedAt,
   photos: row.photos.map((photo) => toPhoto(photo, mediaBaseUrl)),
   applicationsInReview: row.applicationsInReview,
+  updatedAt: row.updatedAt,
 });
 
 /**
@@ -130,12 +135,28 @@ type TFilterParams = {
   size: TPetSize;
   /** The name search as a tsquery: each word a prefix (`'bis':* & 'mr':*`). */
   name: string;
+  /** updatedSince, as an ISO instant. */
+  updatedSince: string;
 };
 
-type TListParams = TFilterParams & { limit: number; before: string };
+type TListParams = TFilterParams & {
+  limit: number;
+  before: string;
+  /** sort=updatedAt's cursor (with `before`, its id): the page starts after (after, before). */
+  after: string;
+};
 
 /** The filters a list and its count share, in the order of their `$n`. */
-const FILTERS = ['categoryId', 'status', 'ids', 'sex', 'age', 'size', 'name'] as const;
+const FILTERS = [
+  'categoryId',
+  'status',
+  'ids',
+  'sex',
+  'age',
+  'size',
+  'name',
+  'updatedSince',
+] as const;
 
 /**
  * The name search: the words of the name (the GIN index pets_name_search_idx is on this very
@@ -174,6 +195,9 @@ const filtered = <Q extends SelectQueryBuilder<DB, 'pets', object>>(
       sql<boolean>`${NAME_DOCUMENT} @@ to_tsquery('simple'::regconfig, ${p.name})`,
     ) as Q;
   }
+  if (has('updatedSince')) {
+    where = where.where('updated_at', '>=', sql<Date>`${p.updatedSince}::timestamptz`) as Q;
+  }
   return where;
 };
 
@@ -197,6 +221,27 @@ const LIST_STATEMENTS = prepareShapes([...FILTERS, 'before'], (db, p: TListParam
   }
   return query.orderBy('id', 'desc').limit(p.limit);
 });
+
+/**
+ * sort=updatedAt: the animal changed longest ago first, ties by id, walked from the cursor's
+ * (updatedAt, id) on the index pets_updated_at_id_idx. A row changed after the walk passed it
+ * gets a later updated_at (the trigger's stamp only grows) and is read again at the end.
+ */
+const LIST_BY_UPDATED_AT_STATEMENTS = prepareShapes(
+  [...FILTERS, 'after'],
+  (db, p: TListParams, has) => {
+    let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
+    if (has('after')) {
+      query = query.where(
+        sql<boolean>`(pets.updated_at, pets.id) > (${p.after}::timestamptz, ${p.before}::bigint)`,
+      );
+    }
+    return query.orderBy('updated_at', 'asc').orderBy('id', 'asc').limit(p.limit);
+  },
+);
+
+const listStatementsFor = (filter: TPetFilter) =>
+  filter.sort === 'updatedAt' ? LIST_BY_UPDATED_AT_STATEMENTS : LIST_STATEMENTS;
 
 /** How many animals match the filters (listPets' `include=total_count`): one count per shape. */
 const COUNT_STATEMENTS = prepareShapes([...FILTERS], (db, p: TFilterParams, has) =>
@@ -338,7 +383,7 @@ export const petsInOrders = {
 
 /** The animal's row, locked until the transaction ends: updatePet's check and write in one. */
 const LOCK_STATEMENT = prepare((db, p: { id: string }) =>
-  db.selectFrom('pets').select(['id', 'status']).where('id', '=', p.id).forUpdate(),
+  db.selectFrom('pets').select(PET_COLUMNS).where('id', '=', p.id).forUpdate(),
 );
 
 /** Whether the animal is on hold for an approved adopter (the order that holds it). */
@@ -415,12 +460,15 @@ const filterParams = (filter: TPetsListFilters): TFilterParams => ({
   age: filter.age as TPetAge,
   size: filter.size as TPetSize,
   name: nameQuery(filter.name),
+  updatedSince: filter.updatedSince ? new Date(Date.parse(filter.updatedSince)).toISOString() : '',
 });
 
 const listParams = (filter: TPetFilter): TListParams => ({
   ...filterParams(filter),
   limit: filter.limit + 1,
   before: filter.before ? String(filter.before) : '',
+  // Both or neither: a cursor of sort=updatedAt carries the last animal's updatedAt and id.
+  after: filter.updatedAfter && filter.before ? filter.updatedAfter : '',
 });
 
 /** The statement and its values in `$n` order, for EXPLAIN and reviews. */
@@ -439,7 +487,7 @@ const statementOf = <P extends Record<string, unknown>>(
 
 /** The statement a list request sends, with its values in `$n` order: for EXPLAIN and reviews. */
 export const listPetsStatement = (filter: TPetFilter): { sql: string; values: unknown[] } =>
-  statementOf(LIST_STATEMENTS, listParams(filter));
+  statementOf(listStatementsFor(filter), listParams(filter));
 
 /** The statement that counts a list's animals (`include=total_count`), for EXPLAIN. */
 export const countPetsStatement = (filter: TPetsListFilters): { sql: string; values: unknown[] } =>
@@ -456,6 +504,13 @@ export class UnknownCategoryError extends Error {
 export class OpenOrderConflictError extends Error {
   constructor(readonly petId: number) {
     super(`animal ${petId} has an approved order`);
+  }
+}
+
+/** An update refused because the animal is no longer the version the caller named (If-Match). */
+export class PreconditionFailedError extends Error {
+  constructor(readonly petId: number) {
+    super(`animal ${petId} changed since the version the update names`);
   }
 }
 
@@ -498,8 +553,17 @@ export class PetsRepository {
    * The next page's cursor carries the filters.
    */
   async list(filter: TPetFilter): Promise<TPage<TPet>> {
-    const { rows } = await LIST_STATEMENTS.execute(this.db, listParams(filter));
+    const { rows } = await listStatementsFor(filter).execute(this.db, listParams(filter));
     const page = toPage(rows, filter.limit, PETS_CURSOR, filter);
+    const last = page.items[page.items.length - 1];
+    if (filter.sort === 'updatedAt' && page.nextCursor !== null && last) {
+      // The next page starts after the last animal's (updatedAt, id): the cursor carries both.
+      const { before: _, limit: __, ...filters } = filter;
+      return {
+        items: page.items.map(this.toPet),
+        nextCursor: PETS_CURSOR.encode(last.id, { ...filters, updatedAfter: last.updatedAt }),
+      };
+    }
     return { items: page.items.map(this.toPet), nextCursor: page.nextCursor };
   }
 
@@ -546,7 +610,11 @@ export class PetsRepository {
    * write); applications in review do not tie the animal's status;
    * UnknownCategoryError for a categoryId that names no category.
    */
-  update(id: number, changes: TPetUpdate): Promise<TPet | null> {
+  update(
+    id: number,
+    changes: TPetUpdate,
+    precondition?: (current: TPet) => boolean,
+  ): Promise<TPet | null> {
     const params: TUpdateParams = {
       id: String(id),
       name: changes.name ?? null,
@@ -557,9 +625,13 @@ export class PetsRepository {
     };
     return withTransaction(this.db, async (client) => {
       const locked = await LOCK_STATEMENT.execute(client, { id: params.id });
-      const previous = locked.rows[0]?.status;
-      if (previous === undefined) {
+      const row = locked.rows[0];
+      if (row === undefined) {
         return null;
+      }
+      const current = this.toPet(row);
+      if (precondition && !precondition(current)) {
+        throw new PreconditionFailedError(id);
       }
       if (params.status !== null && params.status !== 'pending') {
         const open = await HOLDING_ORDER_STATEMENT.execute(client, { petId: params.id });
@@ -569,12 +641,16 @@ export class PetsRepository {
       }
       const { rows } = await UPDATE_STATEMENT.execute(client, params);
       const updated = this.toPet(rows[0] as TPetRow);
-      await recordEvents(client, [
-        { type: 'pet.updated', data: updated },
-        ...(updated.status === previous
-          ? []
-          : [{ type: 'pet.status_changed' as const, data: updated }]),
-      ]);
+      // The trigger moves updated_at only on a real change: a PATCH that changes nothing records
+      // no event.
+      if (updated.updatedAt !== current.updatedAt) {
+        await recordEvents(client, [
+          { type: 'pet.updated', data: updated },
+          ...(updated.status === current.status
+            ? []
+            : [{ type: 'pet.status_changed' as const, data: updated }]),
+        ]);
+      }
       return updated;
     }).catch((error: unknown) => {
       throw isForeignKeyViolation(error) && changes.categoryId !== undefined

@@ -21,6 +21,8 @@ const EXPOSED = [
   'Idempotent-Replayed',
   // The total of listPets (include=total_count), which a browser app shows.
   'X-Total-Count',
+  // The version a browser app sends back in If-None-Match or If-Match.
+  'ETag',
 ];
 
 const expectJsonApiHeaders = (response: Response) => {
@@ -31,7 +33,8 @@ const expectJsonApiHeaders = (response: Response) => {
   expect(headers.get('content-security-policy')).toBe(
     "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'",
   );
-  expect(headers.get('cache-control')).toBe('no-store');
+  // An answer with an ETag may be kept by the client's cache, to be asked for again every time.
+  expect(headers.get('cache-control')).toBe(headers.has('etag') ? 'private, no-cache' : 'no-store');
   expect(headers.get('cross-origin-opener-policy')).toBe('same-origin');
   expect(headers.get('cross-origin-resource-policy')).toBe('same-origin');
   expect(headers.has('x-powered-by')).toBe(false);
@@ -57,6 +60,8 @@ describe('security headers on every response', () => {
     async (_label, path, init, status) => {
       const response = await api.fetch(path, init);
       expect(response.status).toBe(status);
+      // Every 200 of a GET carries its version; no error does.
+      expect(response.headers.has('etag')).toBe(status === 200);
       expectJsonApiHeaders(response);
     },
   );
@@ -127,7 +132,7 @@ describe('CORS for the configured origins', () => {
         'GET, HEAD, POST, PATCH, PUT, DELETE',
       );
       expect(response.headers.get('access-control-allow-headers')).toBe(
-        'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
+        'Authorization, Content-Type, X-Request-Id, Idempotency-Key, If-None-Match, If-Match',
       );
       expect(response.headers.get('access-control-max-age')).toBe('600');
       expect(response.headers.has('x-ratelimit-limit')).toBe(false);

@@ -18,6 +18,8 @@ export const CORS_ALLOWED_HEADERS = [
   'Content-Type',
   'X-Request-Id',
   IDEMPOTENCY_KEY_HEADER,
+  'If-None-Match',
+  'If-Match',
 ];
 
 /** HSTS for a year, sent only on responses to HTTPS requests (directly or through a trusted proxy). */

@@ -6,8 +6,8 @@ const UNKNOWN_PROFILE = Object.fromEntries(PET_PROFILE_FIELDS.map((field) => [fi
 
 /**
  * The Pet the API answers for an animal added with only the given fields: its profile unknown
- * (null), no photos, no application in review, any id unless one is given. Tests name what they
- * set.
+ * (null), no photos, no application in review, any id and any `updatedAt` (RFC 3339, UTC, ms)
+ * unless given. Tests name what they set.
  */
 export const expectedPet = (
   fields: Pick<TPet, 'name' | 'categoryId' | 'status'> & Partial<TPet>,
@@ -17,5 +17,6 @@ export const expectedPet = (
     ...UNKNOWN_PROFILE,
     photos: [],
     applicationsInReview: 0,
+    updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     ...fields,
   }) as TPet;

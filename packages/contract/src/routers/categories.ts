@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { ZCategories } from '../schemas/category';
+import { notModified } from './conditional';
 
 const c = initContract();
 
@@ -10,6 +11,7 @@ export const categoriesRouter = c.router({
     summary: 'List categories',
     description: 'Every category an animal can belong to: the valid values of `categoryId`.',
     responses: {
+      ...notModified,
       200: ZCategories,
     },
   },

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { EVENT_RETENTION_DAYS, ZEvents, ZListEventsQuery } from '../schemas/event';
+import { notModified } from './conditional';
 import { errors } from './errors';
 
 const c = initContract();
@@ -20,6 +21,7 @@ export const eventsRouter = c.router({
       'you have, and skip the ids you have seen.',
     query: ZListEventsQuery,
     responses: {
+      ...notModified,
       200: ZEvents,
       ...errors(400),
     },

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { ZCurrentKey } from '../schemas/api-key';
+import { notModified } from './conditional';
 
 const c = initContract();
 
@@ -13,6 +14,7 @@ export const meRouter = c.router({
       'and its plan. Any valid key may call it (a read-only one too), so a client can tell what ' +
       'its key may do before it tries; a revoked or unknown key is `401`, as everywhere.',
     responses: {
+      ...notModified,
       200: ZCurrentKey,
     },
   },

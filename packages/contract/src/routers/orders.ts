@@ -27,6 +27,7 @@ import {
   ZOrderLinksAccepted,
   ZOrderLinksRequest,
 } from '../schemas/order-link';
+import { notModified } from './conditional';
 import { errors } from './errors';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
@@ -94,9 +95,11 @@ export const ordersRouter = c.router({
     description:
       'Adoption orders, newest first, at most `limit` of them: those placed with the calling key ' +
       '(a new key has none), or every order for a staff key. Filter with `status` and `petId`; ' +
-      'further pages as for `GET /v1/pets`.',
+      'further pages as for `GET /v1/pets`. For an incremental sync, `updatedSince` and ' +
+      '`sort=updatedAt` (the order changed longest ago first) walk what changed since a moment.',
     query: ZListOrdersQuery,
     responses: {
+      ...notModified,
       200: ZOrders,
       ...errors(400),
     },
@@ -140,6 +143,7 @@ export const ordersRouter = c.router({
       "every order. Another key's order is `404`, as if it did not exist.",
     pathParams: ZOrderIdParams,
     responses: {
+      ...notModified,
       200: ZOrder,
       ...errors(400, 404),
     },
@@ -187,6 +191,7 @@ export const ordersRouter = c.router({
       "staff key's name) and time. Never shown to the adopter or to partners. Staff keys only.",
     pathParams: ZOrderIdParams,
     responses: {
+      ...notModified,
       200: ZOrderNotes,
       ...errors(400, 403, 404),
     },

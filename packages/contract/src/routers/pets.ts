@@ -13,6 +13,7 @@ import {
 } from '../rules/photo-limit';
 import { ZListPetsQuery, ZNewPet, ZPet, ZPetIdParams, ZPets, ZPetUpdate } from '../schemas/pet';
 import { ZPetPhoto, ZPetPhotoOrder, ZPetPhotoParams, ZPetPhotos } from '../schemas/photo';
+import { notModified } from './conditional';
 import { errors } from './errors';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
@@ -46,6 +47,7 @@ export const petsRouter = c.router({
       '`include=total_count`, the `X-Total-Count` header tells how many animals match in all.',
     query: ZListPetsQuery,
     responses: {
+      ...notModified,
       200: ZPets,
       ...errors(400),
     },
@@ -91,6 +93,7 @@ export const petsRouter = c.router({
     deprecated: true,
     pathParams: ZPetIdParams,
     responses: {
+      ...notModified,
       200: ZPet,
       ...errors(400, 404),
     },
@@ -109,19 +112,22 @@ export const petsRouter = c.router({
       'sent as `null` is cleared. Photos have their own operations. Staff ' +
       'keys only. While the animal is on hold for an approved adoption order it stays ' +
       '`pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete ' +
-      'the order instead); applications in review do not tie its status. The body ' +
+      'the order instead); applications in review do not tie its status. With `If-Match` (the ' +
+      '`ETag` of the animal as you read it) the change is made only if nobody changed the animal ' +
+      'since: otherwise `412 precondition_failed` and nothing changes. The body ' +
       `must be \`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
     pathParams: ZPetIdParams,
     body: ZPetUpdate,
     responses: {
       200: ZPet,
-      ...errors(400, 403, 404, 409, 413, 415),
+      ...errors(400, 403, 404, 409, 412, 413, 415),
     },
     metadata: {
       requiredRole: 'staff',
       responseDescriptions: {
         403: 'The key is not a staff key, or is read-only (`forbidden`).',
         409: 'The new `status` contradicts the approved adoption order that holds the animal (`pet_status_conflict`).',
+        412: 'The `If-Match` does not name the current version of the animal: it changed since it was read (`precondition_failed`). Nothing changed.',
       },
     } satisfies TRouteMetadata,
   },

@@ -16,6 +16,7 @@ import {
   ZWebhookEndpoints,
   ZWebhookEndpointWithSecret,
 } from '../schemas/webhook';
+import { notModified } from './conditional';
 import { errors } from './errors';
 import { idempotent } from './idempotent';
 import type { TRouteMetadata } from './metadata';
@@ -45,7 +46,7 @@ export const webhooksRouter = c.router({
       'The webhook endpoints the calling key registered, newest first, at most `limit` of them; ' +
       'further pages as for `GET /v1/pets`. Secrets are never listed.',
     query: ZListWebhookEndpointsQuery,
-    responses: { 200: ZWebhookEndpoints, ...errors(400) },
+    responses: { ...notModified, 200: ZWebhookEndpoints, ...errors(400) },
     metadata: { responseHeaders: { 200: [Header.link] } } satisfies TRouteMetadata,
   },
   createWebhookEndpoint: idempotent({
@@ -72,7 +73,7 @@ export const webhooksRouter = c.router({
     summary: 'Get a webhook endpoint',
     description: "One of the key's webhook endpoints, with its status (without its secret).",
     pathParams: ZWebhookEndpointParams,
-    responses: { 200: ZWebhookEndpoint, ...errors(400, 404) },
+    responses: { ...notModified, 200: ZWebhookEndpoint, ...errors(400, 404) },
     metadata: { responseDescriptions: { 404: NOT_FOUND } } satisfies TRouteMetadata,
   },
   updateWebhookEndpoint: {
@@ -148,7 +149,7 @@ export const webhooksRouter = c.router({
       'further pages as for `GET /v1/pets`. Deliveries are kept as long as their events.',
     pathParams: ZWebhookEndpointParams,
     query: ZListWebhookDeliveriesQuery,
-    responses: { 200: ZWebhookDeliveries, ...errors(400, 404) },
+    responses: { ...notModified, 200: ZWebhookDeliveries, ...errors(400, 404) },
     metadata: {
       responseHeaders: { 200: [Header.link] },
       responseDescriptions: { 404: NOT_FOUND },

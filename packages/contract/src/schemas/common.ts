@@ -120,3 +120,33 @@ export const storableText = (schema: z.ZodString) =>
       context.addIssue({ code: z.ZodIssueCode.custom, message: reason });
     }
   });
+
+/** An RFC 3339 instant in UTC with milliseconds, as the API writes them: 24 characters. */
+export const instant = (description: string) => z.string().datetime().max(24).describe(description);
+
+/** An instant in a cursor: its milliseconds since 1970 (the cursor's text has no `:`). */
+export const instantFilter = {
+  write: (value: string) => String(Date.parse(value)),
+  read: (text: string) =>
+    /^-?\d{1,15}$/.test(text) && !Number.isNaN(new Date(Number(text)).getTime())
+      ? new Date(Number(text)).toISOString()
+      : undefined,
+};
+
+export const ZUpdatedSinceQuery = extendApi(
+  z
+    .string()
+    // The longest RFC 3339 date-time worth sending: nanoseconds and an offset are 35 characters.
+    .max(40, 'must be at most 40 characters')
+    .datetime({
+      offset: true,
+      message: 'must be an RFC 3339 date-time, such as 2026-11-27T10:00:00Z',
+    })
+    .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a real date-time'),
+  {
+    description:
+      'Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to ' +
+      'the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync".',
+    example: '2026-11-27T10:00:00Z',
+  },
+);

@@ -35,6 +35,8 @@ export const ZErrorCode = z.enum([
   // Applications, many per animal.
   'order_already_open',
   'order_notes_full',
+  // Conditional requests.
+  'precondition_failed',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -66,6 +68,7 @@ export const ERROR_STATUS = {
   photo_order_conflict: 409,
   order_already_open: 409,
   order_notes_full: 409,
+  precondition_failed: 412,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

@@ -8,7 +8,16 @@ import {
   PHONE_PATTERN_MESSAGE,
 } from '../rules/phone';
 import { KEY_START_MAX_LENGTH } from './api-key';
-import { idField, idFromText, PAGE_SIZE, ZCursorQuery, ZLimitQuery } from './common';
+import {
+  idField,
+  idFromText,
+  instant,
+  instantFilter,
+  PAGE_SIZE,
+  ZCursorQuery,
+  ZLimitQuery,
+  ZUpdatedSinceQuery,
+} from './common';
 import type { TPetStatus } from './pet';
 
 /** How long an `unconfirmed` application waits for its adopter before it is cancelled. */
@@ -138,9 +147,6 @@ export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
 export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
 export const ORDER_MESSAGE_MAX_LENGTH = 1000;
-
-// An RFC 3339 instant in UTC with milliseconds is 24 characters.
-const instant = (description: string) => z.string().datetime().max(24).describe(description);
 
 export const ZAdopter = extendApi(
   z
@@ -319,13 +325,34 @@ const ZOrdersPetIdQuery = idFromText(
 export type TOrdersListFilters = {
   status?: TOrderStatus | undefined;
   petId?: number | undefined;
+  /** Only orders changed at or after this instant (RFC 3339, as sent). */
+  updatedSince?: string | undefined;
+  /** The order of the list: absent, newest first by id; `updatedAt`, oldest change first. */
+  sort?: TOrdersListSort | undefined;
+  /** Never sent by a client: in a cursor of `sort=updatedAt`, the last order's `updatedAt`. */
+  updatedAfter?: string | undefined;
 };
 
-/** The cursor of listOrders: where the next page starts, and the list's filters. */
-export const ORDERS_CURSOR = listCursor<TOrdersListFilters>({
-  status: { write: (status) => status, read: (text) => ZOrderStatus.safeParse(text).data },
-  petId: { write: String, read: (text) => ZOrdersPetIdQuery.safeParse(text).data },
+export const ZOrdersListSort = extendApi(z.enum(['updatedAt']), {
+  description:
+    'The order of the list. Omitted: newest first (by id). `updatedAt`: the order changed ' +
+    'longest ago first, ties by id, each change moving the order to the end (with ' +
+    '`updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec.',
 });
+export type TOrdersListSort = z.infer<typeof ZOrdersListSort>;
+
+/** The cursor of listOrders: where the next page starts, and the list's filters. */
+export const ORDERS_CURSOR = listCursor<TOrdersListFilters>(
+  {
+    status: { write: (status) => status, read: (text) => ZOrderStatus.safeParse(text).data },
+    petId: { write: String, read: (text) => ZOrdersPetIdQuery.safeParse(text).data },
+    updatedSince: instantFilter,
+    sort: { write: (sort) => sort, read: (text) => ZOrdersListSort.safeParse(text).data },
+    updatedAfter: instantFilter,
+    // Cursors issued before the sync filters carry status and petId only.
+  },
+  { earlierFilterCounts: [2] },
+);
 
 export const ZListOrdersQuery = z.object({
   limit: ZLimitQuery,
@@ -333,6 +360,8 @@ export const ZListOrdersQuery = z.object({
     description: 'Only orders whose status equals this value. Omit for all orders.',
   }),
   petId: ZOrdersPetIdQuery.optional(),
+  updatedSince: ZUpdatedSinceQuery.optional(),
+  sort: ZOrdersListSort.optional(),
   cursor: ZCursorQuery,
 });
 export type TListOrdersQuery = z.infer<typeof ZListOrdersQuery>;

@@ -205,6 +205,7 @@ describe('Pet: the profile is always present', () => {
     arrivedAt: null,
     photos: [],
     applicationsInReview: 0,
+    updatedAt: '2026-11-27T10:00:00.000Z',
   };
 
   it.each(['description', 'sex', 'age', 'size', 'breed', 'arrivedAt', 'photos'])(
@@ -335,7 +336,7 @@ describe('PETS_CURSOR carries the new filters', () => {
 
   it('in the fixed order after status, categoryId and id, the name percent-encoded', () => {
     const cursor = PETS_CURSOR.encode(12, { status: 'available', ...filters });
-    expect(cursorText(cursor)).toBe('v2:12:available:::male:young:small:Mr%20Whiskers');
+    expect(cursorText(cursor)).toBe('v2:12:available:::male:young:small:Mr%20Whiskers:::');
     expect(PETS_CURSOR.read(cursor, {})).toEqual({
       before: 12n,
       filters: { status: 'available', ...filters },
@@ -344,7 +345,7 @@ describe('PETS_CURSOR carries the new filters', () => {
 
   it('keeps a name in any script in an ASCII cursor', () => {
     const cursor = PETS_CURSOR.encode(5, { name: 'Zoé 猫' });
-    expect(cursorText(cursor)).toBe('v2:5:::::::Zo%C3%A9%20%E7%8C%AB');
+    expect(cursorText(cursor)).toBe('v2:5:::::::Zo%C3%A9%20%E7%8C%AB:::');
     expect(PETS_CURSOR.read(cursor, { name: 'Zoé 猫' })).toEqual({
       before: 5n,
       filters: { name: 'Zoé 猫' },

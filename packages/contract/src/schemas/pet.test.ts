@@ -245,6 +245,7 @@ describe('ZPet', () => {
     arrivedAt: null,
     photos: [],
     applicationsInReview: 0,
+    updatedAt: '2026-11-27T10:00:00.000Z',
   };
 
   it('has a read-only count of the applications in review: a whole number, never negative', () => {
@@ -290,8 +291,36 @@ describe('PETS_CURSOR: the cursor of listPets', () => {
   it('carries status, categoryId and id, and reads them back with the contract schemas', () => {
     const filters = { status: 'sold' as const, categoryId: 3, id: [9, 4] };
     const cursor = PETS_CURSOR.encode(12, filters);
-    expect(Buffer.from(cursor, 'base64url').toString()).toBe('v2:12:sold:3:9,4::::');
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe('v2:12:sold:3:9,4:::::::');
     expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
+  });
+
+  it('carries updatedSince, sort and the last updatedAt as milliseconds, and reads them back', () => {
+    const filters = {
+      updatedSince: '2026-11-27T11:00:00+01:00',
+      sort: 'updatedAt' as const,
+      updatedAfter: '2026-11-27T10:30:00.123Z',
+    };
+    const cursor = PETS_CURSOR.encode(12, filters);
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe(
+      'v2:12::::::::1795773600000:updatedAt:1795775400123',
+    );
+    // Sent again, updatedSince is the same instant in any spelling; a cursor's own is read as UTC.
+    expect(
+      PETS_CURSOR.read(cursor, { updatedSince: '2026-11-27T10:00:00Z', sort: 'updatedAt' }),
+    ).toEqual({ before: 12n, filters: { ...filters, updatedSince: '2026-11-27T10:00:00Z' } });
+    expect(PETS_CURSOR.read(cursor, {})).toEqual({
+      before: 12n,
+      filters: { ...filters, updatedSince: '2026-11-27T10:00:00.000Z' },
+    });
+    expect(PETS_CURSOR.read(cursor, { updatedSince: '2026-11-27T10:00:00.001Z' })).toMatchObject({
+      mismatch: 'updatedSince',
+    });
+  });
+
+  it('keeps reading cursors issued before the sync filters (seven slots)', () => {
+    const old = Buffer.from('v2:12:sold::::::').toString('base64url');
+    expect(PETS_CURSOR.read(old, {})).toEqual({ before: 12n, filters: { status: 'sold' } });
   });
 
   it.each(['v2:12:adopted::', 'v2:12::0:', 'v2:12:::4,9', 'v2:12:::9,9', 'v2:12:::x'])(

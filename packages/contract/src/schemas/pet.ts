@@ -5,11 +5,14 @@ import { PET_PHOTOS_MAX } from '../rules/photo-limit';
 import {
   idField,
   idFromText,
+  instant,
+  instantFilter,
   integerFromText,
   MAX_ID,
   PAGE_SIZE,
   storableText,
   ZLimitQuery,
+  ZUpdatedSinceQuery,
   zId,
 } from './common';
 import { ZPetPhoto } from './photo';
@@ -255,6 +258,10 @@ export const ZPet = extendApi(
         'How many adoption applications for the animal are in review (`placed` or `waitlisted`), ' +
         'without who sent them. Read-only: the store keeps it as applications arrive and move.',
     }),
+    updatedAt: instant(
+      'When anything shown here last changed (RFC 3339, UTC, milliseconds): the profile, the ' +
+        'status, the photos, `applicationsInReview`. Read-only.',
+    ),
   }),
   {
     title: 'Pet',
@@ -266,6 +273,7 @@ export const ZPet = extendApi(
       ...PROFILE_EXAMPLE,
       photos: [],
       applicationsInReview: 2,
+      updatedAt: '2026-11-23T11:02:00.000Z',
     },
   },
 );
@@ -396,7 +404,24 @@ export type TPetsListFilters = {
   size?: TPetSize | undefined;
   /** The `name` search's words, joined by single spaces. */
   name?: string | undefined;
+  /** Only animals changed at or after this instant (RFC 3339, as sent). */
+  updatedSince?: string | undefined;
+  /** The order of the list: absent, newest first by id; `updatedAt`, oldest change first. */
+  sort?: TPetsListSort | undefined;
+  /**
+   * Never sent by a client: in a cursor of `sort=updatedAt`, the last animal's `updatedAt`, the
+   * next page starting after (updatedAt, id) of that animal.
+   */
+  updatedAfter?: string | undefined;
 };
+
+export const ZPetsListSort = extendApi(z.enum(['updatedAt']), {
+  description:
+    'The order of the list. Omitted: newest first (by id). `updatedAt`: the animal changed ' +
+    'longest ago first, ties by id, each change moving the animal to the end (with ' +
+    '`updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec.',
+});
+export type TPetsListSort = z.infer<typeof ZPetsListSort>;
 
 const enumFilter = <T extends string>(schema: z.ZodType<T>) => ({
   write: (value: T) => value,
@@ -431,9 +456,13 @@ export const PETS_CURSOR = listCursor<TPetsListFilters>(
         return words === undefined ? undefined : ZPetNameSearchQuery.safeParse(words).data;
       },
     },
-    // Cursors issued before the profile filters carry status, categoryId and id only.
+    updatedSince: instantFilter,
+    sort: enumFilter(ZPetsListSort),
+    updatedAfter: instantFilter,
+    // Cursors issued before the profile filters carry status, categoryId and id only; those
+    // issued before the sync filters, the seven before them.
   },
-  { earlierFilterCounts: [3] },
+  { earlierFilterCounts: [3, 7] },
 );
 
 /** Longest text of each filter in the cursor, in its order. */
@@ -446,6 +475,10 @@ const PETS_CURSOR_FILTER_MAX_LENGTHS = [
   'xlarge'.length,
   // A UTF-16 unit percent-encodes into at most 9 characters (3 bytes of UTF-8).
   PET_NAME_SEARCH_MAX_LENGTH * 9,
+  // An instant as milliseconds since 1970, a sign included.
+  16,
+  'updatedAt'.length,
+  16,
 ];
 
 export const ZPetsCursorQuery = extendApi(
@@ -490,6 +523,8 @@ export const ZListPetsQuery = z.object({
     description: 'Only animals of this size. An addition to the spec; omit for all.',
   }),
   name: ZPetNameSearchQuery.optional(),
+  updatedSince: ZUpdatedSinceQuery.optional(),
+  sort: ZPetsListSort.optional(),
   include: ZPetsListInclude.optional(),
   cursor: ZPetsCursorQuery,
 });

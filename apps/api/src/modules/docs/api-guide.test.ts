@@ -144,5 +144,10 @@ describe('docs/api.md', () => {
       expect(run.stdout, run.command.text).toMatch(/^[[{]/);
       expect(run.stdout, run.command.text).not.toContain('"code":');
     }
+    // The sync loop walked every page of the animals into changed.json, one JSON array a page.
+    const walk = runs.find((each) => each.command.text.startsWith('while'));
+    expect(walk?.code, walk?.stderr).toBe('0');
+    const pages = readFileSync(join(workDir, 'changed.json'), 'utf8');
+    expect(pages).toMatch(/^\[\{"id":/);
   });
 });

@@ -52,9 +52,9 @@ export class PetsController {
       },
 
       // Staff keys only: AdmissionGuard refuses any other key with 403, from the contract.
-      updatePet: async ({ params, body }) => ({
+      updatePet: async ({ params, body, headers }) => ({
         status: 200,
-        body: await this.pets.update(params.petId, body),
+        body: await this.pets.update(params.petId, body, headers['if-match']),
       }),
 
       getPet: async ({ params }) => {

@@ -101,6 +101,7 @@ describe('createPet and updatePet with a profile', () => {
       ...profile,
       photos: [],
       applicationsInReview: 0,
+      updatedAt: expect.any(String),
     });
     // Stored, not only answered: the list and the deprecated getPet say the same.
     expect(await list(`id=${pet.id}`)).toEqual([pet]);
@@ -133,7 +134,14 @@ describe('createPet and updatePet with a profile', () => {
 
     const older = await patch({ age: 'adult', arrivedAt: '2025-12-24' });
     expect(older.status).toBe(200);
-    expect(await older.json()).toEqual({ ...created, age: 'adult', arrivedAt: '2025-12-24' });
+    // Each change moves updatedAt (pets.updated-at.test.ts); the rest is as sent.
+    const moved = { updatedAt: expect.any(String) };
+    expect(await older.json()).toEqual({
+      ...created,
+      age: 'adult',
+      arrivedAt: '2025-12-24',
+      ...moved,
+    });
 
     const cleared = await patch({ description: null, breed: null, sex: null });
     const expected = {
@@ -143,9 +151,11 @@ describe('createPet and updatePet with a profile', () => {
       description: null,
       breed: null,
       sex: null,
+      ...moved,
     };
-    expect(await cleared.json()).toEqual(expected);
-    expect(await list(`id=${created.id}`)).toEqual([expected]);
+    const clearedBody = (await cleared.json()) as TPet;
+    expect(clearedBody).toEqual(expected);
+    expect(await list(`id=${created.id}`)).toEqual([clearedBody]);
   });
 
   it.each([
@@ -196,6 +206,7 @@ describe('listPets: every Pet carries its profile and photos', () => {
           'sex',
           'size',
           'status',
+          'updatedAt',
         ].sort(),
       );
       expect(pet.photos).toEqual([]);

@@ -52,8 +52,30 @@ describe('the SQL of the pets list (one compiled statement per filter shape)', (
   it('reads every field of a Pet, its arrival date as text and its photos from its row', () => {
     const { sql } = listPetsStatement({ limit: 20 });
     expect(sql.slice(0, sql.indexOf(' from "pets"'))).toBe(
-      `select "id", "name", "category_id" as "categoryId", "status", "description", "sex", "age", "size", "breed", to_char(pets.arrived_at, 'YYYY-MM-DD') as "arrivedAt", pets.photo_list as "photos", "applications_in_review" as "applicationsInReview"`,
+      `select "id", "name", "category_id" as "categoryId", "status", "description", "sex", "age", "size", "breed", to_char(pets.arrived_at, 'YYYY-MM-DD') as "arrivedAt", pets.photo_list as "photos", "applications_in_review" as "applicationsInReview", to_char(pets.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "updatedAt"`,
     );
+  });
+
+  it("walks sort=updatedAt by (updated_at, id) ascending, from the cursor's place", () => {
+    const first = listPetsStatement({
+      limit: 20,
+      sort: 'updatedAt',
+      updatedSince: '2026-11-27T10:00:00+01:00',
+    });
+    expect(first.sql.slice(first.sql.indexOf(' from "pets"'))).toBe(
+      ' from "pets" where "updated_at" >= $1::timestamptz order by "updated_at" asc, "id" asc limit $2',
+    );
+    expect(first.values).toEqual(['2026-11-27T09:00:00.000Z', 21]);
+    const next = listPetsStatement({
+      limit: 20,
+      sort: 'updatedAt',
+      before: 42n,
+      updatedAfter: '2026-11-27T09:30:00.123Z',
+    });
+    expect(next.sql.slice(next.sql.indexOf(' from "pets"'))).toBe(
+      ' from "pets" where (pets.updated_at, pets.id) > ($1::timestamptz, $2::bigint) order by "updated_at" asc, "id" asc limit $3',
+    );
+    expect(next.values).toEqual(['2026-11-27T09:30:00.123Z', '42', 21]);
   });
 
   it('counts with the same filters, without the cursor or the limit', () => {
@@ -157,6 +179,7 @@ describe('PetsRepository: the profile and the photos', () => {
       ...profile,
       photos: [],
       applicationsInReview: 0,
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(await pets.get(pet.id)).toEqual(pet);
   });
@@ -169,10 +192,13 @@ describe('PetsRepository: the profile and the photos', () => {
       ...profile,
     });
     const changed = await pets.update(pet.id, { age: 'adult', breed: null, description: null });
-    expect(changed).toEqual({ ...pet, age: 'adult', breed: null, description: null });
+    // Each change moves updatedAt (stamped by the database: pets.updated-at.test.ts).
+    const moved = { updatedAt: expect.any(String) };
+    expect(changed).toEqual({ ...pet, age: 'adult', breed: null, description: null, ...moved });
     expect(await pets.update(pet.id, { name: 'Lady Grey' })).toEqual({
       ...changed,
       name: 'Lady Grey',
+      ...moved,
     });
   });
 

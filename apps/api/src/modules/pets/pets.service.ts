@@ -11,9 +11,11 @@ import {
 import {
   OpenOrderConflictError,
   PetsRepository,
+  PreconditionFailedError,
   UnknownCategoryError,
 } from '@pets/store/pets.repository';
 import { AppError, invalidRequest } from '../../core/app-error';
+import { conditionNames, etagOfValue } from '../../http/etag';
 import { listPage, type TListPage } from '../../http/pagination';
 
 /**
@@ -66,9 +68,14 @@ export class PetsService {
    * (the animal is `pending`, on hold for that adopter, until the order is declined, cancelled or
    * completed).
    */
-  async update(id: number, changes: TPetUpdate): Promise<TPet> {
+  async update(id: number, changes: TPetUpdate, ifMatch?: string): Promise<TPet> {
+    // If-Match: checked on the locked row, so no other change comes between the check and this one.
+    const precondition =
+      ifMatch === undefined
+        ? undefined
+        : (current: TPet) => conditionNames(ifMatch, etagOfValue(current), false);
     try {
-      const pet = await this.pets.update(id, changes);
+      const pet = await this.pets.update(id, changes, precondition);
       if (!pet) {
         throw new AppError('not_found', `No animal has id ${id}.`);
       }
@@ -78,6 +85,12 @@ export class PetsService {
         throw invalidRequest(
           'categoryId',
           `no category has id ${error.categoryId}; see GET /v1/categories`,
+        );
+      }
+      if (error instanceof PreconditionFailedError) {
+        throw new AppError(
+          'precondition_failed',
+          `Animal ${id} changed since the version your If-Match names: read it again (its ETag) and resend the change.`,
         );
       }
       if (error instanceof OpenOrderConflictError) {

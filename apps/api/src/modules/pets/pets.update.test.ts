@@ -42,16 +42,18 @@ describe('updatePet', () => {
       name: 'Biscuit II',
       categoryId: dogs,
       status: 'available',
+      updatedAt: expect.any(String),
     });
     const moved = await api.fetch(
       `/v1/pets/${pet.id}`,
       json({ categoryId: cats, status: 'sold' }, { method: 'PATCH', key: staff }),
     );
     const soldBiscuit = { ...pet, name: 'Biscuit II', categoryId: cats, status: 'sold' };
-    expect(await moved.json()).toEqual(soldBiscuit);
+    const movedBody = (await moved.json()) as { updatedAt: string };
+    expect(movedBody).toEqual({ ...soldBiscuit, updatedAt: expect.any(String) });
     // The list shows the change: it is stored, not only answered.
     const listed = await api.fetch(`/v1/pets?id=${pet.id}`, { key: partner });
-    expect(await listed.json()).toEqual([soldBiscuit]);
+    expect(await listed.json()).toEqual([{ ...soldBiscuit, updatedAt: movedBody.updatedAt }]);
   });
 
   it('answers 404 for an unknown animal, 400 for bad fields and an unknown category', async () => {

@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal (staff)
-         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. With `If-Match` (the `ETag` of the animal as you read it) the change is made only if nobody changed the animal since: otherwise `412 precondition_failed` and nothing changes. The body must be `application/json`, at most 16 KiB.
          *
          *     Needs a `staff` key.
          */
@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * List adoption orders
-         * @description Adoption orders, newest first, at most `limit` of them: those placed with the calling key (a new key has none), or every order for a staff key. Filter with `status` and `petId`; further pages as for `GET /v1/pets`.
+         * @description Adoption orders, newest first, at most `limit` of them: those placed with the calling key (a new key has none), or every order for a staff key. Filter with `status` and `petId`; further pages as for `GET /v1/pets`. For an incremental sync, `updatedSince` and `sort=updatedAt` (the order changed longest ago first) walk what changed since a moment.
          */
         get: operations["listOrders"];
         put?: never;
@@ -637,7 +637,8 @@ export interface components {
          *       "breed": "Beagle mix",
          *       "arrivedAt": "2026-03-03",
          *       "photos": [],
-         *       "applicationsInReview": 2
+         *       "applicationsInReview": 2,
+         *       "updatedAt": "2026-11-23T11:02:00.000Z"
          *     }
          */
         Pet: {
@@ -689,6 +690,11 @@ export interface components {
              * @description How many adoption applications for the animal are in review (`placed` or `waitlisted`), without who sent them. Read-only: the store keeps it as applications arrive and move.
              */
             applicationsInReview: number;
+            /**
+             * Format: date-time
+             * @description When anything shown here last changed (RFC 3339, UTC, milliseconds): the profile, the status, the photos, `applicationsInReview`. Read-only.
+             */
+            updatedAt: string;
         };
         /** Pets */
         Pets: components["schemas"]["Pet"][];
@@ -711,7 +717,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full" | "precondition_failed";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -1208,6 +1214,11 @@ export interface components {
                  * @description How many adoption applications for the animal are in review (`placed` or `waitlisted`), without who sent them. Read-only: the store keeps it as applications arrive and move.
                  */
                 applicationsInReview: number;
+                /**
+                 * Format: date-time
+                 * @description When anything shown here last changed (RFC 3339, UTC, milliseconds): the profile, the status, the photos, `applicationsInReview`. Read-only.
+                 */
+                updatedAt: string;
             };
         };
         /** OrderEvent */
@@ -1670,6 +1681,21 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified: the `If-None-Match` names the current `ETag`, so the answer is the one you have. No body; the rate-limit headers as on every answer (a `304` counts towards the limits). */
+        NotModified: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The body is larger than 16 KiB (`payload_too_large`). */
         PayloadTooLarge: {
             headers: {
@@ -1784,18 +1810,23 @@ export interface components {
          */
         Deprecation: string;
         /**
+         * @description The version of this answer (RFC 9110): a hash of its body. Send it back in `If-None-Match` to get `304 Not Modified` while nothing changed, and (for `updatePet`) in `If-Match` to change the animal only if nobody else did since you read it.
+         * @example "VW8rQ1ZvX2d0eWh0dWN1QQ"
+         */
+        ETag: string;
+        /**
          * @description Sent (`true`) when this response is the stored answer to an earlier request with the same `Idempotency-Key`, replayed instead of running the operation again.
          * @example true
          */
         "Idempotent-Replayed": string;
         /**
          * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6>; rel="next"
          */
         Link: string;
         /**
          * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6>; rel="next"
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6>; rel="next"
          */
         "Link.optional": string;
         /**
@@ -1902,12 +1933,19 @@ export interface operations {
                 size?: "small" | "medium" | "large" | "xlarge";
                 /** @description Only animals whose name has words starting with each word of this text, in any order and case (`bis` finds Biscuit, `whi mr` finds Mr. Whiskers, `luc` finds Jean-Luc). Words are runs of letters and digits; other characters separate them and are ignored. Accents count (`zoe` does not find Zoé). At most 100 characters. An addition to the spec; omit for every name. */
                 name?: string;
+                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
+                updatedSince?: string;
+                /** @description The order of the list. Omitted: newest first (by id). `updatedAt`: the animal changed longest ago first, ties by id, each change moving the animal to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec. */
+                sort?: "updatedAt";
                 /** @description `total_count`: also count every animal that matches the filters, sent in the `X-Total-Count` header (on every page that asks). Costs a count of the matching animals; ask on the first page, where a total is shown, not on every page. An addition to the spec. */
                 include?: "total_count";
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1925,12 +1963,14 @@ export interface operations {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     Link: components["headers"]["Link.optional"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
@@ -2010,7 +2050,10 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description ID of the animal.
@@ -2035,11 +2078,30 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` names the current `ETag`, so the answer is the one you have. No body; the rate-limit headers as on every answer (a `304` counts towards the limits). */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
             400: {
@@ -2201,7 +2263,10 @@ export interface operations {
     updatePet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is made only if it is still the current version, else `412 precondition_failed` and nothing changes. `*` matches any version. Without it the change is made whatever the version. */
+                "If-Match"?: string;
+            };
             path: {
                 /**
                  * @description ID of the animal.
@@ -2228,6 +2293,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,6 +2322,22 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             /** @description The new `status` contradicts the approved adoption order that holds the animal (`pet_status_conflict`). */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `If-Match` does not name the current version of the animal: it changed since it was read (`precondition_failed`). Nothing changed. */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2575,10 +2657,17 @@ export interface operations {
                 status?: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
                 /** @description Only orders for this animal. Omit for orders of every animal. */
                 petId?: number;
+                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
+                updatedSince?: string;
+                /** @description The order of the list. Omitted: newest first (by id). `updatedAt`: the order changed longest ago first, ties by id, each change moving the order to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec. */
+                sort?: "updatedAt";
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2595,12 +2684,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     Link: components["headers"]["Link.optional"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Orders"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
@@ -2698,7 +2789,10 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description ID of the order.
@@ -2720,12 +2814,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             /** @description No order with this id is visible to the key: it does not exist or another key placed it (`not_found`). */
@@ -2934,7 +3030,10 @@ export interface operations {
     listOrderNotes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description ID of the order.
@@ -2956,12 +3055,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["OrderNotes"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             /** @description The key is not a staff key (`forbidden`). */
@@ -3362,7 +3463,10 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3378,12 +3482,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Categories"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
@@ -3396,7 +3502,10 @@ export interface operations {
     getCurrentKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3412,12 +3521,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CurrentKey"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
@@ -3441,7 +3552,10 @@ export interface operations {
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3457,12 +3571,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Events"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
@@ -3480,7 +3596,10 @@ export interface operations {
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3497,12 +3616,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     Link: components["headers"]["Link.optional"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoints"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             408: components["responses"]["RequestTimeout"];
@@ -3587,7 +3708,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description ID of the webhook endpoint.
@@ -3609,12 +3733,14 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound2"];
@@ -3722,6 +3848,7 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3857,7 +3984,10 @@ export interface operations {
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description ID of the webhook endpoint.
@@ -3880,12 +4010,14 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     Link: components["headers"]["Link.optional"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveries"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["InvalidRequest2"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound2"];
