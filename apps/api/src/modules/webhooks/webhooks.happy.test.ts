@@ -97,6 +97,14 @@ describe('webhooks', () => {
     expect(await read.json()).toEqual(withoutSecret);
     const list = await api.fetch('/v1/webhook-endpoints', { key: partner });
     expect((await list.json()) as TWebhookEndpoint[]).toEqual([withoutSecret]);
+    // Conditional like every GET: the ETag of the 200, sent back, is a 304.
+    const etag = read.headers.get('etag') ?? '';
+    expect(etag).not.toBe('');
+    const unchanged = await api.fetch(`/v1/webhook-endpoints/${endpoint.id}`, {
+      key: partner,
+      headers: { 'if-none-match': etag },
+    });
+    expect(unchanged.status).toBe(304);
     // Encrypted at rest: the database never holds the secret itself.
     const row = await api.prisma.webhookEndpoint.findFirstOrThrow({
       where: { id: BigInt(endpoint.id.slice(3)) },
