@@ -1,5 +1,11 @@
 import { hash } from 'node:crypto';
-import { CONDITION_HEADER_MAX_LENGTH, ETAG_PATTERN, Header, sendsEtag } from '@pets/contract';
+import {
+  API_PATH_PREFIX,
+  CONDITION_HEADER_MAX_LENGTH,
+  ETAG_PATTERN,
+  Header,
+  sendsEtag,
+} from '@pets/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -7,6 +13,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * a GET and a PATCH that read the same animal name the same version without a version column, and
  * whatever the answer holds (photos' addresses, a page's items and its order) is in it.
  */
+
+const V1_PREFIX = `${API_PATH_PREFIX}/`;
 
 /** The strong ETag of a JSON body: `"` + 22 base64url characters of its SHA-256 + `"`. */
 export const etagOf = (body: string): string =>
@@ -55,7 +63,12 @@ export const withEtag = (
   reply: FastifyReply,
   payload: unknown,
 ): unknown => {
-  if (typeof payload !== 'string' || !sendsEtag(request.method, reply.statusCode)) {
+  // The API's resources only: health probes and the site's files keep `no-store` and no version.
+  if (
+    typeof payload !== 'string' ||
+    !sendsEtag(request.method, reply.statusCode) ||
+    !request.url.startsWith(V1_PREFIX)
+  ) {
     return payload;
   }
   const etag = etagOf(payload);
