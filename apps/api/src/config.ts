@@ -288,7 +288,7 @@ export const ZEnvironment = z.object({
     .max(1, 'must be a number from 0.00001 to 1')
     .default(1)
     .describe(
-      'multiplies the waits of the webhook retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); below 1 for tests only',
+      'multiplies the waits of the webhook retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then 12 h four times: about 3 days); below 1 for tests only',
     ),
   WEBHOOK_POLL_INTERVAL_MS: ZInteger(50, 60_000)
     .default(1000)

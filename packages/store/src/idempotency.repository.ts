@@ -1,4 +1,5 @@
 import { prepare, type TQueryable } from '@pets/db';
+import { seal, sealingKey, unseal } from './sealed';
 
 /**
  * The idempotency_keys table: one row per (API key, operation, Idempotency-Key). A row without a
@@ -33,6 +34,14 @@ export type TIdempotencyEntry = {
 };
 
 type TScopeParams = { apiKeyId: string; operation: string; key: string };
+
+/**
+ * Stored answers are encrypted at rest (sealed.ts): one may hold a webhook endpoint's signing
+ * secret (createWebhookEndpoint, rotateWebhookSecret) or an adopter's details (placeOrder). A
+ * body stored before, plain JSON, is read as it is.
+ */
+const ANSWERS_KEY_NAME = 'idempotent-answers';
+const SEALED_PREFIX = 'sealed:';
 
 /**
  * Claims the key: inserts an in-progress row, or takes over one that has expired (a completed
@@ -161,7 +170,7 @@ type TEntryRow = {
   expiresAt: Date;
 };
 
-const toEntry = (row: TEntryRow): TIdempotencyEntry => ({
+const toEntry = (row: TEntryRow, body: string): TIdempotencyEntry => ({
   id: row.id,
   requestHash: row.requestHash,
   expiresAt: row.expiresAt,
@@ -171,7 +180,7 @@ const toEntry = (row: TEntryRow): TIdempotencyEntry => ({
       : {
           status: row.responseStatus,
           headers: (row.responseHeaders ?? {}) as Record<string, string>,
-          body: row.responseBody ?? '',
+          body,
         },
 });
 
@@ -182,7 +191,12 @@ const scopeParams = ({ apiKeyId, operation, key }: TIdempotencyScope): TScopePar
 });
 
 export class IdempotencyRepository {
-  constructor(private readonly db: TQueryable) {}
+  /** The key that encrypts stored answers, read once. */
+  private readonly key: () => Promise<Buffer>;
+
+  constructor(private readonly db: TQueryable) {
+    this.key = sealingKey(db, ANSWERS_KEY_NAME);
+  }
 
   /** The id of the claimed row, or null when a live entry holds the key. */
   async claim(
@@ -202,8 +216,15 @@ export class IdempotencyRepository {
 
   async find(scope: TIdempotencyScope): Promise<TIdempotencyEntry | null> {
     const { rows } = await FIND_STATEMENT.execute(this.db, scopeParams(scope));
-    const row = rows[0];
-    return row ? toEntry(row as TEntryRow) : null;
+    const row = rows[0] as TEntryRow | undefined;
+    if (!row) {
+      return null;
+    }
+    const stored = row.responseBody ?? '';
+    const body = stored.startsWith(SEALED_PREFIX)
+      ? unseal(await this.key(), stored.slice(SEALED_PREFIX.length))
+      : stored;
+    return toEntry(row, body);
   }
 
   async complete(id: string, response: TStoredResponse, expiresAt: Date): Promise<void> {
@@ -211,7 +232,7 @@ export class IdempotencyRepository {
       id,
       status: response.status,
       headers: JSON.stringify(response.headers),
-      body: response.body,
+      body: SEALED_PREFIX + seal(await this.key(), response.body),
       expiresAt,
     });
   }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   ALL_EVENT_TYPES,
   type TPage,
@@ -18,7 +18,7 @@ import {
 } from '@pets/contract';
 import { prepare, prepareShapes, sql } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
-import { signingKey } from './signing-keys.repository';
+import { seal, sealingKey, unseal } from './sealed';
 import { withTransaction } from './transaction';
 
 /**
@@ -32,22 +32,6 @@ const SECRETS_KEY_NAME = 'webhook-secrets';
 
 /** A new signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
-/** `secret` encrypted with `key`: base64 of the 12-byte IV, the 16-byte tag and the ciphertext. */
-export const sealSecret = (key: Buffer, secret: string): string => {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
-};
-
-/** The secret `sealSecret` encrypted; throws when it was changed or sealed with another key. */
-export const openSecret = (key: Buffer, sealed: string): string => {
-  const bytes = Buffer.from(sealed, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
-};
 
 const instant = (column: string) =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -555,17 +539,11 @@ export type TAttemptResult = {
 const FAN_OUT_BATCH = 500;
 
 export class WebhooksRepository {
-  private secretsKey: Promise<Buffer> | undefined;
-
-  constructor(private readonly pool: Pool) {}
-
   /** The key that encrypts secrets, read once (made by the first process that needs it). */
-  private key(): Promise<Buffer> {
-    this.secretsKey ??= signingKey(this.pool, SECRETS_KEY_NAME).catch((error: unknown) => {
-      this.secretsKey = undefined;
-      throw error;
-    });
-    return this.secretsKey;
+  private readonly key: () => Promise<Buffer>;
+
+  constructor(private readonly pool: Pool) {
+    this.key = sealingKey(pool, SECRETS_KEY_NAME);
   }
 
   async create(
@@ -578,7 +556,7 @@ export class WebhooksRepository {
       url: input.url,
       eventTypes: input.eventTypes,
       description: input.description,
-      secret: sealSecret(await this.key(), secret),
+      secret: seal(await this.key(), secret),
     });
     const row = rows[0];
     if (!row) {
@@ -649,7 +627,7 @@ export class WebhooksRepository {
     const { rows } = await ROTATE_SECRET.execute(this.pool, {
       id: String(id),
       apiKeyId: String(apiKeyId),
-      secret: sealSecret(await this.key(), secret),
+      secret: seal(await this.key(), secret),
       expiresAt: new Date(now + WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000),
     });
     return rows[0] ? { ...toEndpoint(rows[0]), secret } : null;
@@ -816,7 +794,7 @@ export class WebhooksRepository {
           url: row.url,
           secrets: [row.secret, row.previousSecret]
             .filter((sealed): sealed is string => sealed !== null)
-            .map((sealed) => openSecret(key, sealed)),
+            .map((sealed) => unseal(key, sealed)),
         };
       })
       .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));

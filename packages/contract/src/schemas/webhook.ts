@@ -22,11 +22,14 @@ export const WEBHOOK_RESPONSE_BODY_MAX_BYTES = 1024;
 /** How long one attempt may take, from connecting to the end of the answer. */
 export const WEBHOOK_TIMEOUT_SECONDS = 10;
 /**
- * Seconds before each attempt of a delivery, after the previous one (Svix's schedule): at once,
- * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: eight attempts over about 28 hours, then the
- * delivery has failed.
+ * Seconds before each attempt of a delivery, after the previous one: Svix's schedule (at once,
+ * 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and then every 12 h four times, so a receiver down for
+ * a long weekend still gets it: twelve attempts over about 3 days (75.6 h), then the delivery has
+ * failed.
  */
-export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [0, 5, 300, 1800, 7200, 18000, 36000, 36000] as const;
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [
+  0, 5, 300, 1800, 7200, 18000, 36000, 36000, 43200, 43200, 43200, 43200,
+] as const;
 /** The type of the event `POST /v1/webhook-endpoints/{id}/test` sends. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 

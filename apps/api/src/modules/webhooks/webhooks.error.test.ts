@@ -1,4 +1,8 @@
-import type { TWebhookDelivery, TWebhookEndpoint } from '@pets/contract';
+import {
+  type TWebhookDelivery,
+  type TWebhookEndpoint,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
+} from '@pets/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestApi, type TTestApi } from '../../test/api-harness';
 import { createEndpoint, eventually, startReceiver, type TReceiver } from './webhooks.test-support';
@@ -6,7 +10,7 @@ import { createEndpoint, eventually, startReceiver, type TReceiver } from './web
 /**
  * When deliveries cannot be made: an endpoint that fails for the whole retry schedule is disabled
  * and says why; a process with JOBS_WORKER=off sends nothing. The schedule runs 100,000 times
- * faster here (WEBHOOK_RETRY_SCALE), about a second in all.
+ * faster here (WEBHOOK_RETRY_SCALE), about 3 seconds in all.
  */
 
 const WEBHOOK_ENV = {
@@ -64,8 +68,10 @@ describe('failing endpoints', () => {
     const response = await api.fetch(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key });
     const [delivery] = (await response.json()) as TWebhookDelivery[];
     expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
-    // Eight attempts: at once, then the seven waits of the schedule.
-    expect(delivery?.attempts.map((attempt) => attempt.statusCode)).toEqual(Array(8).fill(503));
+    // Twelve attempts over about 3 days (here 2.7 s): at once, then the eleven waits of the schedule.
+    expect(delivery?.attempts.map((attempt) => attempt.statusCode)).toEqual(
+      Array(WEBHOOK_RETRY_SCHEDULE_SECONDS.length).fill(503),
+    );
 
     // Disabled: later events are not sent, until it is enabled again.
     hooks.answer(200);
@@ -88,6 +94,7 @@ describe('failing endpoints', () => {
 
 describe('JOBS_WORKER=off', () => {
   it('sends nothing from a process without the worker; the deliveries wait for one', async () => {
+    hooks.answer(200);
     const api = await startTestApi({ env: { ...WEBHOOK_ENV, JOBS_WORKER: 'off' } });
     try {
       const key = await api.createKey({ name: 'Partner', plan: 'business' });

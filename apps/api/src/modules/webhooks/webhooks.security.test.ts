@@ -108,6 +108,38 @@ describe('webhook endpoints belong to their key', () => {
   });
 });
 
+describe('signing secrets at rest', () => {
+  it('keeps no secret in the clear: endpoints and idempotent answers are encrypted, replays still give the same secret', async () => {
+    const create = () =>
+      api.fetch(
+        '/v1/webhook-endpoints',
+        json(
+          { url: PUBLIC_URL, events: ['*'] },
+          { key: partner, headers: { 'Idempotency-Key': 'at-rest-1' } },
+        ),
+      );
+    const first = await create();
+    expect(first.status).toBe(201);
+    const { id, secret } = (await first.json()) as { id: string; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+    const replay = await create();
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await replay.json()) as { id: string; secret: string }).secret).toBe(secret);
+    // Neither the endpoint's row nor the stored answer holds the secret's text.
+    const raw = secret.slice('whsec_'.length);
+    const rows = await api.prisma.$queryRawUnsafe<{ text: string }[]>(
+      `SELECT row_to_json(w)::text AS text FROM webhook_endpoints w WHERE id = $1
+       UNION ALL SELECT row_to_json(i)::text FROM idempotency_keys i WHERE key = 'at-rest-1'`,
+      BigInt(id.slice('we_'.length)),
+    );
+    expect(rows.length).toBe(2);
+    for (const row of rows) {
+      expect(row.text).not.toContain(raw);
+      expect(row.text).not.toContain('whsec_');
+    }
+  });
+});
+
 describe('the SSRF guard (private addresses not allowed)', () => {
   const literal = ['127.0.0.1', '10.0.0.1', '169.254.169.254', '[::1]', '[::ffff:127.0.0.1]'];
 
