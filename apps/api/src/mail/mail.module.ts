@@ -11,6 +11,7 @@ import { CONFIG, PG_POOL } from '../app.tokens';
 import type { TConfig } from '../config';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
 import { JOB_QUEUE, JobsModule } from '../jobs/jobs.module';
+import { runOnSchedule, startInBackground } from '../jobs/scheduled-job';
 import { OrderLinks } from '../links/order-links';
 import { LOGGER } from '../logging/logger';
 import { startMailWorker } from './mail.worker';
@@ -38,27 +39,19 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
     this.transport = this.config.SMTP_URL
       ? smtpTransport(this.config.SMTP_URL)
       : mailboxTransport(this.config.mailDir);
-    // Not awaited: the worker starts once the queue has (jobs.module.ts), which may be later.
-    void startMailWorker({
-      queue: this.queue,
-      mail: this.mail,
-      transport: this.transport,
-      contextFor: async () => mailContextOf(this.config, await this.links.signer()),
-      siteUrl: this.config.SITE_URL,
-      from: mailFromOf(this.config),
-      logger: this.logger,
-    }).catch((error: unknown) =>
-      this.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'mail worker not started',
-      ),
+    const transport = this.transport;
+    startInBackground(this.logger, 'mail worker not started', () =>
+      startMailWorker({
+        queue: this.queue,
+        mail: this.mail,
+        transport,
+        contextFor: async () => mailContextOf(this.config, await this.links.signer()),
+        siteUrl: this.config.SITE_URL,
+        from: mailFromOf(this.config),
+        logger: this.logger,
+      }),
     );
-    void this.startDigest().catch((error: unknown) =>
-      this.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'staff digest not scheduled',
-      ),
-    );
+    startInBackground(this.logger, 'staff digest not scheduled', () => this.startDigest());
   }
 
   /**
@@ -70,12 +63,11 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
       await this.queue.unschedule(QUEUES.staffDigest);
       return;
     }
-    await this.queue.schedule(
-      QUEUES.staffDigest,
-      digestCron(this.config.STAFF_DIGEST_HOUR),
-      this.config.store.timeZone,
-    );
-    await this.queue.work(QUEUES.staffDigest, async () => {
+    const schedule = {
+      cron: digestCron(this.config.STAFF_DIGEST_HOUR),
+      timeZone: this.config.store.timeZone,
+    };
+    await runOnSchedule(this.queue, QUEUES.staffDigest, schedule, async () => {
       const listed = await queueStaffDigest(this.pool, this.mail, this.config.store.email);
       this.logger.info({ applications: listed }, 'staff digest queued');
     });

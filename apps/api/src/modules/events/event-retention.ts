@@ -6,6 +6,7 @@ import { CONFIG } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { QUEUES, type TJobQueue } from '../../jobs/job-queue';
 import { JOB_QUEUE } from '../../jobs/jobs.module';
+import { inBatches, runOnSchedule, startInBackground } from '../../jobs/scheduled-job';
 import { LOGGER } from '../../logging/logger';
 
 /** Every day at 03:30 UTC, a quiet hour for most stores. */
@@ -20,14 +21,7 @@ export const pruneEvents = async (
   now: number = Date.now(),
 ): Promise<number> => {
   const before = new Date(now - EVENT_RETENTION_DAYS * DAY_MS);
-  let total = 0;
-  for (;;) {
-    const deleted = await events.prune(before, PRUNE_BATCH);
-    total += deleted;
-    if (deleted < PRUNE_BATCH) {
-      return total;
-    }
-  }
+  return inBatches(PRUNE_BATCH, (limit) => events.prune(before, limit));
 };
 
 /** The daily deletion of old events, in every process that runs the job queue's worker. */
@@ -43,20 +37,16 @@ export class EventRetention implements OnApplicationBootstrap {
     if (this.config.JOBS_WORKER === 'off') {
       return;
     }
-    // Not awaited: the queue may start later (jobs.module.ts).
-    void this.start().catch((error: unknown) =>
-      this.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'deletion of old events not scheduled',
+    startInBackground(this.logger, 'deletion of old events not scheduled', () =>
+      runOnSchedule(
+        this.queue,
+        QUEUES.pruneEvents,
+        { cron: RETENTION_CRON, timeZone: 'UTC' },
+        async () => {
+          const deleted = await pruneEvents(this.events);
+          this.logger.info({ events: deleted }, 'old events deleted');
+        },
       ),
     );
-  }
-
-  private async start(): Promise<void> {
-    await this.queue.schedule(QUEUES.pruneEvents, RETENTION_CRON, 'UTC');
-    await this.queue.work(QUEUES.pruneEvents, async () => {
-      const deleted = await pruneEvents(this.events);
-      this.logger.info({ events: deleted }, 'old events deleted');
-    });
   }
 }

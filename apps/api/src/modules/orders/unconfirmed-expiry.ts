@@ -6,6 +6,7 @@ import { CONFIG } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { QUEUES, type TJobQueue } from '../../jobs/job-queue';
 import { JOB_QUEUE } from '../../jobs/jobs.module';
+import { inBatches, runOnSchedule, startInBackground } from '../../jobs/scheduled-job';
 import { LOGGER } from '../../logging/logger';
 
 /** Every ten minutes: an unconfirmed application lives 24 hours and at most ten minutes more. */
@@ -23,14 +24,7 @@ export const expireUnconfirmed = async (
   now: number = Date.now(),
 ): Promise<number> => {
   const before = new Date(now - ORDER_CONFIRMATION_HOURS * HOUR_MS);
-  let total = 0;
-  for (;;) {
-    const expired = await orders.expireUnconfirmed(before, EXPIRY_BATCH);
-    total += expired;
-    if (expired < EXPIRY_BATCH) {
-      return total;
-    }
-  }
+  return inBatches(EXPIRY_BATCH, (limit) => orders.expireUnconfirmed(before, limit));
 };
 
 /**
@@ -50,22 +44,18 @@ export class UnconfirmedExpiry implements OnApplicationBootstrap {
     if (this.config.JOBS_WORKER === 'off') {
       return;
     }
-    // Not awaited: the queue may start later (jobs.module.ts).
-    void this.start().catch((error: unknown) =>
-      this.logger.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'expiry of unconfirmed applications not scheduled',
+    startInBackground(this.logger, 'expiry of unconfirmed applications not scheduled', () =>
+      runOnSchedule(
+        this.queue,
+        QUEUES.expireUnconfirmed,
+        { cron: EXPIRY_CRON, timeZone: 'UTC' },
+        async () => {
+          const expired = await expireUnconfirmed(this.orders);
+          if (expired > 0) {
+            this.logger.info({ applications: expired }, 'unconfirmed applications expired');
+          }
+        },
       ),
     );
-  }
-
-  private async start(): Promise<void> {
-    await this.queue.schedule(QUEUES.expireUnconfirmed, EXPIRY_CRON, 'UTC');
-    await this.queue.work(QUEUES.expireUnconfirmed, async () => {
-      const expired = await expireUnconfirmed(this.orders);
-      if (expired > 0) {
-        this.logger.info({ applications: expired }, 'unconfirmed applications expired');
-      }
-    });
   }
 }
