@@ -63,8 +63,23 @@ const routes = {
   addPetPhoto: contract.pets.addPetPhoto,
   deletePetPhoto: contract.pets.deletePetPhoto,
   reorderPetPhotos: contract.pets.reorderPetPhotos,
+  listEvents: contract.events.listEvents,
+  listWebhookEndpoints: contract.webhooks.listWebhookEndpoints,
+  createWebhookEndpoint: contract.webhooks.createWebhookEndpoint,
+  getWebhookEndpoint: contract.webhooks.getWebhookEndpoint,
+  updateWebhookEndpoint: contract.webhooks.updateWebhookEndpoint,
+  deleteWebhookEndpoint: contract.webhooks.deleteWebhookEndpoint,
+  rotateWebhookSecret: contract.webhooks.rotateWebhookSecret,
+  testWebhookEndpoint: contract.webhooks.testWebhookEndpoint,
+  listWebhookDeliveries: contract.webhooks.listWebhookDeliveries,
+  retryWebhookDelivery: contract.webhooks.retryWebhookDelivery,
 };
 type TOperation = keyof typeof routes;
+
+/** Every path parameter the 401 and 429 rounds need: ids that exist or not, all well formed. */
+const ANY_IDS = { photoId: 1, endpointId: 'we_1', deliveryId: 'whd_1' };
+/** A public address: the API accepts it (and its worker fails to deliver there, unseen here). */
+const HOOK_URL = 'https://partner.example/hooks/pets';
 
 /** The operation's address as the document writes it, with its parameters filled in. */
 const pathOf = (operation: TOperation, params: Record<string, string | number> = {}): string =>
@@ -202,6 +217,10 @@ const validBody = (operation: TOperation) => {
       return jsonBody(JSON.stringify({ reason: 'not_a_match' }));
     case 'addOrderNote':
       return jsonBody(JSON.stringify({ text: 'Called her.' }));
+    case 'createWebhookEndpoint':
+      return jsonBody(JSON.stringify({ url: HOOK_URL, events: ['pet.created'] }));
+    case 'updateWebhookEndpoint':
+      return jsonBody(JSON.stringify({ description: 'Our adoption pages' }));
     default:
       return {};
   }
@@ -630,10 +649,121 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
       headers: { 'content-type': 'text/plain' },
     });
 
+    // Conditional requests: 304 while a page is unchanged, 412 for a stale If-Match.
+    const page = await send(
+      'validating',
+      'listPets',
+      'before a 304',
+      `${pathOf('listPets')}?id=${petId}`,
+    );
+    const etag = page.response.headers.get('etag') ?? '';
+    expect(etag).not.toBe('');
+    const unchanged = await send(
+      'validating',
+      'listPets',
+      'unchanged',
+      `${pathOf('listPets')}?id=${petId}`,
+      { headers: { 'if-none-match': etag } },
+    );
+    expect(unchanged.status).toBe(304);
+    await send('validating', 'updatePet', 'stale If-Match', pathOf('updatePet', { petId }), {
+      ...jsonBody(JSON.stringify({ name: 'Shelly' })),
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      key: staff,
+    });
+
+    // Events and webhook endpoints: the lifecycle of an endpoint, and its refusals.
+    await send('validating', 'listEvents', 'events', `${pathOf('listEvents')}?limit=5`);
+    const endpoint = await send(
+      'validating',
+      'createWebhookEndpoint',
+      'create',
+      pathOf('createWebhookEndpoint'),
+      validBody('createWebhookEndpoint'),
+    );
+    const endpointId = (endpoint.body as { id: string }).id;
+    await send(
+      'lenient',
+      'createWebhookEndpoint',
+      'a private address',
+      pathOf('createWebhookEndpoint'),
+      {
+        ...jsonBody(JSON.stringify({ url: 'https://10.0.0.1/hooks', events: ['*'] })),
+      },
+    );
+    await send(
+      'validating',
+      'createWebhookEndpoint',
+      'read-only',
+      pathOf('createWebhookEndpoint'),
+      {
+        ...validBody('createWebhookEndpoint'),
+        key: readOnly,
+      },
+    );
+    await send('validating', 'listWebhookEndpoints', 'list', pathOf('listWebhookEndpoints'));
+    await send(
+      'validating',
+      'getWebhookEndpoint',
+      'get',
+      pathOf('getWebhookEndpoint', { endpointId }),
+    );
+    await send(
+      'validating',
+      'getWebhookEndpoint',
+      'another key',
+      pathOf('getWebhookEndpoint', { endpointId }),
+      { key: staff },
+    );
+    await send(
+      'validating',
+      'updateWebhookEndpoint',
+      'update',
+      pathOf('updateWebhookEndpoint', { endpointId }),
+      validBody('updateWebhookEndpoint'),
+    );
+    const test = await send(
+      'validating',
+      'testWebhookEndpoint',
+      'test',
+      pathOf('testWebhookEndpoint', { endpointId }),
+    );
+    const deliveryId = (test.body as { id: string }).id;
+    await send(
+      'validating',
+      'listWebhookDeliveries',
+      'deliveries',
+      pathOf('listWebhookDeliveries', { endpointId }),
+    );
+    await send(
+      'validating',
+      'retryWebhookDelivery',
+      'retry',
+      pathOf('retryWebhookDelivery', { endpointId, deliveryId }),
+    );
+    await send(
+      'validating',
+      'rotateWebhookSecret',
+      'rotate',
+      pathOf('rotateWebhookSecret', { endpointId }),
+    );
+    await send(
+      'validating',
+      'deleteWebhookEndpoint',
+      'delete',
+      pathOf('deleteWebhookEndpoint', { endpointId }),
+    );
+    await send(
+      'validating',
+      'deleteWebhookEndpoint',
+      'deleted already',
+      pathOf('deleteWebhookEndpoint', { endpointId }),
+    );
+
     // 401 on every operation, for a key the API does not know. (A request without a key never
     // reaches the API: Prism answers it itself, request validation or not.)
     for (const operation of Object.keys(routes) as TOperation[]) {
-      const target = pathOf(operation, { petId, orderId: 1, photoId: 1 });
+      const target = pathOf(operation, { petId, orderId: 1, ...ANY_IDS });
       const init = validBody(operation);
       await send('validating', operation, 'unknown key', target, {
         ...init,
@@ -661,7 +791,7 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
           'validating',
           operation,
           round,
-          pathOf(operation, { petId, orderId: 1, photoId: 1 }),
+          pathOf(operation, { petId, orderId: 1, ...ANY_IDS }),
           {
             ...init,
             key: limited,
@@ -714,7 +844,7 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
     expect([...seen].sort()).toEqual(Object.keys(routes).sort());
     const statuses = new Set(exchanges.map(({ status }) => status));
     expect([...statuses].sort()).toEqual([
-      200, 201, 204, 400, 401, 403, 404, 409, 413, 415, 422, 429,
+      200, 201, 202, 204, 304, 400, 401, 403, 404, 409, 412, 413, 415, 422, 429,
     ]);
     const refusals = new Set(
       exchanges.filter(({ status }) => status === 429).map(({ code }) => code),

@@ -161,6 +161,37 @@ describe('the client generated from openapi.json (openapi-typescript + openapi-f
       const byId = await client.GET('/pets', { params: { query: { id: String(id) } } });
       expect(byId.response.status).toBe(200);
       expect(byId.data).toEqual([created.data]);
+
+      // A conditional GET with the page's ETag: 304 while nothing changed.
+      const etag = byId.response.headers.get('etag') ?? '';
+      const again = await client.GET('/pets', {
+        params: { query: { id: String(id) }, header: { 'If-None-Match': etag } },
+      });
+      expect(again.response.status).toBe(304);
+    });
+
+    it('registers a webhook endpoint, sends it a test event, rotates its secret and deletes it', async () => {
+      const { client } = await clientFor();
+      const created = await client.POST('/webhook-endpoints', {
+        body: { url: 'https://partner.example/hooks/pets', events: ['pet.created'] },
+      });
+      expect(created.response.status).toBe(201);
+      expect(created.data?.secret).toMatch(/^whsec_/);
+      const endpointId = created.data?.id ?? '';
+      const listed = await client.GET('/webhook-endpoints');
+      expect(listed.data?.map((endpoint) => endpoint.id)).toEqual([endpointId]);
+      const path = { params: { path: { endpointId } } };
+      const tested = await client.POST('/webhook-endpoints/{endpointId}/test', path);
+      expect(tested.response.status).toBe(202);
+      const deliveries = await client.GET('/webhook-endpoints/{endpointId}/deliveries', path);
+      expect(deliveries.data?.map((delivery) => delivery.id)).toContain(tested.data?.id);
+      const rotated = await client.POST('/webhook-endpoints/{endpointId}/rotate-secret', path);
+      expect(rotated.data?.secret).toMatch(/^whsec_/);
+      expect(rotated.data?.secret).not.toBe(created.data?.secret);
+      const deleted = await client.DELETE('/webhook-endpoints/{endpointId}', path);
+      expect(deleted.response.status).toBe(204);
+      const gone = await client.GET('/webhook-endpoints/{endpointId}', path);
+      expect(gone.response.status).toBe(404);
     });
   });
 
