@@ -206,12 +206,16 @@ describe('webhooks', () => {
     });
     expect(events[0]).toMatchObject({ type: 'pet.created', data: { id: pet.id } });
 
-    const [delivery] = await deliveries(partner, endpoint.id);
-    expect(delivery).toMatchObject({
-      eventId: events[0]?.id,
-      eventType: 'pet.created',
-      status: 'succeeded',
-      nextAttemptAt: null,
+    // The receiver has the event before the worker has recorded its answer: wait for the record.
+    const delivery = await eventually(async () => {
+      const [latest] = await deliveries(partner, endpoint.id);
+      expect(latest).toMatchObject({
+        eventId: events[0]?.id,
+        eventType: 'pet.created',
+        status: 'succeeded',
+        nextAttemptAt: null,
+      });
+      return latest;
     });
     const attempts = delivery?.attempts ?? [];
     expect(attempts[0]).toMatchObject({
@@ -329,9 +333,12 @@ describe('webhooks', () => {
     await eventually(() => expect(hooks.received).toHaveLength(2));
     // The same message again: the receiver recognises it by its webhook-id.
     expect(hooks.received[1]?.headers['webhook-id']).toBe(queued.eventId);
-    const [delivery] = await deliveries(partner, endpoint.id);
-    expect(delivery?.status).toBe('succeeded');
-    expect(delivery?.attempts).toHaveLength(2);
+    // Recorded a moment after the receiver has it.
+    await eventually(async () => {
+      const [delivery] = await deliveries(partner, endpoint.id);
+      expect(delivery?.status).toBe('succeeded');
+      expect(delivery?.attempts).toHaveLength(2);
+    });
 
     const missing = await api.fetch(
       `/v1/webhook-endpoints/${endpoint.id}/deliveries/whd_999999/retry`,
