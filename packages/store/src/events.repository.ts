@@ -11,6 +11,7 @@ import {
 } from '@pets/contract/schemas';
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 import type { Pool } from 'pg';
+import { rfc3339 } from './sql-time';
 
 /**
  * The events table: what changed, written by the repositories in the transaction of each change
@@ -81,14 +82,7 @@ const LIST_STATEMENTS = prepareShapes(
   (db, p: TListParams, has) => {
     let query = db
       .selectFrom('events')
-      .select([
-        'id',
-        'type',
-        sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-          'createdAt',
-        ),
-        'data',
-      ]);
+      .select(['id', 'type', rfc3339('created_at').as('createdAt'), 'data']);
     if (has('apiKeyId')) {
       query = query.where((eb) =>
         eb.or([eb('api_key_id', 'is', null), eb('api_key_id', '=', p.apiKeyId)]),

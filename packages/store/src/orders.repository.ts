@@ -33,6 +33,7 @@ import type { Pool, PoolClient } from 'pg';
 import { UnknownPetError } from './errors';
 import { recordEvents, type TNewEvent } from './events.repository';
 import { petsInOrders, recordPetEvents } from './pets.repository';
+import { rfc3339 } from './sql-time';
 import { isUniqueViolation, withTransaction } from './transaction';
 
 /**
@@ -109,7 +110,7 @@ const PREVIOUS_STATUS = sql<TOrderStatus>`history -> -1 ->> 'from'`.as('previous
  * after the change it waited for, so listOrders' updatedAt walk meets changes in their order.
  */
 const NOW = sql<Date>`date_trunc('milliseconds', statement_timestamp())`;
-const NOW_TEXT = sql<string>`to_char(date_trunc('milliseconds', statement_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const NOW_TEXT = rfc3339("date_trunc('milliseconds', statement_timestamp())");
 
 const INSERT_STATEMENT = prepare(
   (
@@ -263,9 +264,7 @@ const NOTE_COLUMNS = [
   'kind',
   'author',
   'text',
-  sql<string>`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-    'createdAt',
-  ),
+  rfc3339('created_at').as('createdAt'),
 ] as const;
 
 const NOTES_STATEMENT = prepare((db, p: { orderId: string; limit: number }) =>

@@ -31,6 +31,7 @@ import {
 import type { Pool } from 'pg';
 import { recordEvents } from './events.repository';
 import { mediaUrl } from './media-url';
+import { rfc3339 } from './sql-time';
 import { isForeignKeyViolation, withTransaction } from './transaction';
 
 /**
@@ -72,9 +73,7 @@ const PET_COLUMNS = [
   // Kept by the orders repository in each order change's transaction: no count per animal.
   'applications_in_review as applicationsInReview',
   // Stamped by a trigger of the database on every change of the row (photos and orders too).
-  sql<string>`to_char(pets.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as(
-    'updatedAt',
-  ),
+  rfc3339('pets.updated_at').as('updatedAt'),
 ] as const;
 
 /** A Pet's row, as Kysely infers it from PET_COLUMNS and the generated types. */

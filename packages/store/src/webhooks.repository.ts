@@ -19,6 +19,7 @@ import {
 import { prepare, prepareShapes, sql } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
 import { seal, sealingKey, unseal } from './sealed';
+import { rfc3339 } from './sql-time';
 import { withTransaction } from './transaction';
 
 /**
@@ -33,9 +34,6 @@ const SECRETS_KEY_NAME = 'webhook-secrets';
 /** A new signing secret: `whsec_` and the base64 of 32 random bytes (Standard Webhooks). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
-const instant = (column: string) =>
-  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 const ENDPOINT_COLUMNS = [
   'id',
   'url',
@@ -43,8 +41,8 @@ const ENDPOINT_COLUMNS = [
   'description',
   'status',
   'disabled_reason as disabledReason',
-  instant('created_at').as('createdAt'),
-  instant('updated_at').as('updatedAt'),
+  rfc3339('created_at').as('createdAt'),
+  rfc3339('updated_at').as('updatedAt'),
 ] as const;
 
 type TEndpointRow = {
@@ -200,15 +198,13 @@ const DELIVERY_COLUMNS = [
   'd.event_id as eventId',
   'd.event_type as eventType',
   'd.status',
-  instant('d.created_at').as('createdAt'),
-  sql<
-    string | null
-  >`case when d.status = 'pending' then to_char(d.next_attempt_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') end`.as(
+  rfc3339('d.created_at').as('createdAt'),
+  sql<string | null>`case when d.status = 'pending' then ${rfc3339('d.next_attempt_at')} end`.as(
     'nextAttemptAt',
   ),
   sql<TWebhookAttempt[]>`coalesce((
     select jsonb_agg(jsonb_build_object(
-      'at', to_char(a.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'at', ${rfc3339('a.at')},
       'statusCode', a.status_code, 'durationMs', a.duration_ms, 'error', a.error,
       'responseBody', a.response_body) order by a.id)
     from (select * from webhook_attempts where delivery_id = d.id order by id desc limit 100) a
@@ -278,7 +274,7 @@ const FILL_TEST_PAYLOAD = prepare((db, p: { id: string; endpointPublicId: string
     .updateTable('webhook_deliveries')
     .set({
       payload: sql`jsonb_build_object('id', 'test_' || id, 'type', event_type, 'createdAt',
-        to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        ${rfc3339('created_at')},
         'data', jsonb_build_object('endpointId', ${p.endpointPublicId}::text))`,
     })
     .where('id', '=', p.id),
@@ -359,9 +355,7 @@ const INSERT_DELIVERIES = prepare((db, p: { endpointId: string; eventIds: string
           'id',
           'type',
           sql`jsonb_build_object('id', 'evt_' || id, 'type', type, 'createdAt',
-            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', data)`.as(
-            'payload',
-          ),
+            ${rfc3339('created_at')}, 'data', data)`.as('payload'),
           sql<Date>`now()`.as('next_attempt_at'),
         ])
         .where('id', '=', sql<string>`any(${p.eventIds}::bigint[])`)
@@ -428,7 +422,7 @@ const CLAIM_DELIVERIES = prepare(
         'd.event_id as eventId',
         'd.payload',
         'd.attempt_count as attemptCount',
-        instant('d.created_at').as('createdAt'),
+        rfc3339('d.created_at').as('createdAt'),
         'w.url',
         'w.secret',
         sql<
