@@ -126,6 +126,24 @@ const SET_PASSWORD = prepare((db, p: { id: string; passwordHash: string; now: Da
     .returning(ACCOUNT_COLUMNS),
 );
 
+/** An invitation accepted: the person's name and password; the email is proven by the link. */
+const ACCEPT_INVITE = prepare(
+  (db, p: { id: string; name: string; passwordHash: string; now: Date }) =>
+    db
+      .updateTable('accounts')
+      .set({
+        name: p.name,
+        password_hash: p.passwordHash,
+        password_changed_at: p.now,
+        status: 'active',
+        invited_at: null,
+        email_verified_at: sql<Date>`coalesce(email_verified_at, ${p.now}::timestamptz)`,
+      })
+      .where('id', '=', p.id)
+      .where('status', '=', 'invited')
+      .returning(ACCOUNT_COLUMNS),
+);
+
 const VERIFY_EMAIL = prepare((db, p: { id: string; email: string; now: Date }) =>
   db
     .updateTable('accounts')
@@ -221,6 +239,13 @@ export class AccountsRepository {
 
   async setPassword(id: string, passwordHash: string, now = new Date()): Promise<TAccount | null> {
     const row = (await SET_PASSWORD.execute(this.db, { id, passwordHash, now })).rows[0];
+    return row ? toAccount(row as TAccount) : null;
+  }
+
+  /** Activates an invited account with its name and password; null when it is not invited. */
+  async acceptInvite(id: string, name: string, passwordHash: string): Promise<TAccount | null> {
+    const now = new Date();
+    const row = (await ACCEPT_INVITE.execute(this.db, { id, name, passwordHash, now })).rows[0];
     return row ? toAccount(row as TAccount) : null;
   }
 

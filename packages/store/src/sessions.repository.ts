@@ -10,7 +10,13 @@ import { generateApiKey } from './api-key-format';
  * statement pair, on the caller's transaction.
  */
 
-export type TEndReason = 'sign_out' | 'everywhere' | 'revoked' | 'admin' | 'reset' | 'deactivated';
+export type TEndReason =
+  | 'sign_out'
+  | 'everywhere'
+  | 'revoked'
+  | 'password'
+  | 'reset'
+  | 'deactivated';
 
 export type TNewSession = {
   accountId: string;

@@ -8,6 +8,7 @@ import type { TConfig } from '../config';
 import { AppError } from '../core/app-error';
 import type { TIdentity } from './caller';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from './caller';
+import { SessionActivity } from './session-activity';
 
 export type TKeyCacheSettings = TSwrCacheSettings & {
   /** How long a hash that no stored key has is remembered as unknown (the negative cache). */
@@ -61,6 +62,7 @@ export class ApiKeysService {
     @Inject(API_KEY_LOOKUP) lookup: TApiKeyLookup,
     @Inject(KEY_CACHE_SETTINGS) settings: TKeyCacheSettings,
     @Inject(CONFIG) private readonly config: TConfig,
+    private readonly activity: SessionActivity,
   ) {
     this.unknown = new NegativeCache({
       ttlMs: settings.unknownTtlMs,
@@ -130,8 +132,8 @@ export class ApiKeysService {
     }
     const known = this.cache.get(hash);
     return known instanceof Promise
-      ? known.then((loaded) => verdict(loaded, hash))
-      : verdict(known, hash);
+      ? known.then((loaded) => this.judge(loaded, hash))
+      : this.judge(known, hash);
   }
 
   /**
@@ -146,8 +148,44 @@ export class ApiKeysService {
     if (!known) {
       return null;
     }
-    const identity = verdict(known, hash);
+    const identity = this.judge(known, hash);
     return identity.caller ? identity : null;
+  }
+
+  /**
+   * Forgets a key this process just revoked (a session ended here): its next use is looked up
+   * again and refused at once. Other processes refuse it within the cache's 5 seconds.
+   */
+  evict(hash: string): void {
+    this.cache.delete(hash);
+  }
+
+  // Issue 27 slice 2 (sessions): a session credential is also refused past its session's absolute
+  // end or idle timeout, or when its person was deactivated; a valid use is remembered for the idle
+  // clock (SessionActivity). Ordinary keys go through `verdict` alone, as before.
+  private judge(known: TKnownKey | null, hash: string): TIdentity {
+    const identity = verdict(known, hash);
+    const caller = identity.caller;
+    if (caller === null || caller.kind !== 'session') {
+      return identity;
+    }
+    if (!caller.isAccountActive) {
+      return unauthorized('This account has been deactivated.');
+    }
+    const session = caller.session;
+    if (session === null) {
+      return INVALID_KEY;
+    }
+    const now = Date.now();
+    if (session.expiresAtMs <= now) {
+      return unauthorized('This session has expired: sign in again.');
+    }
+    const lastSeen = Math.max(session.lastSeenAtMs, this.activity.lastSeen(session.id));
+    if (lastSeen + session.idleSeconds * 1000 <= now) {
+      return unauthorized('This session ended after being unused: sign in again.');
+    }
+    this.activity.seen(session.id, now);
+    return identity;
   }
 }
 

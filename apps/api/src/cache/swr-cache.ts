@@ -59,6 +59,11 @@ export class SwrCache<K, V> {
       : undefined;
   }
 
+  /** Forgets `key`: the next `get` loads it again (a key revoked by this process). */
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   private refreshInBackground(key: K, entry: TEntry<V>): void {
     if (entry.isRefreshing) {
       return;
