@@ -37,8 +37,7 @@ export class AuthController {
         return {
           status: 202 as const,
           body: {
-            message:
-              'If an account has this address, a link to reset its password is on its way.',
+            message: 'If an account has this address, a link to reset its password is on its way.',
           },
         };
       },

@@ -1,11 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TSiteAccount, TSiteSession } from '@pets/contract/site';
 import type { AccountRole } from '@pets/db';
-import { AccountsRepository, isAccountExists, type TAccount } from '@pets/store/accounts.repository';
+import {
+  AccountsRepository,
+  isAccountExists,
+  type TAccount,
+} from '@pets/store/accounts.repository';
 import { recordAudit, type TAuditEntry } from '@pets/store/audit.repository';
 import type { MailRepository } from '@pets/store/mail.repository';
 import { PasswordBusyError, type PasswordHasher, passwordProblem } from '@pets/store/password';
-import { SessionsRepository, type TEndReason, type TSession } from '@pets/store/sessions.repository';
+import { SessionsRepository, type TSession } from '@pets/store/sessions.repository';
 import { withTransaction } from '@pets/store/transaction';
 import type { Pool, PoolClient } from 'pg';
 import { ApiKeysService } from '../api-keys/api-keys.service';
@@ -13,7 +17,11 @@ import type { TCaller } from '../api-keys/caller';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
 import { AppError, invalidRequest } from '../core/app-error';
-import { type AccountLinks, accountOfToken, type TAccountLinkPurpose } from '../links/account-links';
+import {
+  type AccountLinks,
+  accountOfToken,
+  type TAccountLinkPurpose,
+} from '../links/account-links';
 import type { TAccountMailData } from '../mail/mail-templates';
 import type { SignInThrottle } from './sign-in-throttle';
 
@@ -121,7 +129,10 @@ const personOf = (caller: TCaller): { accountId: string; sessionId: string } => 
   return { accountId: caller.owner.id, sessionId: caller.session.id };
 };
 
-const actorOf = (caller: TCaller, visitorIp: string): Omit<TAuditEntry, 'action' | 'targetType' | 'targetId'> => ({
+const actorOf = (
+  caller: TCaller,
+  visitorIp: string,
+): Omit<TAuditEntry, 'action' | 'targetType' | 'targetId'> => ({
   actorAccountId: caller.owner?.type === 'person' ? caller.owner.id : null,
   actorApiKeyId: String(caller.apiKeyId),
   actorName: caller.name,
@@ -165,7 +176,9 @@ export class AccountsService {
     const deviceId = account ? await this.links.deviceOf(account.id, input.deviceToken) : undefined;
     const trackers = this.throttle.trackersOf(input.email, visitorIp, deviceId);
     await this.throttle.assertMayTry(trackers);
-    const matches = await this.hasher.verify(account?.passwordHash ?? null, input.password).catch(busy);
+    const matches = await this.hasher
+      .verify(account?.passwordHash ?? null, input.password)
+      .catch(busy);
     if (!account || !matches) {
       await this.throttle.fail(trackers, visitorIp);
       throw WRONG_CREDENTIALS();
@@ -268,8 +281,11 @@ export class AccountsService {
 
   async revokeAllSessions(caller: TCaller, visitorIp: string): Promise<{ ended: number }> {
     const { accountId } = personOf(caller);
-    const ended = await this.endSessions(caller, visitorIp, 'session.ended_everywhere', (sessions) =>
-      sessions.endAll(accountId, 'everywhere'),
+    const ended = await this.endSessions(
+      caller,
+      visitorIp,
+      'session.ended_everywhere',
+      (sessions) => sessions.endAll(accountId, 'everywhere'),
     );
     return { ended };
   }
@@ -363,7 +379,7 @@ export class AccountsService {
   /** Queues a reset email when an active account has this address; the same answer either way. */
   async requestReset(email: string): Promise<void> {
     const account = await new AccountsRepository(this.pool).findByEmail(email);
-    if (!account || account.status !== 'active') {
+    if (account?.status !== 'active') {
       return;
     }
     await withTransaction(this.pool, (client) =>
@@ -488,15 +504,22 @@ export class AccountsService {
   }
 
   async changeRole(caller: TCaller, id: string, role: 'admin' | 'staff', visitorIp: string) {
-    return this.changeTeamMember(caller, id, visitorIp, 'account.role_changed', async (accounts, target) => {
-      if (target.role === role) {
-        return target;
-      }
-      if (target.role === 'admin') {
-        await this.assertNotLastAdmin(accounts, target);
-      }
-      return accounts.setRole(id, role);
-    }, { role });
+    return this.changeTeamMember(
+      caller,
+      id,
+      visitorIp,
+      'account.role_changed',
+      async (accounts, target) => {
+        if (target.role === role) {
+          return target;
+        }
+        if (target.role === 'admin') {
+          await this.assertNotLastAdmin(accounts, target);
+        }
+        return accounts.setRole(id, role);
+      },
+      { role },
+    );
   }
 
   async deactivate(caller: TCaller, id: string, visitorIp: string) {
@@ -520,8 +543,13 @@ export class AccountsService {
   }
 
   async reactivate(caller: TCaller, id: string, visitorIp: string) {
-    return this.changeTeamMember(caller, id, visitorIp, 'account.reactivated', async (accounts, target) =>
-      target.status === 'deactivated' ? accounts.setStatus(id, 'active') : target,
+    return this.changeTeamMember(
+      caller,
+      id,
+      visitorIp,
+      'account.reactivated',
+      async (accounts, target) =>
+        target.status === 'deactivated' ? accounts.setStatus(id, 'active') : target,
     );
   }
 
@@ -545,7 +573,10 @@ export class AccountsService {
     details: Record<string, unknown> = {},
   ) {
     if (personOf(caller).accountId === id) {
-      throw new AppError('forbidden', 'You cannot change your own role or status: ask another admin.');
+      throw new AppError(
+        'forbidden',
+        'You cannot change your own role or status: ask another admin.',
+      );
     }
     return withTransaction(this.pool, async (client) => {
       const accounts = new AccountsRepository(client);
@@ -572,7 +603,10 @@ export class AccountsService {
   private async assertNotLastAdmin(accounts: AccountsRepository, target: TAccount): Promise<void> {
     const admins = await accounts.lockActiveAdmins();
     if (admins.length <= 1 && admins.includes(target.id)) {
-      throw new AppError('forbidden', 'This is the last active admin: make someone else admin first.');
+      throw new AppError(
+        'forbidden',
+        'This is the last active admin: make someone else admin first.',
+      );
     }
   }
 

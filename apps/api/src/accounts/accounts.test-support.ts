@@ -66,7 +66,13 @@ export type TTestSite = {
 
 export const testSite = async (api: TTestApi): Promise<TTestSite> => {
   const key = await api.createKey({ name: 'Site', plan: 'business', firstParty: true });
-  const send = (bearer: string, path: string, method: string, body: unknown, headers: Record<string, string>) =>
+  const send = (
+    bearer: string,
+    path: string,
+    method: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ) =>
     api.fetch(path, {
       key: bearer,
       method,
@@ -78,8 +84,12 @@ export const testSite = async (api: TTestApi): Promise<TTestSite> => {
     });
   return {
     key,
-    asVisitor: (path, body, visitor = '203.0.113.10', method = body === undefined ? 'GET' : 'POST') =>
-      send(key, path, method, body, { [FirstPartyHeader.visitorIp]: visitor }),
+    asVisitor: (
+      path,
+      body,
+      visitor = '203.0.113.10',
+      method = body === undefined ? 'GET' : 'POST',
+    ) => send(key, path, method, body, { [FirstPartyHeader.visitorIp]: visitor }),
     asPerson: (credential, path, { method, body, visitor = '203.0.113.10' } = {}) =>
       send(credential, path, method ?? (body === undefined ? 'GET' : 'POST'), body, {
         [FirstPartyHeader.visitorIp]: visitor,

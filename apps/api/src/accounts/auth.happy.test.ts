@@ -129,7 +129,9 @@ describe('staff sign in', () => {
     const first = await signInAs(site, ben);
     const second = await signInAs(site, ben);
     const listed = await site.asPerson(second.credential, '/internal/account/sessions');
-    const { sessions } = (await listed.json()) as { sessions: { id: string; isCurrent: boolean }[] };
+    const { sessions } = (await listed.json()) as {
+      sessions: { id: string; isCurrent: boolean }[];
+    };
     expect(sessions.map((session) => [session.id, session.isCurrent])).toEqual([
       [second.session.id, true],
       [first.session.id, false],
@@ -216,7 +218,11 @@ describe('an invitation', () => {
     expect(await accepted.json()).toMatchObject({
       account: { name: 'Eve Evans', status: 'active', emailVerified: true },
     });
-    await signInAs(site, { email: 'eve@example.org', password: 'eve chose this one', role: 'staff' });
+    await signInAs(site, {
+      email: 'eve@example.org',
+      password: 'eve chose this one',
+      role: 'staff',
+    });
 
     const again = await site.asVisitor('/internal/auth/invite', {
       token,

@@ -51,7 +51,10 @@ export class SignInThrottle {
   async assertMayTry(trackers: ReturnType<SignInThrottle['trackersOf']>): Promise<void> {
     const [visitor, account] = await Promise.all([
       this.store.peekWindow(trackers.visitor, this.perVisitor),
-      this.store.peekWindow(trackers.account, trackers.isDevice ? this.perVisitor : this.perAccount),
+      this.store.peekWindow(
+        trackers.account,
+        trackers.isDevice ? this.perVisitor : this.perAccount,
+      ),
     ]);
     if (visitor.used >= visitor.limit) {
       throw refusal(
@@ -68,7 +71,10 @@ export class SignInThrottle {
   }
 
   /** Counts a failed attempt on both budgets; logs once when one of them becomes spent. */
-  async fail(trackers: ReturnType<SignInThrottle['trackersOf']>, visitorAddress: string): Promise<void> {
+  async fail(
+    trackers: ReturnType<SignInThrottle['trackersOf']>,
+    visitorAddress: string,
+  ): Promise<void> {
     const accountWindow = trackers.isDevice ? this.perVisitor : this.perAccount;
     const [visitor, account] = await Promise.all([
       this.store.countInWindow(trackers.visitor, this.perVisitor),

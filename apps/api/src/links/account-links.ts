@@ -94,11 +94,7 @@ export class AccountLinks {
     return (purpose, accountId, binding) => signAccountLink(key, purpose, accountId, binding, now);
   }
 
-  async verify(
-    purpose: TAccountLinkPurpose,
-    token: string,
-    binding: string,
-  ): Promise<boolean> {
+  async verify(purpose: TAccountLinkPurpose, token: string, binding: string): Promise<boolean> {
     return verifyAccountLink(await this.secret(), purpose, token, binding, Date.now());
   }
 

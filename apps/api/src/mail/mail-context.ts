@@ -4,7 +4,11 @@ import type { TAccountLinkPurpose } from '../links/account-links';
 import type { TAccountMailData, TMailContext } from './mail-templates';
 
 /** Where each account link leads on the site: the developer portal or the back office. */
-const accountPath = (purpose: TAccountLinkPurpose, data: TAccountMailData, token: string): string => {
+const accountPath = (
+  purpose: TAccountLinkPurpose,
+  data: TAccountMailData,
+  token: string,
+): string => {
   const area = data.role === 'developer' ? '/developers' : '/staff';
   return `${area}/${purpose}/${token}`;
 };

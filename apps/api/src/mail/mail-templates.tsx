@@ -359,7 +359,9 @@ const ACCOUNT_VERIFY: TTemplate<TAccountMailData> = {
       <Button href={context.accountUrl('verify', data)} style={buttonStyle}>
         Confirm my email
       </Button>
-      <P>{'If you did not sign up, you can ignore this email: nothing happens without the link.'}</P>
+      <P>
+        {'If you did not sign up, you can ignore this email: nothing happens without the link.'}
+      </P>
     </>
   ),
 };
@@ -374,7 +376,9 @@ const ACCOUNT_RESET: TTemplate<TAccountMailData> = {
       <Button href={context.accountUrl('reset', data)} style={buttonStyle}>
         Choose a new password
       </Button>
-      <P>{'If you did not ask for this, you can ignore this email: your password stays as it is.'}</P>
+      <P>
+        {'If you did not ask for this, you can ignore this email: your password stays as it is.'}
+      </P>
     </>
   ),
 };

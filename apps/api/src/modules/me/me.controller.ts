@@ -5,7 +5,8 @@ import type { TCaller } from '../../api-keys/caller';
 import { Caller } from '../../http/caller.decorator';
 
 /**
- * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan, firstParty), as GitHub's
+ * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan, firstParty,
+ * owner, expiresAt), as GitHub's
  * `GET /user` does for a token. It reads nothing but the caller the guard already authenticated.
  */
 @Controller()
@@ -21,6 +22,10 @@ export class MeController {
         readOnly: caller.readOnly,
         plan: caller.plan,
         firstParty: caller.firstParty,
+        owner: caller.owner && { type: caller.owner.type, name: caller.owner.name },
+        // Issue 27: a session's absolute end; slice 1's key expiry joins it here when merged.
+        expiresAt:
+          caller.session === null ? null : new Date(caller.session.expiresAtMs).toISOString(),
       },
     }));
   }
