@@ -59,6 +59,11 @@ export class SwrCache<K, V> {
       : undefined;
   }
 
+  /** Drops `key`'s value: the next `get` loads it again. */
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
   private refreshInBackground(key: K, entry: TEntry<V>): void {
     if (entry.isRefreshing) {
       return;
