@@ -24,6 +24,7 @@ import { PhotosModule } from './modules/photos/photos.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
+import { UsageModule } from './usage/usage.module';
 
 /** What the application needs from outside: built once in main.ts (or a test) and injected. */
 export type TAppDependencies = TCoreDependencies &
@@ -68,6 +69,7 @@ export class AppModule {
         AccountsModule,
         HealthModule,
         DocsModule,
+        UsageModule,
       ],
       providers: [
         AdmissionGuard,

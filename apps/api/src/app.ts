@@ -27,6 +27,7 @@ import { registerV1Gate, type TV1Gate } from './http/v1-gate';
 import { NestPinoLogger } from './logging/nest-logger';
 import { redactUrl } from './logging/redact-url';
 import { getPetDeprecationHeaders } from './modules/pets/deprecations';
+import { UsageCounter } from './usage/usage-counter';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -196,8 +197,16 @@ const registerHooks = (
   // allocation of a request (bench/README.md). Every other line is still redacted.
   // In production (main.ts) it has an asynchronous buffered destination of its own: one write per
   // few kilobytes of lines instead of one per request.
+  // The same hook counts each key's answered requests (usage/usage-counter.ts): two map writes,
+  // written to the database in batches. Requests refused before a key was identified have no
+  // caller and are not counted; a valid key's 429s are.
   const accessLog = (dependencies.accessLogger ?? dependencies.logger).child({}, { redact: [] });
+  const usage = app.get(UsageCounter);
   fastify.addHook('onResponse', (request: FastifyRequest, reply, done) => {
+    const caller = callerOf(request);
+    if (caller !== null) {
+      usage.count(caller.apiKeyId, reply.statusCode, Date.now());
+    }
     accessLog.info(
       {
         reqId: request.id,
@@ -207,7 +216,7 @@ const registerHooks = (
         status: reply.statusCode,
         ip: clientAddressOf(request),
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-        apiKey: callerOf(request)?.start ?? null,
+        apiKey: caller?.start ?? null,
       },
       'request',
     );

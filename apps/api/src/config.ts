@@ -295,6 +295,11 @@ export const ZEnvironment = z.object({
     .describe(
       'how often a worker (`JOBS_WORKER=on`) looks for new events and due webhook deliveries, in milliseconds',
     ),
+  USAGE_FLUSH_INTERVAL_MS: ZInteger(50, 600_000)
+    .default(5000)
+    .describe(
+      "how often each API process adds the requests it counted per key (the developer portal's usage, keys' last use) to the database, in milliseconds; a process killed without a shutdown loses at most this much",
+    ),
   STAFF_DIGEST: z
     .enum(['immediate', 'daily'], { errorMap: () => ({ message: 'must be immediate or daily' }) })
     .default('immediate')

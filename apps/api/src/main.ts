@@ -134,6 +134,8 @@ const main = async () => {
           ),
       });
       logger.info('connections closed');
+      // Nest's shutdown hooks, while the pool is still open: among them the last flush of the
+      // usage counts (usage/usage-counter.ts) and the job queue's stop.
       await app.close();
       // Every request has been answered: its access line goes out before the last lines.
       await flushed(accessLogDestination);

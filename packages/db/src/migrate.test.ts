@@ -108,6 +108,7 @@ describe('migrate', () => {
     expect(applied).toEqual(migrationNames);
     expect(await tablesOf(url)).toEqual([
       '_prisma_migrations',
+      'api_key_usage_hourly',
       'api_keys',
       'categories',
       'database_environment',

@@ -88,8 +88,68 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
         rateLimitPerDay: null,
       },
     });
-    expect(plain).toMatchObject({ rateLimitPerMinute: null, rateLimitPerDay: null });
+    expect(plain).toMatchObject({
+      rateLimitPerMinute: null,
+      rateLimitPerDay: null,
+      expiresAt: null,
+      lastUsedAt: null,
+      previousHash: null,
+      previousHashExpiresAt: null,
+    });
     expect(await prismaCode(prisma.apiKey.create({ data }))).toBe('P2002');
+    // A roll keeps the row: the old hash moves aside, and no other key may hold it.
+    const rolled = await prisma.apiKey.update({
+      where: { id: plain.id },
+      data: {
+        previousHash: plain.hash,
+        previousHashExpiresAt: new Date('2026-11-24T10:00:00.000Z'),
+        hash: 'r'.repeat(64),
+      },
+    });
+    expect(
+      await prisma.apiKey.findUniqueOrThrow({ where: { previousHash: 'b'.repeat(64) } }),
+    ).toEqual(rolled);
+    expect(
+      await prismaCode(
+        prisma.apiKey.update({ where: { id: created.id }, data: { previousHash: 'b'.repeat(64) } }),
+      ),
+    ).toBe('P2002');
+  },
+
+  ApiKeyUsageHour: async () => {
+    const apiKey = await prisma.apiKey.create({
+      data: {
+        name: 'Usage',
+        environment: 'production',
+        plan: 'free',
+        hash: 'u'.repeat(64),
+        start: 'pets_live_Usag',
+      },
+    });
+    const hour = new Date('2026-11-27T08:00:00.000Z');
+    const row = { apiKeyId: apiKey.id, hour, statusClass: '2xx', count: 25 };
+    expect(await prisma.apiKeyUsageHour.create({ data: row })).toEqual(row);
+    await prisma.apiKeyUsageHour.create({ data: { ...row, statusClass: '429', count: 3 } });
+    expect(
+      await prisma.apiKeyUsageHour.findMany({
+        where: { apiKeyId: apiKey.id, hour },
+        orderBy: { statusClass: 'asc' },
+        select: { statusClass: true, count: true },
+      }),
+    ).toEqual([
+      { statusClass: '2xx', count: 25 },
+      { statusClass: '429', count: 3 },
+    ]);
+    // One row per key, hour and class; only the five classes.
+    expect(await prismaCode(prisma.apiKeyUsageHour.create({ data: row }))).toBe('P2002');
+    expect(
+      await prismaCode(prisma.apiKeyUsageHour.create({ data: { ...row, statusClass: '418' } })),
+    ).toBeDefined();
+    // A key's usage goes with it.
+    await prisma.apiKeyUsageHour.deleteMany({});
+    await prisma.apiKeyUsageHour.create({ data: row });
+    await prisma.apiKey.delete({ where: { id: apiKey.id } });
+    expect(await prisma.apiKeyUsageHour.count({ where: { apiKeyId: apiKey.id } })).toBe(0);
   },
 
   Order: async () => {

@@ -3,6 +3,7 @@ import {
   ApiKeyPlan,
   ApiKeyRole,
   prepare,
+  sql,
   type TQueryable,
   type TRowOf,
 } from '@pets/db';
@@ -44,8 +45,17 @@ export const ZNewApiKeyInput = z
     readOnly: z.boolean().default(false),
     /** The store's own site (docs/decisions.md, "The site as a first-party client"). */
     firstParty: z.boolean().default(false),
+    /** After this instant the key is refused. Absent: it never expires. */
+    expiresAt: z
+      .date({ invalid_type_error: 'the expiry must be a date and time' })
+      .refine((date) => !Number.isNaN(date.getTime()), 'the expiry must be a date and time')
+      .optional(),
   })
   .superRefine((input, context) => {
+    if (input.expiresAt !== undefined && input.expiresAt.getTime() <= Date.now()) {
+      context.addIssue({ code: 'custom', message: 'the expiry must be in the future' });
+      return;
+    }
     if (input.readOnly && input.role !== 'partner') {
       context.addIssue({
         code: 'custom',
@@ -97,10 +107,20 @@ const KEY_COLUMNS = [
   'rate_limit_per_minute as rateLimitPerMinute',
   'rate_limit_per_day as rateLimitPerDay',
   'revoked_at as revokedAt',
+  'expires_at as expiresAt',
 ] as const;
 
 /** What lists show: never the hash. */
-const SUMMARY_COLUMNS = ['id', ...KEY_COLUMNS, 'created_at as createdAt'] as const;
+const SUMMARY_COLUMNS = [
+  'id',
+  ...KEY_COLUMNS,
+  'created_at as createdAt',
+  'last_used_at as lastUsedAt',
+  'previous_hash_expires_at as previousHashExpiresAt',
+] as const;
+
+/** A roll's overlap: from none (the old secret stops at once) to 7 days, as Stripe's roll offers. */
+export const MAX_ROLL_OVERLAP_SECONDS = 7 * 86_400;
 
 type TNewKeyParams = {
   name: string;
@@ -113,6 +133,7 @@ type TNewKeyParams = {
   rateLimitPerDay: number | null;
   hash: string;
   start: string;
+  expiresAt: Date | null;
 };
 
 const INSERT_STATEMENT = prepare((db, p: TNewKeyParams) =>
@@ -129,6 +150,7 @@ const INSERT_STATEMENT = prepare((db, p: TNewKeyParams) =>
       rate_limit_per_day: p.rateLimitPerDay,
       hash: p.hash,
       start: p.start,
+      expires_at: p.expiresAt,
     })
     .returning(SUMMARY_COLUMNS),
 );
@@ -158,6 +180,28 @@ const REVOKE_STATEMENT = prepare((db, p: { id: string; revokedAt: Date }) =>
     .returning('id'),
 );
 
+/**
+ * A new secret for the key: the current hash becomes the previous one, valid for `overlapSeconds`
+ * more (by the database's clock); a previous hash still in its overlap is dropped, so rolling
+ * again ends the older secret at once. The row, and so the key's id, orders, webhooks and rate-limit
+ * tracker, stays. A revoked or expired key is not rolled.
+ */
+const ROLL_STATEMENT = prepare(
+  (db, p: { id: string; hash: string; start: string; overlapSeconds: number }) =>
+    db
+      .updateTable('api_keys')
+      .set((eb) => ({
+        previous_hash: eb.ref('hash'),
+        previous_hash_expires_at: sql<Date>`now() + make_interval(secs => ${p.overlapSeconds})`,
+        hash: p.hash,
+        start: p.start,
+      }))
+      .where('id', '=', p.id)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+      .returning([...SUMMARY_COLUMNS, 'previous_hash as previousHash']),
+);
+
 /** What lists show: never the hash, never the key. */
 export type TApiKeySummary = Omit<TRowOf<typeof LIST_STATEMENT>, 'id'> & { id: bigint };
 
@@ -177,6 +221,12 @@ const OWNER_COLUMNS = [
   'account_sessions.idle_seconds as sessionIdleSeconds',
 ] as const;
 
+/**
+ * The key presented as its current secret or, after a roll, as its previous one: two unique
+ * indexes, one BitmapOr. Whether the previous one still works is the caller's to decide (its
+ * clock, the overlap's end), as it decides for revocation and expiry. Its person, organisation and
+ * session are joined in (primary keys), for the identify-time checks of a session credential.
+ */
 const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
   db
     .selectFrom('api_keys')
@@ -187,9 +237,13 @@ const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
       'api_keys.id as apiKeyId',
       ...KEY_COLUMNS.map((column) => `api_keys.${column}` as `api_keys.${typeof column}`),
       'api_keys.hash',
+      'api_keys.previous_hash as previousHash',
+      'api_keys.previous_hash_expires_at as previousHashExpiresAt',
       ...OWNER_COLUMNS,
     ])
-    .where('api_keys.hash', '=', p.hash),
+    .where((eb) =>
+      eb.or([eb('api_keys.hash', '=', p.hash), eb('api_keys.previous_hash', '=', p.hash)]),
+    ),
 );
 
 type TStoredRow = TRowOf<typeof STORED_STATEMENT>;
@@ -309,6 +363,7 @@ export class ApiKeysRepository {
       rateLimitPerDay: parsed.data.rateLimitPerDay ?? null,
       hash,
       start,
+      expiresAt: parsed.data.expiresAt ?? null,
     });
     return { key, apiKey: toSummary(rows[0] as TRowOf<typeof LIST_STATEMENT>) };
   }
@@ -353,7 +408,57 @@ export class ApiKeysRepository {
     return { apiKey: { ...target, revokedAt }, wasAlreadyRevoked: false };
   }
 
-  /** The stored key with this SHA-256 hash, revoked or not, or null. One indexed lookup. */
+  /**
+   * Gives the key named by its id, display start or the key itself a new secret, returned once;
+   * the old secret keeps working for `overlapSeconds` (0 to 7 days). `previousHash` is the old
+   * secret's hash, for the caller to evict from its key cache so that the overlap applies at once.
+   */
+  async roll(
+    reference: string,
+    overlapSeconds: number,
+  ): Promise<{ key: string; apiKey: TApiKeySummary; previousHash: string }> {
+    if (
+      !Number.isInteger(overlapSeconds) ||
+      overlapSeconds < 0 ||
+      overlapSeconds > MAX_ROLL_OVERLAP_SECONDS
+    ) {
+      throw new ApiKeyInputError('the overlap must be whole seconds from 0 to 7 days');
+    }
+    const targets = await this.findTargets(reference);
+    const active = targets.filter((key) => key.revokedAt === null);
+    if (active.length > 1) {
+      throw new ApiKeyInputError(
+        `${reference} is the start of ${active.length} active keys (ids ${active.map((key) => key.id).join(', ')}): roll by id`,
+      );
+    }
+    const target = active[0] ?? targets[0];
+    if (!target) {
+      throw new ApiKeyInputError(`no API key matches ${reference}`);
+    }
+    if (target.revokedAt !== null) {
+      throw new ApiKeyInputError(`key ${target.id} (${target.start}) is revoked: create a new one`);
+    }
+    const { key, hash, start } = generateApiKey(target.environment);
+    const { rows } = await ROLL_STATEMENT.execute(this.db, {
+      id: String(target.id),
+      hash,
+      start,
+      overlapSeconds,
+    });
+    const row = rows[0];
+    if (!row) {
+      throw new ApiKeyInputError(
+        `key ${target.id} (${target.start}) has expired or was revoked meanwhile: create a new one`,
+      );
+    }
+    const { previousHash, ...summary } = row;
+    return { key, apiKey: toSummary(summary), previousHash: previousHash as string };
+  }
+
+  /**
+   * The stored key whose current or previous (rolled) secret has this SHA-256 hash, revoked,
+   * expired or not, or null. One indexed lookup.
+   */
   async findByHash(hash: string): Promise<TStoredApiKeyRecord | null> {
     const row = (await STORED_STATEMENT.execute(this.db, { hash })).rows[0];
     return row ? toStored(row) : null;

@@ -107,10 +107,13 @@ describe('list', () => {
       expect(Object.keys(key).sort()).toEqual([
         'createdAt',
         'environment',
+        'expiresAt',
         'firstParty',
         'id',
+        'lastUsedAt',
         'name',
         'plan',
+        'previousHashExpiresAt',
         'rateLimitPerDay',
         'rateLimitPerMinute',
         'readOnly',
@@ -226,6 +229,9 @@ describe('findByHash', () => {
       accountRole: null,
       isAccountActive: true,
       session: null,
+      expiresAt: null,
+      previousHash: null,
+      previousHashExpiresAt: null,
     });
     const staff = await keys.create({
       name: 'Store',
@@ -282,5 +288,80 @@ describe('findByHash', () => {
     await keys.revoke(apiKey.id.toString());
     expect((await keys.findByHash(hashApiKey(key)))?.revokedAt).toBeInstanceOf(Date);
     expect(await keys.findByHash(hashApiKey(`${key}x`))).toBeNull();
+  });
+});
+
+describe('roll', () => {
+  it('keeps the row, moves the old hash aside for the overlap, and finds the key by either hash', async () => {
+    const { key: oldKey, apiKey } = await keys.create({
+      name: 'Rolled',
+      plan: 'pro',
+      environment: 'staging',
+    });
+    const rolled = await keys.roll(apiKey.start, 3_600);
+    expect(rolled.key).toMatch(/^pets_test_[0-9A-Za-z]{32}$/);
+    expect(rolled.previousHash).toBe(hashApiKey(oldKey));
+    expect(rolled.apiKey).toMatchObject({ id: apiKey.id, name: 'Rolled', revokedAt: null });
+    expect(rolled.apiKey.start).toBe(rolled.key.slice(0, 14));
+    const overlapMs = (rolled.apiKey.previousHashExpiresAt?.getTime() ?? 0) - Date.now();
+    expect(overlapMs).toBeGreaterThan(3_500_000);
+    expect(overlapMs).toBeLessThanOrEqual(3_600_000);
+    const byNew = await keys.findByHash(hashApiKey(rolled.key));
+    const byOld = await keys.findByHash(hashApiKey(oldKey));
+    expect(byNew).toEqual(byOld);
+    expect(byNew).toMatchObject({
+      apiKeyId: apiKey.id,
+      hash: hashApiKey(rolled.key),
+      previousHash: hashApiKey(oldKey),
+      previousHashExpiresAt: rolled.apiKey.previousHashExpiresAt,
+    });
+    // The plaintext of neither secret is stored.
+    const rows = (await rawRows()).join('\n');
+    expect(rows).not.toContain(rolled.key.slice(14));
+    expect(rows).not.toContain(oldKey.slice(14));
+  });
+
+  it('takes an overlap of 0 to 7 days, and refuses revoked or expired keys', async () => {
+    const { apiKey } = await keys.create({
+      name: 'Bounds',
+      plan: 'free',
+      environment: 'production',
+    });
+    for (const overlap of [-1, 1.5, 7 * 86_400 + 1]) {
+      expect(await inputError(keys.roll(apiKey.id.toString(), overlap))).toMatch(/0 to 7 days/);
+    }
+    expect((await keys.roll(apiKey.id.toString(), 7 * 86_400)).apiKey.id).toBe(apiKey.id);
+    expect((await keys.roll(apiKey.id.toString(), 0)).apiKey.id).toBe(apiKey.id);
+    await keys.revoke(apiKey.id.toString());
+    expect(await inputError(keys.roll(apiKey.id.toString(), 0))).toMatch(/is revoked/);
+    expect(await inputError(keys.roll('424242', 0))).toMatch(/no API key matches 424242/);
+
+    const expiring = await keys.create({
+      name: 'Expiring',
+      plan: 'free',
+      environment: 'production',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect(expiring.apiKey.expiresAt?.getTime()).toBeGreaterThan(Date.now());
+    await prisma.apiKey.update({
+      where: { id: expiring.apiKey.id },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    expect(await inputError(keys.roll(expiring.apiKey.id.toString(), 0))).toMatch(
+      /has expired or was revoked/,
+    );
+  });
+
+  it('refuses an expiry in the past', async () => {
+    expect(
+      await inputError(
+        keys.create({
+          name: 'Late',
+          plan: 'free',
+          environment: 'production',
+          expiresAt: new Date(Date.now() - 1),
+        }),
+      ),
+    ).toMatch(/the expiry must be in the future/);
   });
 });

@@ -15,6 +15,11 @@ export type TKeyCacheSettings = TSwrCacheSettings & {
   unknownTtlMs: number;
   /** At most this many unknown hashes are remembered, the least recently presented evicted first. */
   unknownMaxEntries: number;
+  /**
+   * Wall-clock milliseconds (`Date.now()`), against which a key's expiry and the end of a roll's
+   * overlap are checked. Tests move it together with `now`.
+   */
+  wallNow: () => number;
 };
 
 /**
@@ -32,12 +37,24 @@ export const DEFAULT_KEY_CACHE_SETTINGS: TKeyCacheSettings = {
   unknownTtlMs: 60_000,
   unknownMaxEntries: 10_000,
   now: () => performance.now(),
+  wallNow: () => Date.now(),
 };
 
 export const KEY_CACHE_SETTINGS = Symbol('KEY_CACHE_SETTINGS');
 
-/** A stored key as the cache keeps it: its identity is built once per load, not per request. */
-type TKnownKey = { hash: string; isRevoked: boolean; identity: TIdentity };
+/**
+ * A stored key as the cache keeps it, built once per load, not per request: its identity, and when
+ * it stops working (`endsAt`, wall-clock ms: its expiry, or the end of a rolled secret's overlap;
+ * Infinity when neither) with the refusal it earns then. `hash` is the stored hash the presented
+ * one matched: the current secret's, or the previous one's after a roll.
+ */
+type TKnownKey = {
+  hash: string;
+  isRevoked: boolean;
+  endsAt: number;
+  ended: TIdentity;
+  identity: TIdentity;
+};
 
 const unauthorized = (message: string): TIdentity => ({
   caller: null,
@@ -57,6 +74,7 @@ const unauthorized = (message: string): TIdentity => ({
 export class ApiKeysService {
   private readonly cache: SwrCache<string, TKnownKey | null>;
   private readonly unknown: NegativeCache<string>;
+  private readonly wallNow: () => number;
 
   constructor(
     @Inject(API_KEY_LOOKUP) lookup: TApiKeyLookup,
@@ -64,6 +82,7 @@ export class ApiKeysService {
     @Inject(CONFIG) private readonly config: TConfig,
     private readonly activity: SessionActivity,
   ) {
+    this.wallNow = settings.wallNow;
     this.unknown = new NegativeCache({
       ttlMs: settings.unknownTtlMs,
       maxEntries: settings.unknownMaxEntries,
@@ -76,10 +95,17 @@ export class ApiKeysService {
           this.unknown.add(hash);
           return null;
         }
-        const { hash: storedHash, revokedAt, ...caller } = stored;
+        const { hash: current, revokedAt, previousHash, previousHashExpiresAt, ...caller } = stored;
+        const isPrevious = previousHash !== null && sameHash(previousHash, hash);
+        const expiresAt = caller.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+        const overlapEndsAt = isPrevious
+          ? (previousHashExpiresAt?.getTime() ?? Number.NEGATIVE_INFINITY)
+          : Number.POSITIVE_INFINITY;
         return {
-          hash: storedHash,
+          hash: isPrevious ? previousHash : current,
           isRevoked: revokedAt !== null,
+          endsAt: Math.min(expiresAt, overlapEndsAt),
+          ended: overlapEndsAt < expiresAt ? ROLLED_KEY : EXPIRED_KEY,
           identity: { caller, error: null },
         };
       },
@@ -137,6 +163,20 @@ export class ApiKeysService {
   }
 
   /**
+   * Forgets what this process cached about these hashes (a key revoked or rolled here, a session
+   * ended here): the next request looks it up again, so the change applies at once in this
+   * process, and within the cache's 5 s in the others.
+   */
+  evict(...hashes: readonly (string | null | undefined)[]): void {
+    for (const hash of hashes) {
+      if (hash) {
+        this.cache.delete(hash);
+        this.unknown.delete(hash);
+      }
+    }
+  }
+
+  /**
    * The identity of a valid key that the cache holds fresh, or null: known without a lookup or any
    * background refresh, so nothing is spent on the caller before its address's budget is checked.
    */
@@ -152,19 +192,26 @@ export class ApiKeysService {
     return identity.caller ? identity : null;
   }
 
-  /**
-   * Forgets a key this process just revoked (a session ended here): its next use is looked up
-   * again and refused at once. Other processes refuse it within the cache's 5 seconds.
-   */
-  evict(hash: string): void {
-    this.cache.delete(hash);
+  /** A number compared per request, and the clock read only for a key that ends. */
+  private verdict(known: TKnownKey | null, hash: string): TIdentity {
+    if (known === null || !sameHash(known.hash, hash)) {
+      return INVALID_KEY;
+    }
+    if (known.isRevoked) {
+      return REVOKED_KEY;
+    }
+    if (known.endsAt !== Number.POSITIVE_INFINITY && this.wallNow() >= known.endsAt) {
+      return known.ended;
+    }
+    return known.identity;
   }
 
   // Issue 27 slice 2 (sessions): a session credential is also refused past its session's absolute
-  // end or idle timeout, or when its person was deactivated; a valid use is remembered for the idle
-  // clock (SessionActivity). Ordinary keys go through `verdict` alone, as before.
+  // end or idle timeout (the joined account_sessions row, not api_keys.expires_at), or when its
+  // person was deactivated; a valid use is remembered for the idle clock (SessionActivity).
+  // Ordinary keys go through `verdict` alone.
   private judge(known: TKnownKey | null, hash: string): TIdentity {
-    const identity = verdict(known, hash);
+    const identity = this.verdict(known, hash);
     const caller = identity.caller;
     if (caller === null || caller.kind !== 'session') {
       return identity;
@@ -176,7 +223,7 @@ export class ApiKeysService {
     if (session === null) {
       return INVALID_KEY;
     }
-    const now = Date.now();
+    const now = this.wallNow();
     if (session.expiresAtMs <= now) {
       return unauthorized('This session has expired: sign in again.');
     }
@@ -190,16 +237,9 @@ export class ApiKeysService {
 }
 
 const INVALID_KEY = unauthorized('Invalid API key.');
-
-const verdict = (known: TKnownKey | null, hash: string): TIdentity => {
-  if (known === null || !sameHash(known.hash, hash)) {
-    return INVALID_KEY;
-  }
-  if (known.isRevoked) {
-    return unauthorized('This API key has been revoked.');
-  }
-  return known.identity;
-};
+const REVOKED_KEY = unauthorized('This API key has been revoked.');
+const EXPIRED_KEY = unauthorized('This API key has expired.');
+const ROLLED_KEY = unauthorized('This API key was rolled; use its replacement.');
 
 const sameHash = (stored: string, presented: string): boolean => {
   const a = Buffer.from(stored, 'hex');

@@ -8,7 +8,10 @@ export type TStoredApiKey = TStoredApiKeyRecord;
  * The authenticated caller of a request: what the handlers and the rate limiter need. Its `start`
  * (e.g. pets_live_3xK9) is the only form of a key that is ever logged.
  */
-export type TCaller = Omit<TStoredApiKey, 'hash' | 'revokedAt'>;
+export type TCaller = Omit<
+  TStoredApiKey,
+  'hash' | 'revokedAt' | 'previousHash' | 'previousHashExpiresAt'
+>;
 
 export type TApiKeyLookup = (hash: string) => Promise<TStoredApiKey | null>;
 export const API_KEY_LOOKUP = Symbol('API_KEY_LOOKUP');

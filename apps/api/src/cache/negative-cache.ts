@@ -46,6 +46,11 @@ export class NegativeCache<K> {
     this.expiries.set(key, this.settings.now() + this.settings.ttlMs);
   }
 
+  /** Forgets `key` (it exists now, or may). */
+  delete(key: K): void {
+    this.expiries.delete(key);
+  }
+
   get size(): number {
     return this.expiries.size;
   }

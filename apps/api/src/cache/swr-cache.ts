@@ -59,7 +59,7 @@ export class SwrCache<K, V> {
       : undefined;
   }
 
-  /** Forgets `key`: the next `get` loads it again (a key revoked by this process). */
+  /** Drops `key`'s value: the next `get` loads it again. */
   delete(key: K): void {
     this.entries.delete(key);
   }

@@ -72,7 +72,7 @@ describe('pnpm keys', () => {
   let proKey: string;
 
   it('answers --help on every subcommand, touching no database', async () => {
-    for (const subcommand of ['create', 'list', 'revoke']) {
+    for (const subcommand of ['create', 'list', 'revoke', 'roll']) {
       const result = await runCliProcess(['keys', subcommand, '--help'], {
         DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
       });
@@ -132,7 +132,7 @@ describe('pnpm keys', () => {
     expect(result.stderr).toMatch(/^Database: postgres(ql)?:\/\/.*\.$/m);
     const [header, ...rows] = lines(result.stdout);
     expect(header).toMatch(
-      /^ID\s+NAME\s+PLAN\s+ROLE\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS\s+USED BY$/,
+      /^ID\s+NAME\s+PLAN\s+ROLE\s+ENV\s+START\s+LIMITS\s+CREATED \(UTC\)\s+STATUS\s+LAST USED\s+USED BY$/,
     );
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(
@@ -207,6 +207,25 @@ describe('pnpm keys', () => {
     [['keys', 'revoke'], 2, /one argument/],
     [['keys', 'revoke', 'bob'], 1, /neither a key id/],
     [['keys', 'revoke', '424242'], 1, /no API key matches 424242/],
+    [['keys', 'roll'], 2, /one argument/],
+    [['keys', 'roll', '1', '--overlap-hours', '169'], 2, /from 0 to 168/],
+    [['keys', 'roll', '1', '--overlap-hours', 'soon'], 2, /--overlap-hours must be a whole number/],
+    [['keys', 'roll', '424242'], 1, /no API key matches 424242/],
+    [
+      ['keys', 'create', '--plan', 'free', '--expires-at', 'next week'],
+      2,
+      /--expires-at must be an RFC 3339 time/,
+    ],
+    [
+      ['keys', 'create', '--plan', 'free', '--expires-at', '2027-01-01T00:00:00'],
+      2,
+      /--expires-at must be an RFC 3339 time with its zone/,
+    ],
+    [
+      ['keys', 'create', '--plan', 'free', '--expires-at', '2001-01-01T00:00:00Z'],
+      2,
+      /the expiry must be in the future/,
+    ],
     [['frobnicate'], 2, /unknown command "frobnicate"/],
   ])('%j fails with one line and exit code %i', async (args, code, message) => {
     expectOneLineFailure(await cli(...args), code, message);
@@ -321,6 +340,65 @@ describe('pnpm keys', () => {
       'demo key (printed at first start)',
     );
     expect(json.find((key) => key.name === 'Kiosk')?.usedBy).toBeNull();
+  }, 120_000);
+
+  // Six CLI processes, each starting Node and tsx: slow on a loaded machine, hence 120 s.
+  it('create --expires-at sets an expiry; roll gives the same key a new secret, shown once', async () => {
+    const created = await cli(
+      'keys',
+      'create',
+      '--plan',
+      'pro',
+      '--name',
+      'Rolling app',
+      '--expires-at',
+      '2099-06-30T12:00:00+02:00',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toMatch(/expires 2099-06-30 10:00:00 UTC/);
+    const oldKey = lines(created.stdout).at(-1) ?? '';
+    const [before] = await sql<{ id: string; start: string; expires_at: Date }>(
+      'SELECT id, start, expires_at FROM api_keys WHERE hash = $1',
+      [hashApiKey(oldKey)],
+    );
+    expect(before?.expires_at.toISOString()).toBe('2099-06-30T10:00:00.000Z');
+
+    const rolled = await cli('keys', 'roll', before?.start ?? '', '--overlap-hours', '2');
+    expect(rolled.code, rolled.stderr).toBe(0);
+    const newKey = lines(rolled.stdout).at(-1) ?? '';
+    expect(lines(rolled.stdout)).toEqual([newKey]);
+    expect(newKey).toMatch(/^pets_live_\w{32}$/);
+    expect(newKey).not.toBe(oldKey);
+    expect(rolled.stderr).toMatch(
+      new RegExp(
+        `Rolled key ${before?.id} \\("Rolling app", now ${newKey.slice(0, 14)}\\.\\.\\.\\)`,
+      ),
+    );
+    expect(rolled.stderr).toMatch(
+      /old secret keeps working until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+    );
+    expect(rolled.stderr).not.toContain(newKey);
+    // The same row: the id (and so the key's orders and webhooks) stays; the old hash moves aside
+    // for two hours by the database's clock.
+    const [after] = await sql<{ id: string; previous: boolean; overlap_seconds: number }>(
+      `SELECT id, previous_hash = $2 AS previous,
+              round(extract(epoch FROM previous_hash_expires_at - now()))::int AS overlap_seconds
+         FROM api_keys WHERE hash = $1`,
+      [hashApiKey(newKey), hashApiKey(oldKey)],
+    );
+    expect(after).toMatchObject({ id: before?.id, previous: true });
+    expect(after?.overlap_seconds).toBeGreaterThan(7_000);
+    expect(after?.overlap_seconds).toBeLessThanOrEqual(7_200);
+    expect((await cli('keys', 'list')).stdout).toMatch(
+      /^\d+\s+Rolling app\s.*active until 2099-06-30 10:00:00 \(rolled: old secret until .*\)$/m,
+    );
+
+    expect((await cli('keys', 'revoke', before?.id ?? '')).code).toBe(0);
+    expectOneLineFailure(
+      await cli('keys', 'roll', before?.id ?? ''),
+      1,
+      new RegExp(`key ${before?.id} \\(pets_live_\\w{4}\\) is revoked`),
+    );
   }, 120_000);
 
   it('says in one line when the database cannot be reached', async () => {

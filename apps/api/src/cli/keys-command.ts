@@ -1,5 +1,9 @@
 import type { TApiKeySummary } from '@pets/store/api-keys.repository';
-import { ApiKeysRepository, ZNewApiKeyInput } from '@pets/store/api-keys.repository';
+import {
+  ApiKeysRepository,
+  MAX_ROLL_OVERLAP_SECONDS,
+  ZNewApiKeyInput,
+} from '@pets/store/api-keys.repository';
 import { PLAN_LIMITS } from '../api-keys/api-key-plans';
 import { DEMO_KEY_NAME } from '../api-keys/demo-key';
 import {
@@ -18,6 +22,8 @@ export const KEYS_USAGE = `Manage API keys.
                    [--role <partner|staff>]   (default: partner)
                    [--read-only]   (a partner key that can only read: no writes)
                    [--first-party]   (the store's own site: partner keys only)
+                   [--expires-at <RFC 3339 time, such as 2027-06-30T00:00:00Z>]
+                                     (refused from then on; default: never expires)
       Prints the new key alone on the last line of standard output. It is shown only once.
       partner: the animals and its own adoption orders. staff: the store (every order,
       approve and complete, change animals). first-party: the site's key, which may tell
@@ -28,6 +34,11 @@ export const KEYS_USAGE = `Manage API keys.
       API printed at its first start ("demo"), the site's own key ("web-site", kept in DATA_DIR)
       and the demo staff key ("demo staff").
   pnpm keys revoke <key id | display start such as pets_live_3xK9>
+  pnpm keys roll <key id | display start> [--overlap-hours <0 to 168>]   (default: 24)
+      Gives the key a new secret, printed alone on the last line of standard output, shown only
+      once. The key keeps its id, and so its orders, webhooks and rate limits. The old secret
+      keeps working for the overlap (0: it stops within 5 seconds), then gets 401 "This API key
+      was rolled; use its replacement.". Rolling again during an overlap ends the older secret.
 
 Uses DATABASE_URL, or the embedded database in DATA_DIR (whether or not the API is running).`;
 
@@ -41,6 +52,24 @@ const wholeNumber = (flag: string, value: string | undefined): number | undefine
   return Number(value);
 };
 
+/** RFC 3339 with a zone (Z or an offset), as the API writes instants: no local-time guessing. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+const instant = (flag: string, value: string | undefined): Date | undefined => {
+  if (value === undefined) {
+    return undefined;
+  }
+  const date = new Date(value);
+  if (!RFC3339.test(value) || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `--${flag} must be an RFC 3339 time with its zone, such as 2027-06-30T00:00:00Z, not "${value}"`,
+    );
+  }
+  return date;
+};
+
+const DEFAULT_OVERLAP_HOURS = 24;
+
 const create = async (args: string[], io: TCliIo): Promise<number> => {
   const { values } = parseCommandArgs({
     args,
@@ -53,6 +82,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
       role: { type: 'string' },
       'read-only': { type: 'boolean' },
       'first-party': { type: 'boolean' },
+      'expires-at': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -66,6 +96,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
   }
   const rateLimitPerMinute = wholeNumber('rpm', values.rpm);
   const rateLimitPerDay = wholeNumber('rpd', values.rpd);
+  const expiresAt = instant('expires-at', values['expires-at']);
   const config = loadCliConfig(io.env);
   const environment = values.env ?? config.APP_ENV;
   // Checked before the database is opened: a typo costs no database start.
@@ -78,6 +109,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     role: values.role,
     readOnly: values['read-only'] ?? false,
     firstParty: values['first-party'] ?? false,
+    expiresAt,
   });
   if (!parsed.success) {
     throw new UsageError(parsed.error.issues[0]?.message ?? 'invalid key settings');
@@ -88,11 +120,32 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     ({ pool }) => new ApiKeysRepository(pool).create(input),
     config,
   );
+  const expiry = apiKey.expiresAt ? `, expires ${utc(apiKey.expiresAt)} UTC` : '';
   io.err(
-    `Created ${apiKey.environment} ${apiKey.plan} ${roleOf(apiKey)} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...). It is shown only this once:`,
+    `Created ${apiKey.environment} ${apiKey.plan} ${roleOf(apiKey)} key ${apiKey.id} ("${apiKey.name}", ${apiKey.start}...${expiry}). It is shown only this once:`,
   );
   io.out(key);
   return 0;
+};
+
+const utc = (date: Date): string => date.toISOString().slice(0, 19).replace('T', ' ');
+
+/** Whether a key works, as of now: revoked, expired, or still in a roll's overlap. */
+const statusOf = (key: TApiKeySummary, now: number): string => {
+  if (key.revokedAt) {
+    return `revoked ${utc(key.revokedAt)}`;
+  }
+  if (key.expiresAt && key.expiresAt.getTime() <= now) {
+    return `expired ${utc(key.expiresAt)}`;
+  }
+  const parts = ['active'];
+  if (key.expiresAt) {
+    parts.push(`until ${utc(key.expiresAt)}`);
+  }
+  if (key.previousHashExpiresAt && key.previousHashExpiresAt.getTime() > now) {
+    parts.push(`(rolled: old secret until ${utc(key.previousHashExpiresAt)})`);
+  }
+  return parts.join(' ');
 };
 
 /** The role as people read it: `partner`, `partner read-only`, `partner first-party` or `staff`. */
@@ -163,6 +216,7 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
     io.err('No API keys yet. Create one with: pnpm keys create --plan free');
     return 0;
   }
+  const now = Date.now();
   const rows = keys.map((key) => [
     key.id.toString(),
     key.name,
@@ -171,14 +225,25 @@ const list = async (args: string[], io: TCliIo): Promise<number> => {
     key.environment,
     key.start,
     limitsOf(key),
-    key.createdAt.toISOString().slice(0, 19).replace('T', ' '),
-    key.revokedAt
-      ? `revoked ${key.revokedAt.toISOString().slice(0, 19).replace('T', ' ')}`
-      : 'active',
+    utc(key.createdAt),
+    statusOf(key, now),
+    key.lastUsedAt ? utc(key.lastUsedAt) : '',
     usedBy(key),
   ]);
   for (const line of table([
-    ['ID', 'NAME', 'PLAN', 'ROLE', 'ENV', 'START', 'LIMITS', 'CREATED (UTC)', 'STATUS', 'USED BY'],
+    [
+      'ID',
+      'NAME',
+      'PLAN',
+      'ROLE',
+      'ENV',
+      'START',
+      'LIMITS',
+      'CREATED (UTC)',
+      'STATUS',
+      'LAST USED',
+      'USED BY',
+    ],
     ...rows,
   ])) {
     io.out(line);
@@ -211,6 +276,40 @@ const revoke = async (args: string[], io: TCliIo): Promise<number> => {
   return 0;
 };
 
+const roll = async (args: string[], io: TCliIo): Promise<number> => {
+  const { values, positionals } = parseCommandArgs({
+    args,
+    options: { 'overlap-hours': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.out(KEYS_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1 || !positionals[0]) {
+    throw new UsageError('roll takes one argument: a key id or a display start');
+  }
+  const reference = positionals[0];
+  const hours = wholeNumber('overlap-hours', values['overlap-hours']) ?? DEFAULT_OVERLAP_HOURS;
+  if (hours * 3600 > MAX_ROLL_OVERLAP_SECONDS) {
+    throw new UsageError('--overlap-hours must be from 0 to 168 (7 days)');
+  }
+  // A key that cannot be rolled (unknown, revoked, expired) is said in one line, exit 1.
+  const { key, apiKey } = await withDatabase(io, ({ pool }) =>
+    new ApiKeysRepository(pool).roll(reference, hours * 3600),
+  );
+  const until = apiKey.previousHashExpiresAt
+    ? hours === 0
+      ? 'The old secret stops working within 5 seconds.'
+      : `The old secret keeps working until ${utc(apiKey.previousHashExpiresAt)} UTC.`
+    : '';
+  io.err(
+    `Rolled key ${apiKey.id} ("${apiKey.name}", now ${apiKey.start}...). ${until} The new secret is shown only this once:`,
+  );
+  io.out(key);
+  return 0;
+};
+
 export const runKeysCommand = async (args: string[], io: TCliIo): Promise<number> => {
   const [subcommand, ...rest] = args;
   switch (subcommand) {
@@ -220,14 +319,18 @@ export const runKeysCommand = async (args: string[], io: TCliIo): Promise<number
       return list(rest, io);
     case 'revoke':
       return revoke(rest, io);
+    case 'roll':
+      return roll(rest, io);
     case 'help':
     case '--help':
     case '-h':
       io.out(KEYS_USAGE);
       return 0;
     case undefined:
-      throw new UsageError('say what to do: pnpm keys create, list or revoke (pnpm keys help)');
+      throw new UsageError(
+        'say what to do: pnpm keys create, list, revoke or roll (pnpm keys help)',
+      );
     default:
-      throw new UsageError(`unknown command "keys ${subcommand}" (create, list or revoke)`);
+      throw new UsageError(`unknown command "keys ${subcommand}" (create, list, revoke or roll)`);
   }
 };

@@ -23,6 +23,8 @@ export const QUEUES = {
   expireUnconfirmed: 'orders.expire-unconfirmed',
   /** Deletes the events older than EVENT_RETENTION_DAYS, on a schedule. */
   pruneEvents: 'events.prune',
+  /** Deletes the usage hours older than 35 days, on a schedule. */
+  pruneUsage: 'usage.prune',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -53,6 +55,7 @@ const QUEUE_OPTIONS: Record<TQueueName, object> = {
   [QUEUES.staffDigest]: DIGEST_QUEUE_OPTIONS,
   [QUEUES.expireUnconfirmed]: EXPIRY_QUEUE_OPTIONS,
   [QUEUES.pruneEvents]: EXPIRY_QUEUE_OPTIONS,
+  [QUEUES.pruneUsage]: EXPIRY_QUEUE_OPTIONS,
 };
 
 export type TJobQueueOptions = {

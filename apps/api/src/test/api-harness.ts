@@ -18,6 +18,8 @@ import { createTestDatabase, type TTestDatabase } from './test-database';
 
 export type TTestApi = {
   baseUrl: string;
+  /** The application, for what a test must reach in-process (a service's local cache). */
+  app: NestFastifyApplication;
   config: TConfig;
   prisma: PrismaClient;
   /** The test's own connections to its database, for the store's functions. */
@@ -148,6 +150,7 @@ export const startTestApi = async ({
 
   return {
     baseUrl,
+    app,
     config,
     prisma,
     pool,

@@ -1,6 +1,7 @@
 import type { TPet } from '@pets/contract/schemas';
 import Link from 'next/link';
 import { profileFacts } from '@/lib/pet-profile';
+import { FavouriteButton } from './favourite-button';
 import { PetVisual } from './pet-visual';
 import { StatusBadge } from './status-badge';
 
@@ -40,6 +41,8 @@ export const PetCard = ({ pet, categoryName, href, isPriority = false }: TProps)
           <StatusBadge status={pet.status} />
         </p>
       </div>
+      {/* Over the photo's corner, above the card's link area; after the name in reading order. */}
+      <FavouriteButton petId={pet.id} name={pet.name} />
     </li>
   );
 };

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
 /**
- * The store's name, "Browse" and "How adoption works"; the current page is marked for screen
+ * The store's name, "Browse", "How adoption works" and "Favourites"; the current page is marked for screen
  * readers. Nothing here changes the catalogue: adding animals is staff work, behind sign-in under
  * /staff. The name comes from the server (STORE_NAME), as this component runs in the browser too.
  */
@@ -29,6 +29,9 @@ export const SiteHeader = ({ storeName }: { storeName: string }) => {
             aria-current={current('/how-adoption-works')}
           >
             How adoption works
+          </Link>
+          <Link href="/favourites" className="site-nav__link" aria-current={current('/favourites')}>
+            Favourites
           </Link>
         </nav>
       </div>

@@ -23,9 +23,11 @@ export class MeController {
         plan: caller.plan,
         firstParty: caller.firstParty,
         owner: caller.owner && { type: caller.owner.type, name: caller.owner.name },
-        // Issue 27: a session's absolute end; slice 1's key expiry joins it here when merged.
+        // A person's session: its absolute end; any other key: its own expiry, if it has one.
         expiresAt:
-          caller.session === null ? null : new Date(caller.session.expiresAtMs).toISOString(),
+          caller.session === null
+            ? (caller.expiresAt?.toISOString() ?? null)
+            : new Date(caller.session.expiresAtMs).toISOString(),
       },
     }));
   }

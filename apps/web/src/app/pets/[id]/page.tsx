@@ -1,22 +1,59 @@
-import { Heart } from 'lucide-react';
+import type { TPet } from '@pets/contract/schemas';
+import { HandHeart } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { BackLink } from '@/components/back-link';
+import { FavouriteButton } from '@/components/favourite-button';
 import { PetGallery } from '@/components/pet-gallery';
 import { PetVisual } from '@/components/pet-visual';
+import { ShareButton } from '@/components/share-button';
 import { StatusBadge } from '@/components/status-badge';
 import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
 import { findPet, listCategories } from '@/lib/api';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
 import { applicationsInReviewText, profileLine, storyParagraphs } from '@/lib/pet-profile';
+import {
+  jsonForScript,
+  PREVIEW_IMAGE_SIZE,
+  petStructuredData,
+  shareDescription,
+  sharePhoto,
+} from '@/lib/pet-share';
+import { siteOrigin } from '@/lib/site-url';
 
 type TProps = {
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+type TPreview = {
+  url: string;
+  description: string;
+  image: { url: string; width: number; height: number };
+};
+
+/** What a shared link to this page shows: its address, words and picture (lib/pet-share.ts). */
+const previewOf = async (pet: TPet, categoryName: string | undefined): Promise<TPreview> => {
+  const origin = await siteOrigin();
+  return {
+    url: `${origin}/pets/${pet.id}`,
+    description: shareDescription(pet, categoryName, storeConfig().name),
+    image: sharePhoto(pet) ?? {
+      url: `${origin}/pets/${pet.id}/preview-image`,
+      ...PREVIEW_IMAGE_SIZE,
+    },
+  };
+};
+
+const categoryNameOf = async (pet: TPet): Promise<string | undefined> => {
+  const categories = await listCategories();
+  return categories.ok
+    ? categories.data.find((category) => category.id === pet.categoryId)?.name
+    : undefined;
 };
 
 export const generateMetadata = async ({ params }: TProps): Promise<Metadata> => {
@@ -25,7 +62,28 @@ export const generateMetadata = async ({ params }: TProps): Promise<Metadata> =>
   if (!pet?.ok) {
     return { title: pet?.failure.kind === 'not-found' ? 'Animal not found' : 'Animal' };
   }
-  return { title: `Meet ${pet.data.name}` };
+  const title = `Meet ${pet.data.name}`;
+  const preview = await previewOf(pet.data, await categoryNameOf(pet.data));
+  const image = { ...preview.image, alt: pet.data.name };
+  return {
+    title,
+    description: preview.description,
+    alternates: { canonical: preview.url },
+    openGraph: {
+      type: 'website',
+      siteName: storeConfig().name,
+      title,
+      description: preview.description,
+      url: preview.url,
+      images: [image],
+    },
+    twitter: {
+      card: 'summary_large_image',
+      title,
+      description: preview.description,
+      images: [image],
+    },
+  };
 };
 
 const PetPage = async ({ params, searchParams }: TProps) => {
@@ -53,12 +111,25 @@ const PetPage = async ({ params, searchParams }: TProps) => {
   const categoryName = categories.ok
     ? categories.data.find((category) => category.id === pet.data.categoryId)?.name
     : undefined;
+  const preview = await previewOf(pet.data, categoryName);
+  const structuredData = petStructuredData({
+    pet: pet.data,
+    url: preview.url,
+    description: preview.description,
+    imageUrl: preview.image.url,
+    storeName: storeConfig().name,
+  });
   const [mainPhoto, ...morePhotos] = pet.data.photos;
   const profile = profileLine(pet.data, new Date(), storeConfig().timeZone);
   const story = storyParagraphs(pet.data.description);
   return (
     <>
       {backLink}
+      <script
+        type="application/ld+json"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON, with `<` escaped (jsonForScript); a data block, never run.
+        dangerouslySetInnerHTML={{ __html: jsonForScript(structuredData) }}
+      />
       <article className="pet">
         <div className="pet__media">
           <PetVisual
@@ -122,14 +193,16 @@ const PetPage = async ({ params, searchParams }: TProps) => {
               {applicationsInReviewText(pet.data.applicationsInReview)}
             </p>
           ) : null}
-          {pet.data.status === 'available' ? (
-            <p className="pet__actions">
+          <p className="pet__actions">
+            {pet.data.status === 'available' ? (
               <Link href={`/pets/${pet.data.id}/apply`} className="button">
-                <Heart aria-hidden="true" focusable="false" className="button__icon" />
+                <HandHeart aria-hidden="true" focusable="false" className="button__icon" />
                 Apply to adopt
               </Link>
-            </p>
-          ) : null}
+            ) : null}
+            <FavouriteButton petId={pet.data.id} name={pet.data.name} variant="page" />
+            <ShareButton title={`Meet ${pet.data.name}`} text={preview.description} />
+          </p>
           <StoreVisit
             heading={pet.data.status === 'available' ? `Meet ${pet.data.name}` : 'Visit the store'}
           />

@@ -1,0 +1,86 @@
+'use client';
+
+import { Heart } from 'lucide-react';
+import { useSyncExternalStore } from 'react';
+import {
+  FAVOURITES_EVENT,
+  FAVOURITES_STORAGE_KEY,
+  readStoredFavourites,
+  toggleFavourite,
+} from '@/lib/favourites';
+
+/** The hearted ids as stored text: a string, so React compares snapshots by value. */
+const storedText = (): string => {
+  try {
+    return window.localStorage.getItem(FAVOURITES_STORAGE_KEY) ?? '[]';
+  } catch {
+    return '[]'; // storage refused (private mode, a policy): the heart simply does not stay
+  }
+};
+
+const subscribe = (onChange: () => void) => {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === FAVOURITES_STORAGE_KEY) {
+      onChange();
+    }
+  };
+  window.addEventListener('storage', onStorage); // other tabs
+  window.addEventListener(FAVOURITES_EVENT, onChange); // this one
+  return () => {
+    window.removeEventListener('storage', onStorage);
+    window.removeEventListener(FAVOURITES_EVENT, onChange);
+  };
+};
+
+/** The visitor's favourites, kept in this browser; `null` before the page has hydrated. */
+export const useFavourites = (): number[] | null => {
+  const text = useSyncExternalStore(subscribe, storedText, () => null);
+  return text === null ? null : readStoredFavourites(text);
+};
+
+export const saveFavourites = (ids: readonly number[]) => {
+  try {
+    window.localStorage.setItem(FAVOURITES_STORAGE_KEY, JSON.stringify(ids));
+  } catch {
+    // Nowhere to keep it: the heart shows the choice until the page is left.
+  }
+  window.dispatchEvent(new Event(FAVOURITES_EVENT));
+};
+
+type TProps = { petId: number; name: string; variant?: 'card' | 'page' };
+
+/**
+ * The heart on a card and on an animal's page: a toggle button (`aria-pressed`) named with the
+ * animal, so a screen reader says "Save Biscuit to favourites, toggle button, not pressed"; the
+ * filled heart shows it pressed. On an animal's page it reads "Save" beside the heart. It
+ * needs the browser's storage, so it appears once the page runs script (the server renders none).
+ */
+export const FavouriteButton = ({ petId, name, variant = 'card' }: TProps) => {
+  const favourites = useFavourites();
+  if (favourites === null) {
+    return null;
+  }
+  const isSaved = favourites.includes(petId);
+  return (
+    <button
+      type="button"
+      className={variant === 'card' ? 'favourite' : 'button button--secondary favourite--page'}
+      aria-pressed={isSaved}
+      onClick={() => saveFavourites(toggleFavourite(favourites, petId))}
+    >
+      <Heart
+        aria-hidden="true"
+        focusable="false"
+        className={variant === 'card' ? 'favourite__icon' : 'button__icon'}
+        fill={isSaved ? 'currentColor' : 'none'}
+      />
+      {variant === 'card' ? (
+        <span className="visually-hidden">{`Save ${name} to favourites`}</span>
+      ) : (
+        <>
+          Save<span className="visually-hidden">{` ${name} to favourites`}</span>
+        </>
+      )}
+    </button>
+  );
+};
