@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { AccountsModule } from './accounts/accounts.module';
 import { AdmissionGuard } from './admission/admission.guard';
 import { AuthModule, type TAuthDependencies } from './auth/auth.module';
 import { CoreModule, type TCoreDependencies } from './core/core.module';
@@ -65,6 +66,7 @@ export class AppModule {
         MeModule,
         EventsModule,
         WebhooksModule,
+        AccountsModule,
         HealthModule,
         DocsModule,
         UsageModule,

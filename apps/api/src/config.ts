@@ -362,6 +362,47 @@ export const ZEnvironment = z.object({
     .default('false')
     .transform((value) => value === 'true')
     .describe('`true` for services that name buckets in the path (MinIO, RustFS, s3rver)'),
+  // --- People's accounts and sessions (docs/decisions.md, "Sessions", "Sign-in throttling") ---
+  SESSION_ABSOLUTE_SECONDS_STAFF: ZInteger(1, 2_592_000)
+    .default(28_800)
+    .describe(
+      'how long a staff or admin session lasts at most from sign-in, in seconds (8 hours), whatever its use',
+    ),
+  SESSION_ABSOLUTE_SECONDS_DEVELOPER: ZInteger(1, 2_592_000)
+    .default(604_800)
+    .describe('how long a developer session lasts at most from sign-in, in seconds (7 days)'),
+  SESSION_IDLE_MAX_SECONDS: ZInteger(1, 604_800)
+    .default(28_800)
+    .describe(
+      'the longest idle timeout a sign-in may ask for, in seconds: a session unused that long ends (the site sends its own, e.g. 1 hour)',
+    ),
+  PASSWORD_HASH_CONCURRENCY: ZInteger(1, 64)
+    .default(2)
+    .describe(
+      'argon2id hashes (sign-ins, password changes) one API process runs at once; past it, `503 service_unavailable` with `Retry-After: 1`',
+    ),
+  PASSWORD_HASH_MEMORY_KIB: ZInteger(8_192, 1_048_576)
+    .default(19_456)
+    .describe(
+      "argon2id memory cost of new password hashes, in KiB: OWASP's 19456 (19 MiB); never below 8192",
+    ),
+  SIGN_IN_ACCOUNT_LIMIT: z
+    .string()
+    .regex(/^[1-9][0-9]{0,5}\/[1-9][0-9]{0,6},[1-9][0-9]{0,5}\/[1-9][0-9]{0,6}$/, {
+      message: 'must be <failures>/<seconds>,<failures>/<seconds> (per visitor, per account)',
+    })
+    .default('10/900,50/3600')
+    .transform((value) => {
+      const [visitor = '', account = ''] = value.split(',');
+      const window = (part: string) => {
+        const [limit = 0, seconds = 0] = part.split('/').map(Number);
+        return { limit, seconds };
+      };
+      return { perVisitor: window(visitor), perAccount: window(account) };
+    })
+    .describe(
+      'failed sign-ins allowed per account and visitor, then per account from every visitor: `<failures>/<seconds>` each (past the second, only a device that signed in before may try)',
+    ),
 });
 
 /** Rules between the slow-client settings, checked after each is valid on its own. */

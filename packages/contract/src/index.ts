@@ -5,8 +5,10 @@ export {
   isWriteRoute,
   partnerLimitsOf,
   requiredRoleOf,
+  siteAccessOf,
   type TPartnerLimits,
   type TRouteMetadata,
+  type TSiteAccess,
 } from './routers/metadata';
 export * from './routes';
 export * from './rules';

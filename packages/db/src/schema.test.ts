@@ -470,7 +470,7 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
         name: 'Retrier',
         environment: 'production',
         plan: 'pro',
-        hash: 'd'.repeat(64),
+        hash: '5f'.repeat(32),
         start: 'pets_live_Rtry',
       },
     });
@@ -504,6 +504,130 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     // Entries go with their key.
     await prisma.apiKey.delete({ where: { id: apiKey.id } });
     expect(await prisma.idempotencyKey.count({ where: { id: inProgress.id } })).toBe(0);
+  },
+
+  Organization: async () => {
+    const created = await prisma.organization.create({ data: { name: 'Shelter Apps' } });
+    expect(created).toMatchObject({ plan: 'free', rateLimitPerMinute: null });
+    // Custom limits are for enterprise organisations only (a CHECK).
+    expect(
+      await prismaCode(
+        prisma.organization.create({ data: { name: 'X', plan: 'pro', rateLimitPerMinute: 5 } }),
+      ),
+    ).toBeDefined();
+  },
+
+  Account: async () => {
+    const organization = await prisma.organization.create({ data: { name: 'Dev org' } });
+    const admin = await prisma.account.create({
+      data: { email: 'Admin@Example.org', name: 'Ada', role: 'admin', passwordHash: '$argon2id$x' },
+    });
+    expect(admin.status).toBe('active');
+    const developer = await prisma.account.create({
+      data: {
+        email: 'dev@example.org',
+        name: 'Dev',
+        role: 'developer',
+        passwordHash: '$argon2id$x',
+        organizationId: organization.id,
+      },
+    });
+    expect(developer.organizationId).toBe(organization.id);
+    // One account per address whatever its case; a developer needs an organisation, staff none;
+    // only an invited account may lack a password.
+    const refused = [
+      { email: 'admin@example.org', name: 'A', role: 'staff', passwordHash: 'x' },
+      { email: 'd2@example.org', name: 'D', role: 'developer', passwordHash: 'x' },
+      {
+        email: 's@example.org',
+        name: 'S',
+        role: 'staff',
+        passwordHash: 'x',
+        organizationId: organization.id,
+      },
+      { email: 'p@example.org', name: 'P', role: 'staff' },
+    ] as const;
+    for (const data of refused) {
+      expect(await prismaCode(prisma.account.create({ data }))).toBeDefined();
+    }
+    const invited = await prisma.account.create({
+      data: {
+        email: 'inv@example.org',
+        name: 'Inv',
+        role: 'staff',
+        status: 'invited',
+        invitedById: admin.id,
+        invitedAt: new Date(),
+      },
+    });
+    expect(invited.passwordHash).toBeNull();
+  },
+
+  AccountSession: async () => {
+    const account = await prisma.account.create({
+      data: { email: 'session@example.org', name: 'Sam', role: 'staff', passwordHash: 'x' },
+    });
+    const session = await prisma.accountSession.create({
+      data: {
+        accountId: account.id,
+        method: 'password',
+        idleSeconds: 3600,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    expect(session.endedAt).toBeNull();
+    const credential = await prisma.apiKey.create({
+      data: {
+        name: 'Sam',
+        environment: 'staging',
+        plan: 'business',
+        role: 'staff',
+        hash: '5e'.repeat(32),
+        start: 'pets_test_Sess',
+        kind: 'session',
+        accountId: account.id,
+        sessionId: session.id,
+      },
+    });
+    expect(credential.kind).toBe('session');
+    // A session credential names its session, and no other key does (a CHECK).
+    expect(
+      await prismaCode(
+        prisma.apiKey.create({
+          data: {
+            name: 'x',
+            environment: 'staging',
+            plan: 'free',
+            hash: '5f'.repeat(32),
+            start: 'pets_test_Xxxx',
+            kind: 'session',
+          },
+        }),
+      ),
+    ).toBeDefined();
+    expect(
+      await prismaCode(
+        prisma.accountSession.create({
+          data: { accountId: account.id, method: 'sms', idleSeconds: 1, expiresAt: new Date() },
+        }),
+      ),
+    ).toBeDefined();
+    // Deleting the session deletes its credential.
+    await prisma.accountSession.delete({ where: { id: session.id } });
+    expect(await prisma.apiKey.count({ where: { id: credential.id } })).toBe(0);
+  },
+
+  AuditEntry: async () => {
+    const entry = await prisma.auditEntry.create({
+      data: {
+        actorName: 'pnpm accounts',
+        action: 'account.created',
+        targetType: 'account',
+        targetId: '1',
+      },
+    });
+    expect(entry.details).toEqual({});
+    expect(entry.at).toBeInstanceOf(Date);
   },
 };
 

@@ -205,27 +205,125 @@ const ROLL_STATEMENT = prepare(
 /** What lists show: never the hash, never the key. */
 export type TApiKeySummary = Omit<TRowOf<typeof LIST_STATEMENT>, 'id'> & { id: bigint };
 
+// Issue 27 slice 2 (accounts): the owner and, for a session credential, its session, joined in.
+/** The columns of the key's person, organisation and session (all null for an operator's key). */
+const OWNER_COLUMNS = [
+  'api_keys.kind',
+  'accounts.id as accountId',
+  'accounts.name as accountName',
+  'accounts.role as accountRole',
+  'accounts.status as accountStatus',
+  'organizations.id as organizationId',
+  'organizations.name as organizationName',
+  'account_sessions.id as sessionId',
+  'account_sessions.expires_at as sessionExpiresAt',
+  'account_sessions.last_seen_at as sessionLastSeenAt',
+  'account_sessions.idle_seconds as sessionIdleSeconds',
+] as const;
+
 /**
  * The key presented as its current secret or, after a roll, as its previous one: two unique
  * indexes, one BitmapOr. Whether the previous one still works is the caller's to decide (its
- * clock, the overlap's end), as it decides for revocation and expiry.
+ * clock, the overlap's end), as it decides for revocation and expiry. Its person, organisation and
+ * session are joined in (primary keys), for the identify-time checks of a session credential.
  */
 const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
   db
     .selectFrom('api_keys')
+    .leftJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .leftJoin('organizations', 'organizations.id', 'api_keys.organization_id')
+    .leftJoin('account_sessions', 'account_sessions.id', 'api_keys.session_id')
     .select([
-      'id as apiKeyId',
-      ...KEY_COLUMNS,
-      'hash',
-      'previous_hash as previousHash',
-      'previous_hash_expires_at as previousHashExpiresAt',
+      'api_keys.id as apiKeyId',
+      ...KEY_COLUMNS.map((column) => `api_keys.${column}` as `api_keys.${typeof column}`),
+      'api_keys.hash',
+      'api_keys.previous_hash as previousHash',
+      'api_keys.previous_hash_expires_at as previousHashExpiresAt',
+      ...OWNER_COLUMNS,
     ])
-    .where((eb) => eb.or([eb('hash', '=', p.hash), eb('previous_hash', '=', p.hash)])),
+    .where((eb) =>
+      eb.or([eb('api_keys.hash', '=', p.hash), eb('api_keys.previous_hash', '=', p.hash)]),
+    ),
 );
 
+type TStoredRow = TRowOf<typeof STORED_STATEMENT>;
+
+/** Who a key belongs to: a person (a session credential), an organisation, or nobody (the CLI's). */
+export type TKeyOwner = { type: 'person' | 'organization'; id: string; name: string };
+
+/** The session a session credential bears: its clocks, in epoch milliseconds. */
+export type TKeySession = {
+  id: string;
+  expiresAtMs: number;
+  lastSeenAtMs: number;
+  idleSeconds: number;
+};
+
 /** What the server needs to authenticate and rate-limit a request. */
-export type TStoredApiKeyRecord = Omit<TRowOf<typeof STORED_STATEMENT>, 'apiKeyId'> & {
+export type TStoredApiKeyRecord = Omit<
+  TStoredRow,
+  'apiKeyId' | (typeof OWNER_COLUMNS_OUT)[number]
+> & {
   apiKeyId: bigint;
+  kind: 'key' | 'session';
+  owner: TKeyOwner | null;
+  /** The person's role (admin, staff, developer) for a session credential, else null. */
+  accountRole: 'admin' | 'staff' | 'developer' | null;
+  /** False when the key's person is deactivated (or still invited): refused like a revoked key. */
+  isAccountActive: boolean;
+  session: TKeySession | null;
+};
+
+const OWNER_COLUMNS_OUT = [
+  'accountId',
+  'accountName',
+  'accountRole',
+  'accountStatus',
+  'organizationId',
+  'organizationName',
+  'sessionId',
+  'sessionExpiresAt',
+  'sessionLastSeenAt',
+  'sessionIdleSeconds',
+] as const;
+
+const toStored = (row: TStoredRow): TStoredApiKeyRecord => {
+  const {
+    apiKeyId,
+    accountId,
+    accountName,
+    accountRole,
+    accountStatus,
+    organizationId,
+    organizationName,
+    sessionId,
+    sessionExpiresAt,
+    sessionLastSeenAt,
+    sessionIdleSeconds,
+    ...key
+  } = row;
+  const owner: TKeyOwner | null =
+    accountId !== null && accountName !== null
+      ? { type: 'person', id: String(accountId), name: accountName }
+      : organizationId !== null && organizationName !== null
+        ? { type: 'organization', id: String(organizationId), name: organizationName }
+        : null;
+  return {
+    ...key,
+    apiKeyId: BigInt(apiKeyId),
+    owner,
+    accountRole,
+    isAccountActive: accountId === null || accountStatus === 'active',
+    session:
+      sessionId === null || sessionExpiresAt === null || sessionLastSeenAt === null
+        ? null
+        : {
+            id: String(sessionId),
+            expiresAtMs: sessionExpiresAt.getTime(),
+            lastSeenAtMs: sessionLastSeenAt.getTime(),
+            idleSeconds: sessionIdleSeconds ?? 0,
+          },
+  };
 };
 
 const COUNT_STATEMENT = prepare((db, _p: Record<string, never>) =>
@@ -363,7 +461,7 @@ export class ApiKeysRepository {
    */
   async findByHash(hash: string): Promise<TStoredApiKeyRecord | null> {
     const row = (await STORED_STATEMENT.execute(this.db, { hash })).rows[0];
-    return row ? { ...row, apiKeyId: BigInt(row.apiKeyId) } : null;
+    return row ? toStored(row) : null;
   }
 
   /** The keys a revoke argument designates: an id, a display start, or the whole key. */

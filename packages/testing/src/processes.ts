@@ -31,6 +31,8 @@ export type TProcessOptions = {
   append?: boolean;
   /** Every complete line of output, as it comes. */
   onLine?: (line: string, stream: TOutputStream) => void;
+  /** Written to the child's standard input, which then ends; without it, stdin is closed. */
+  input?: string;
 };
 
 export type TExit = {
@@ -162,7 +164,7 @@ export const startProcess = (options: TProcessOptions): TManagedProcess => {
     cwd: options.cwd,
     env: options.env ?? {},
     extendEnv: false,
-    stdin: 'ignore',
+    ...(options.input === undefined ? { stdin: 'ignore' as const } : { input: options.input }),
     // Our own capture below: output is read as it comes, not only at the end.
     buffer: false,
     // Its own process group: a signal to -pid reaches everything it started.

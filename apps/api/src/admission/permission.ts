@@ -1,4 +1,4 @@
-import type { TPartnerLimits } from '@pets/contract';
+import type { TPartnerLimits, TSiteAccess } from '@pets/contract';
 import { petCreatorOf } from '@pets/store/pets.repository';
 import { type AppRoute, isZodType } from '@ts-rest/core';
 import type { FastifyRequest } from 'fastify';
@@ -72,8 +72,17 @@ export const permit = (
 ): void | Promise<void> => {
   const { identity } = request;
   const caller = identity?.caller;
+  if (route.siteAccess !== undefined) {
+    return permitSite(route.siteAccess, request);
+  }
   if (!caller) {
     throw identity?.error ?? new AppError('unauthorized', 'Missing API key.');
+  }
+  if (caller.kind === 'session' && caller.accountRole === 'developer') {
+    throw new AppError(
+      'forbidden',
+      "A developer's session is for the developer portal only: call /v1 with an API key of your organisation.",
+    );
   }
   if (route.requiredRole !== undefined && caller.role !== route.requiredRole) {
     throw new AppError(
@@ -89,5 +98,37 @@ export const permit = (
   }
   if (route.partnerLimits && caller.role === 'partner') {
     return enforcePartnerLimits(route.route, route.partnerLimits, caller, request, pool);
+  }
+};
+
+/** The surface the site-only contract shows anyone who is not the site: none at all. */
+const NOT_FOUND = (): AppError => new AppError('not_found', 'No such operation.');
+
+/**
+ * The permission of a site-only operation (issue 27): `visitor` operations take the site's own
+ * first-party key as the bearer; account operations a person's session credential, which
+ * `identify` accepted only with the site's key beside it. Anyone else (a partner key, no key, a
+ * credential without the site's key) gets 404: the internal surface is not advertised. The site
+ * with a credential that stopped working gets its 401 (the person must sign in again); a person of
+ * another role gets 403.
+ */
+const permitSite = (access: TSiteAccess, request: FastifyRequest): void => {
+  const caller = request.identity?.caller ?? null;
+  if (caller === null) {
+    // The site itself, with a credential that no longer works (signed out, idle, expired): its 401.
+    const error = request.identity?.error;
+    throw access !== 'visitor' && request.isSiteVouched && error ? error : NOT_FOUND();
+  }
+  if (access === 'visitor') {
+    if (caller.kind !== 'key' || !caller.firstParty) {
+      throw NOT_FOUND();
+    }
+    return;
+  }
+  if (caller.kind !== 'session' || caller.accountRole === null) {
+    throw NOT_FOUND();
+  }
+  if (!access.account.includes(caller.accountRole)) {
+    throw new AppError('forbidden', `This is for ${access.account.join(' and ')} accounts only.`);
   }
 };

@@ -4,8 +4,10 @@ import {
   isWriteRoute,
   partnerLimitsOf,
   requiredRoleOf,
+  siteAccessOf,
   type TApiKeyRole,
   type TPartnerLimits,
+  type TSiteAccess,
 } from '@pets/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
@@ -36,6 +38,8 @@ export type TAdmissionRoute = {
   needsBody: boolean;
   /** The contract route (undefined: a handler outside the contract). */
   route: AppRoute | undefined;
+  /** A site-only operation (`siteContract`): who at the site may call it; undefined: /v1. */
+  siteAccess: TSiteAccess | undefined;
 };
 
 // biome-ignore lint/complexity/noBannedTypes: Nest's handlers are typed as Function.
@@ -51,6 +55,7 @@ const describe = (reflector: Reflector, handler: Function): TAdmissionRoute => {
     partnerLimits: route && partnerLimitsOf(route),
     needsBody: !(route && 'body' in route && typeof route.body === 'symbol'),
     route,
+    siteAccess: route && siteAccessOf(route),
   };
 };
 

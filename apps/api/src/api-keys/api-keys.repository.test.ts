@@ -223,6 +223,12 @@ describe('findByHash', () => {
       rateLimitPerDay: 500,
       hash: hashApiKey(key),
       revokedAt: null,
+      // An operator's key: nobody's, no session (issue 27).
+      kind: 'key',
+      owner: null,
+      accountRole: null,
+      isAccountActive: true,
+      session: null,
       expiresAt: null,
       previousHash: null,
       previousHashExpiresAt: null,

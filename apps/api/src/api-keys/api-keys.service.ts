@@ -8,6 +8,7 @@ import type { TConfig } from '../config';
 import { AppError } from '../core/app-error';
 import type { TIdentity } from './caller';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from './caller';
+import { SessionActivity } from './session-activity';
 
 export type TKeyCacheSettings = TSwrCacheSettings & {
   /** How long a hash that no stored key has is remembered as unknown (the negative cache). */
@@ -79,6 +80,7 @@ export class ApiKeysService {
     @Inject(API_KEY_LOOKUP) lookup: TApiKeyLookup,
     @Inject(KEY_CACHE_SETTINGS) settings: TKeyCacheSettings,
     @Inject(CONFIG) private readonly config: TConfig,
+    private readonly activity: SessionActivity,
   ) {
     this.wallNow = settings.wallNow;
     this.unknown = new NegativeCache({
@@ -156,14 +158,14 @@ export class ApiKeysService {
     }
     const known = this.cache.get(hash);
     return known instanceof Promise
-      ? known.then((loaded) => this.verdict(loaded, hash))
-      : this.verdict(known, hash);
+      ? known.then((loaded) => this.judge(loaded, hash))
+      : this.judge(known, hash);
   }
 
   /**
-   * Forgets what this process cached about these hashes (a key revoked or rolled here): the next
-   * request looks it up again, so the change applies at once in this process, and within the
-   * cache's 5 s in the others.
+   * Forgets what this process cached about these hashes (a key revoked or rolled here, a session
+   * ended here): the next request looks it up again, so the change applies at once in this
+   * process, and within the cache's 5 s in the others.
    */
   evict(...hashes: readonly (string | null | undefined)[]): void {
     for (const hash of hashes) {
@@ -186,7 +188,7 @@ export class ApiKeysService {
     if (!known) {
       return null;
     }
-    const identity = this.verdict(known, hash);
+    const identity = this.judge(known, hash);
     return identity.caller ? identity : null;
   }
 
@@ -202,6 +204,35 @@ export class ApiKeysService {
       return known.ended;
     }
     return known.identity;
+  }
+
+  // Issue 27 slice 2 (sessions): a session credential is also refused past its session's absolute
+  // end or idle timeout (the joined account_sessions row, not api_keys.expires_at), or when its
+  // person was deactivated; a valid use is remembered for the idle clock (SessionActivity).
+  // Ordinary keys go through `verdict` alone.
+  private judge(known: TKnownKey | null, hash: string): TIdentity {
+    const identity = this.verdict(known, hash);
+    const caller = identity.caller;
+    if (caller === null || caller.kind !== 'session') {
+      return identity;
+    }
+    if (!caller.isAccountActive) {
+      return unauthorized('This account has been deactivated.');
+    }
+    const session = caller.session;
+    if (session === null) {
+      return INVALID_KEY;
+    }
+    const now = this.wallNow();
+    if (session.expiresAtMs <= now) {
+      return unauthorized('This session has expired: sign in again.');
+    }
+    const lastSeen = Math.max(session.lastSeenAtMs, this.activity.lastSeen(session.id));
+    if (lastSeen + session.idleSeconds * 1000 <= now) {
+      return unauthorized('This session ended after being unused: sign in again.');
+    }
+    this.activity.seen(session.id, now);
+    return identity;
   }
 }
 

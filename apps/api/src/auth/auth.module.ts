@@ -6,6 +6,7 @@ import {
   type TKeyCacheSettings,
 } from '../api-keys/api-keys.service';
 import { API_KEY_LOOKUP, type TApiKeyLookup } from '../api-keys/caller';
+import { SessionActivity } from '../api-keys/session-activity';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
 import { AuthService } from './auth.service';
@@ -33,6 +34,8 @@ export class AuthModule {
   static register({ apiKeyLookup, keyCache }: TAuthDependencies): DynamicModule {
     return {
       module: AuthModule,
+      // Global: the accounts module evicts the keys it revokes and flushes session activity.
+      global: true,
       providers: [
         { provide: API_KEY_LOOKUP, useValue: apiKeyLookup },
         { provide: KEY_CACHE_SETTINGS, useValue: { ...DEFAULT_KEY_CACHE_SETTINGS, ...keyCache } },
@@ -42,10 +45,11 @@ export class AuthModule {
           inject: [CONFIG],
         },
         ApiKeysService,
+        SessionActivity,
         FailedAuthBudget,
         AuthService,
       ],
-      exports: [AuthService],
+      exports: [AuthService, ApiKeysService, SessionActivity],
     };
   }
 }

@@ -4,11 +4,26 @@ import { FirstPartyHeader } from '@pets/contract';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TIdentity } from '../api-keys/caller';
+import { AppError } from '../core/app-error';
 import { FailedAuthBudget } from './failed-auth-budget';
 
 /** Node's names of the first-party headers (lower case), computed once. */
 const VISITOR_IP = FirstPartyHeader.visitorIp.toLowerCase();
 const FIRST_PARTY_KEY = FirstPartyHeader.firstPartyKey.toLowerCase();
+
+/**
+ * A person's session credential sent without the site's key beside it (issue 27): it works only
+ * through the store's site, so a stolen cookie value is useless against the API directly.
+ */
+const SESSION_NEEDS_SITE: TIdentity = {
+  caller: null,
+  error: new AppError(
+    'unauthorized',
+    "This credential is a person's session: it is valid only through the store's site.",
+    undefined,
+    { 'WWW-Authenticate': 'Bearer realm="pets"' },
+  ),
+};
 
 /** The one way in: finds out who is calling, for the guards and for unknown /v1 routes alike. */
 @Injectable()
@@ -39,7 +54,8 @@ export class AuthService {
   async identify(request: FastifyRequest): Promise<TIdentity> {
     const { authorization } = request.headers;
     const visitor = request.headers[VISITOR_IP];
-    const siteKey = visitor === undefined ? undefined : request.headers[FIRST_PARTY_KEY];
+    // Read without a visitor too: a person's session credential needs the site's key beside it.
+    const siteKey = request.headers[FIRST_PARTY_KEY];
     if (typeof siteKey === 'string') {
       await this.vouchWithSiteKey(request, visitor, siteKey);
     }
@@ -55,6 +71,10 @@ export class AuthService {
       if (isVouchedByBearer) {
         vouch(request, cached, visitor);
       }
+      if (cached.caller?.kind === 'session' && !request.isSiteVouched) {
+        request.identity = SESSION_NEEDS_SITE;
+        return SESSION_NEEDS_SITE;
+      }
       request.identity = cached;
       request.authBudget = this.failures.preconditionOf(this.failures.trackerOf(request));
       return cached;
@@ -68,6 +88,10 @@ export class AuthService {
     } else if (isVouchedByBearer && vouch(request, identity, visitor)) {
       // The visitor's own budget, checked by the rate limiter as for a key found in the cache.
       request.authBudget = this.failures.preconditionOf(this.failures.trackerOf(request));
+    }
+    if (identity.caller?.kind === 'session' && !request.isSiteVouched) {
+      request.identity = SESSION_NEEDS_SITE;
+      return SESSION_NEEDS_SITE;
     }
     request.identity = identity;
     return identity;
@@ -111,7 +135,14 @@ const vouch = (
   voucher: TIdentity,
   visitor: string | string[] | undefined,
 ): boolean => {
-  if (voucher.caller?.firstParty !== true || typeof visitor !== 'string' || isIP(visitor) === 0) {
+  if (voucher.caller?.firstParty !== true) {
+    return false;
+  }
+  if (voucher.caller.kind === 'key') {
+    // The site's own key stood beside the bearer (or was it): a session credential may be used.
+    request.isSiteVouched = true;
+  }
+  if (typeof visitor !== 'string' || isIP(visitor) === 0) {
     return false;
   }
   request.clientAddress = visitor;

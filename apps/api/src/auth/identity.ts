@@ -23,6 +23,11 @@ declare module 'fastify' {
      * proxies said: TRUSTED_PROXIES). Read through `clientAddressOf`.
      */
     clientAddress: string | null;
+    /**
+     * Whether the site's own first-party key came beside the bearer (`Pets-First-Party-Key`, valid):
+     * the only way a person's session credential is accepted. Written only by AuthService.identify.
+     */
+    isSiteVouched: boolean;
   }
 }
 
@@ -34,6 +39,7 @@ export const registerRequestIdentity = (fastify: FastifyInstance): void => {
   fastify.decorateRequest('identity', null);
   fastify.decorateRequest('authBudget', null);
   fastify.decorateRequest('clientAddress', null);
+  fastify.decorateRequest('isSiteVouched', false);
 };
 
 /**

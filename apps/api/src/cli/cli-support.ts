@@ -17,6 +17,10 @@ export type TCliIo = {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Standard input read to its end, for secrets that must not be in argv (`--password-stdin`). */
+  readStdin?: () => Promise<string>;
+  /** Whether standard input is a terminal (then nothing is read from it unless asked). */
+  isStdinTty?: boolean;
 };
 
 /** Bad usage: reported in one line with exit code 2. */

@@ -424,3 +424,129 @@ describe('pnpm keys', () => {
     expect((await runPnpmScript('db:migrate', [], env)).stdout).toMatch(/already up to date/);
   });
 });
+
+describe('pnpm accounts', () => {
+  const SECRET = 'a secret nobody may see';
+
+  it('create with --password makes an active, verified account; the password is never printed', async () => {
+    const result = await cli(
+      'accounts',
+      'create',
+      '--role',
+      'admin',
+      '--email',
+      'owner@example.org',
+      '--name',
+      'Store Owner',
+      '--password',
+      SECRET,
+    );
+    expect(result.code).toBe(0);
+    const [id, email] = lines(result.stdout);
+    expect(id).toMatch(/^[1-9][0-9]*$/);
+    expect(email).toBe('owner@example.org');
+    expect(`${result.stdout}${result.stderr}`).not.toContain(SECRET);
+    const rows = await sql<{ role: string; status: string; verified: boolean; hash: string }>(
+      `SELECT role, status, email_verified_at IS NOT NULL AS verified, password_hash AS hash
+         FROM accounts WHERE id = $1`,
+      [id],
+    );
+    expect(rows).toMatchObject([{ role: 'admin', status: 'active', verified: true }]);
+    expect(rows[0]?.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(
+      await sql(`SELECT actor_name AS "actorName", action FROM audit_log WHERE target_id = $1`, [
+        id,
+      ]),
+    ).toEqual([{ actorName: 'pnpm accounts', action: 'account.created' }]);
+  });
+
+  it('create reads the password from standard input, and gives developers an organisation', async () => {
+    const result = await runCliProcess(
+      [
+        'accounts',
+        'create',
+        '--role',
+        'developer',
+        '--email',
+        'dev@example.org',
+        '--organization',
+        'Shelter Apps',
+      ],
+      env,
+      `${SECRET}\n`,
+    );
+    expect(result.code).toBe(0);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(SECRET);
+    const [id] = lines(result.stdout);
+    expect(
+      await sql(
+        `SELECT o.name FROM accounts a JOIN organizations o ON o.id = a.organization_id WHERE a.id = $1`,
+        [id],
+      ),
+    ).toEqual([{ name: 'Shelter Apps' }]);
+    const explicit = await runCliProcess(
+      ['accounts', 'create', '--role', 'staff', '--email', 'desk@example.org', '--password-stdin'],
+      env,
+      SECRET,
+    );
+    expect(explicit.code).toBe(0);
+  });
+
+  it('refuses a bad role, a short password and a taken email, with exit code 2', async () => {
+    const badRole = await cli(
+      'accounts',
+      'create',
+      '--role',
+      'root',
+      '--email',
+      'x@example.org',
+      '--password',
+      SECRET,
+    );
+    expectOneLineFailure(badRole, 2, /--role must be admin, staff or developer/);
+    const short = await cli(
+      'accounts',
+      'create',
+      '--role',
+      'staff',
+      '--email',
+      'y@example.org',
+      '--password',
+      'short',
+    );
+    expectOneLineFailure(short, 2, /at least 10 characters/);
+    expect(short.stderr).not.toContain('short');
+    const taken = await cli(
+      'accounts',
+      'create',
+      '--role',
+      'staff',
+      '--email',
+      'OWNER@example.org',
+      '--password',
+      SECRET,
+    );
+    expectOneLineFailure(taken, 2, /exists already/);
+    expect(taken.stderr).not.toContain(SECRET);
+  });
+
+  it('list shows the accounts without any hash, and deactivate stops one', async () => {
+    const listed = await cli('accounts', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/owner@example\.org/);
+    expect(listed.stdout).not.toMatch(/argon2/);
+    const json = await cli('accounts', 'list', '--json');
+    expect(json.stdout).not.toMatch(/argon2|passwordHash|password_hash/);
+    const deactivated = await cli('accounts', 'deactivate', 'desk@example.org');
+    expect(deactivated.code).toBe(0);
+    expect(await sql(`SELECT status FROM accounts WHERE email = 'desk@example.org'`)).toEqual([
+      { status: 'deactivated' },
+    ]);
+  });
+
+  it('is wired to the root package.json script', async () => {
+    const result = await runPnpmScript('accounts', ['list'], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/owner@example\.org/);
+  });
+});

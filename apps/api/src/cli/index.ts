@@ -7,6 +7,15 @@ const io = {
   out: (line: string) => process.stdout.write(`${line}\n`),
   err: (line: string) => process.stderr.write(`${line}\n`),
   env: process.env,
+  readStdin: async () => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    for await (const chunk of process.stdin) {
+      text += chunk;
+    }
+    return text;
+  },
+  isStdinTty: process.stdin.isTTY === true,
 };
 
 runCli(process.argv.slice(2), io).then(

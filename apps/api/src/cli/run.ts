@@ -1,3 +1,4 @@
+import { runAccountsCommand } from './accounts-command';
 import { describeError, type TCliIo, UsageError } from './cli-support';
 import { runEnvironmentCommand, runMigrateCommand, runSeedCommand } from './db-command';
 import { runKeysCommand } from './keys-command';
@@ -5,6 +6,7 @@ import { runMailCommand } from './mail-command';
 
 const COMMANDS: Record<string, (args: string[], io: TCliIo) => Promise<number>> = {
   keys: runKeysCommand,
+  accounts: runAccountsCommand,
   migrate: runMigrateCommand,
   seed: runSeedCommand,
   environment: runEnvironmentCommand,
@@ -19,7 +21,9 @@ export const runCli = async (argv: string[], io: TCliIo): Promise<number> => {
   const [command, ...args] = argv;
   const run = command ? COMMANDS[command] : undefined;
   if (!run) {
-    io.err(`error: unknown command "${command ?? ''}" (keys, migrate, seed, environment or mail)`);
+    io.err(
+      `error: unknown command "${command ?? ''}" (keys, accounts, migrate, seed, environment or mail)`,
+    );
     return 2;
   }
   try {

@@ -71,7 +71,28 @@ export type TDigestMailData = {
   }[];
 };
 
+/**
+ * An account email (issue 27): whom it greets, and the account state its link is bound to (the
+ * email, `password_changed_at` or `invited_at`, apps/api/src/links/account-links.ts). The link
+ * itself is signed when the message is written, so no token is stored with it.
+ */
+export type TAccountMailData = {
+  accountId: string;
+  name: string;
+  /** developer: links to /developers; staff and admin: to /staff. */
+  role: 'admin' | 'staff' | 'developer';
+  binding: string;
+  /** Invitations: who invited, and as what. */
+  invitedBy?: string;
+};
+
 export type TMailRequest =
+  | {
+      template: 'account-verify' | 'account-reset' | 'account-invite';
+      to: string;
+      orderId?: undefined;
+      data: TAccountMailData;
+    }
   | {
       template: TMailTemplate;
       to: string;
@@ -93,6 +114,8 @@ export type TMailContext = {
   siteUrl: string;
   /** The private link to an application's status page (a signed token; apps/api/src/links). */
   statusUrl: (orderId: number) => string;
+  /** The signed link of an account email (verify, reset, invite). */
+  accountUrl: (purpose: 'verify' | 'reset' | 'invite', data: TAccountMailData) => string;
 };
 
 export type TRenderedMail = { subject: string; html: string; text: string };
@@ -326,10 +349,62 @@ const DIGEST: TTemplate<TDigestMailData> = {
   ),
 };
 
+/** Verify the address a developer signed up with. */
+const ACCOUNT_VERIFY: TTemplate<TAccountMailData> = {
+  subject: (_data, context) => `Confirm your email for ${context.store.name}`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`Welcome, ${data.name}`}</Heading>
+      <P>{`Please confirm that this is your email address, so that you can create API keys for ${context.store.name}. The link works for 24 hours.`}</P>
+      <Button href={context.accountUrl('verify', data)} style={buttonStyle}>
+        Confirm my email
+      </Button>
+      <P>
+        {'If you did not sign up, you can ignore this email: nothing happens without the link.'}
+      </P>
+    </>
+  ),
+};
+
+/** A password reset someone asked for. */
+const ACCOUNT_RESET: TTemplate<TAccountMailData> = {
+  subject: (_data, context) => `Reset your ${context.store.name} password`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">Reset your password</Heading>
+      <P>{`Hello ${data.name}, someone (we hope you) asked to reset the password of your account. The link below lets you choose a new one; it works for one hour, and only once. Setting a new password signs you out everywhere.`}</P>
+      <Button href={context.accountUrl('reset', data)} style={buttonStyle}>
+        Choose a new password
+      </Button>
+      <P>
+        {'If you did not ask for this, you can ignore this email: your password stays as it is.'}
+      </P>
+    </>
+  ),
+};
+
+/** An invitation to the store's team. */
+const ACCOUNT_INVITE: TTemplate<TAccountMailData> = {
+  subject: (_data, context) => `You are invited to the ${context.store.name} back office`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`Hello ${data.name}`}</Heading>
+      <P>{`${data.invitedBy ?? 'An administrator'} invited you to the ${context.store.name} back office as ${data.role === 'admin' ? 'an administrator' : 'staff'}. Open the link to choose your password; it works for 7 days, and only once.`}</P>
+      <Button href={context.accountUrl('invite', data)} style={buttonStyle}>
+        Accept the invitation
+      </Button>
+      <P>{'If you did not expect this, you can ignore this email.'}</P>
+    </>
+  ),
+};
+
 /** The messages whose input is not one application: each with its own kind of `data`. */
 const LIST_TEMPLATES = {
   'application-links': LINKS,
   'staff-digest': DIGEST,
+  'account-verify': ACCOUNT_VERIFY,
+  'account-reset': ACCOUNT_RESET,
+  'account-invite': ACCOUNT_INVITE,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;

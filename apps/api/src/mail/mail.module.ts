@@ -12,6 +12,7 @@ import type { TConfig } from '../config';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
 import { JOB_QUEUE, JobsModule } from '../jobs/jobs.module';
 import { runOnSchedule, startInBackground } from '../jobs/scheduled-job';
+import { AccountLinks } from '../links/account-links';
 import { OrderLinks } from '../links/order-links';
 import { LOGGER } from '../logging/logger';
 import { startMailWorker } from './mail.worker';
@@ -30,6 +31,7 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(JOB_QUEUE) private readonly queue: TJobQueue,
     @Inject(MailRepository) private readonly mail: MailRepository,
     @Inject(OrderLinks) private readonly links: OrderLinks,
+    @Inject(AccountLinks) private readonly accountLinks: AccountLinks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,7 +47,8 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
         queue: this.queue,
         mail: this.mail,
         transport,
-        contextFor: async () => mailContextOf(this.config, await this.links.signer()),
+        contextFor: async () =>
+          mailContextOf(this.config, await this.links.signer(), await this.accountLinks.signer()),
         siteUrl: this.config.SITE_URL,
         from: mailFromOf(this.config),
         logger: this.logger,
@@ -95,8 +98,13 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
       useFactory: (pool: Pool) => new OrderLinks(pool),
       inject: [PG_POOL],
     },
+    {
+      provide: AccountLinks,
+      useFactory: (pool: Pool) => new AccountLinks(pool),
+      inject: [PG_POOL],
+    },
     MailWorker,
   ],
-  exports: [MailRepository, OrderLinks],
+  exports: [MailRepository, OrderLinks, AccountLinks],
 })
 export class MailModule {}

@@ -28,13 +28,18 @@ const collect = async (options: TProcessOptions): Promise<TCliResult> => {
  * Runs a data command as `pnpm keys ...` / `pnpm db:migrate` do (src/cli/index.ts under tsx),
  * as a child process.
  */
-export const runCliProcess = (args: string[], env: Record<string, string>): Promise<TCliResult> =>
+export const runCliProcess = (
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<TCliResult> =>
   collect({
     name: 'cli',
     command: process.execPath,
     args: ['--import', 'tsx', CLI_ENTRY, ...args],
     cwd: APP_ROOT,
     env: childEnv(env),
+    ...(input === undefined ? {} : { input }),
   });
 
 /** Runs a command through the root package.json script, with pnpm. */

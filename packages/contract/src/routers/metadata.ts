@@ -39,7 +39,20 @@ export type TRouteMetadata = {
    * The API's body handling reads it from the route: the contract alone decides.
    */
   bodyLimitBytes?: number;
+  /**
+   * A site-only operation (`siteContract`, `/internal`): who at the site may call it. `visitor`:
+   * the bearer is the site's own first-party key (a person not signed in); `account`: the bearer
+   * is a person's session credential, vouched for by the site's key beside it, of one of these
+   * roles. Anyone else gets `404`; a person of another role `403`.
+   */
+  siteAccess?: TSiteAccess;
 };
+
+export type TSiteAccess = 'visitor' | { account: readonly ('admin' | 'staff' | 'developer')[] };
+
+/** Who at the site may call a site-only operation (undefined: a public /v1 operation). */
+export const siteAccessOf = (route: { metadata?: unknown }): TSiteAccess | undefined =>
+  (route.metadata as TRouteMetadata | undefined)?.siteAccess;
 
 export type TPartnerLimits = {
   bodyValues?: Record<string, readonly string[]>;

@@ -42,6 +42,30 @@ export const ZCurrentKey = extendApi(
       .describe(
         "The store's own site: its requests are counted per visitor. `false` for every partner's key.",
       ),
+    owner: extendApi(
+      z
+        .object({
+          type: z
+            .enum(['organization', 'person'])
+            .describe(
+              "`person`: a person's session through the store's site; `organization`: a developer organisation's key.",
+            ),
+          name: z.string().max(100).describe('The name of the person or the organisation.'),
+        })
+        .nullable(),
+      {
+        description:
+          'Who the key belongs to; `null` for a key the store made for a partner or a script (`pnpm keys`).',
+      },
+    ),
+    expiresAt: z
+      .string()
+      .datetime()
+      .max(24)
+      .nullable()
+      .describe(
+        "When the key stops working (a person's session: its absolute end); `null`: it does not expire, though it may be revoked.",
+      ),
   }),
   {
     title: 'CurrentKey',
@@ -52,6 +76,8 @@ export const ZCurrentKey = extendApi(
       readOnly: false,
       plan: 'business',
       firstParty: false,
+      owner: null,
+      expiresAt: null,
     },
   },
 );

@@ -5,7 +5,8 @@ import type { TCaller } from '../../api-keys/caller';
 import { Caller } from '../../http/caller.decorator';
 
 /**
- * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan, firstParty), as GitHub's
+ * `GET /v1/me`: the calling key describes itself (name, start, role, readOnly, plan, firstParty,
+ * owner, expiresAt), as GitHub's
  * `GET /user` does for a token. It reads nothing but the caller the guard already authenticated.
  */
 @Controller()
@@ -21,6 +22,12 @@ export class MeController {
         readOnly: caller.readOnly,
         plan: caller.plan,
         firstParty: caller.firstParty,
+        owner: caller.owner && { type: caller.owner.type, name: caller.owner.name },
+        // A person's session: its absolute end; any other key: its own expiry, if it has one.
+        expiresAt:
+          caller.session === null
+            ? (caller.expiresAt?.toISOString() ?? null)
+            : new Date(caller.session.expiresAtMs).toISOString(),
       },
     }));
   }

@@ -26,6 +26,8 @@ describe('getCurrentKey', () => {
       readOnly: false,
       plan: 'business',
       firstParty: false,
+      owner: null,
+      expiresAt: null,
     });
     expect(String(body.start).length).toBeLessThan(staff.length);
     expect(JSON.stringify(body)).not.toContain(staff);

@@ -1124,7 +1124,9 @@ export interface components {
          *       "role": "staff",
          *       "readOnly": false,
          *       "plan": "business",
-         *       "firstParty": false
+         *       "firstParty": false,
+         *       "owner": null,
+         *       "expiresAt": null
          *     }
          */
         CurrentKey: {
@@ -1146,6 +1148,21 @@ export interface components {
             plan: "free" | "pro" | "business" | "enterprise";
             /** @description The store's own site: its requests are counted per visitor. `false` for every partner's key. */
             firstParty: boolean;
+            /** @description Who the key belongs to; `null` for a key the store made for a partner or a script (`pnpm keys`). */
+            owner: {
+                /**
+                 * @description `person`: a person's session through the store's site; `organization`: a developer organisation's key.
+                 * @enum {string}
+                 */
+                type: "organization" | "person";
+                /** @description The name of the person or the organisation. */
+                name: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working (a person's session: its absolute end); `null`: it does not expire, though it may be revoked.
+             */
+            expiresAt: string | null;
         };
         /** PetEvent */
         PetEvent: {

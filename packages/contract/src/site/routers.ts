@@ -1,0 +1,226 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import type { TRouteMetadata, TSiteAccess } from '../routers/metadata';
+import { ZError } from '../schemas/error';
+import {
+  ZAccountRole,
+  ZAccountToken,
+  ZCurrentSession,
+  ZEmail,
+  ZPassword,
+  ZPasswordAttempt,
+  ZPersonName,
+  ZSignInRequest,
+  ZSignInResponse,
+  ZSignUpRequest,
+  ZSiteAccount,
+  ZSiteSession,
+} from './schemas';
+
+const c = initContract();
+
+const access = (siteAccess: TSiteAccess) => ({ siteAccess }) satisfies TRouteMetadata;
+const VISITOR = access('visitor');
+const ANY_ACCOUNT = access({ account: ['admin', 'staff', 'developer'] });
+const ADMIN = access({ account: ['admin'] });
+
+const ZAccountId = z.object({ id: z.string().regex(/^[1-9][0-9]{0,17}$/) });
+const ZMessage = z.object({ message: z.string() });
+
+/** Anyone at the site (the bearer is the site's own first-party key). */
+export const authRouter = c.router({
+  signUp: {
+    method: 'POST',
+    path: '/auth/sign-up',
+    summary: 'Sign up a developer and their organisation; sends the verify email',
+    body: ZSignUpRequest,
+    responses: { 201: z.object({ account: ZSiteAccount }), 409: ZError },
+    metadata: VISITOR,
+  },
+  verifyEmail: {
+    method: 'POST',
+    path: '/auth/verify',
+    summary: "Verify an account's email address with the token of its email",
+    body: z.object({ token: ZAccountToken }),
+    responses: { 200: z.object({ account: ZSiteAccount }) },
+    metadata: VISITOR,
+  },
+  signIn: {
+    method: 'POST',
+    path: '/auth/sign-in',
+    summary: 'Sign in with email and password: a new session and its credential',
+    body: ZSignInRequest,
+    responses: { 200: ZSignInResponse, 403: ZError },
+    metadata: VISITOR,
+  },
+  requestReset: {
+    method: 'POST',
+    path: '/auth/reset-request',
+    summary: 'Email a password reset link, if an account has this address',
+    body: z.object({ email: ZEmail }),
+    responses: { 202: ZMessage },
+    metadata: VISITOR,
+  },
+  resetPassword: {
+    method: 'POST',
+    path: '/auth/reset',
+    summary: "Set a new password with a reset link's token; ends every session",
+    body: z.object({ token: ZAccountToken, password: ZPassword }),
+    responses: { 200: z.object({ account: ZSiteAccount }) },
+    metadata: VISITOR,
+  },
+  acceptInvite: {
+    method: 'POST',
+    path: '/auth/invite',
+    summary: "Accept an invitation: the person's name and password",
+    body: z.object({ token: ZAccountToken, name: ZPersonName, password: ZPassword }),
+    responses: { 200: z.object({ account: ZSiteAccount }) },
+    metadata: VISITOR,
+  },
+});
+
+/** The signed-in person's own session. */
+export const sessionRouter = c.router({
+  getSession: {
+    method: 'GET',
+    path: '/session',
+    summary: 'The session of the credential, and its account',
+    responses: { 200: ZCurrentSession },
+    metadata: ANY_ACCOUNT,
+  },
+  signOut: {
+    method: 'POST',
+    path: '/session/sign-out',
+    summary: 'End this session; its credential stops working at once',
+    body: c.noBody(),
+    responses: { 204: c.noBody() },
+    metadata: ANY_ACCOUNT,
+  },
+});
+
+/** The signed-in person's account. */
+export const accountRouter = c.router({
+  listSessions: {
+    method: 'GET',
+    path: '/account/sessions',
+    summary: "The account's open sessions, newest first",
+    responses: { 200: z.object({ sessions: z.array(ZSiteSession) }) },
+    metadata: ANY_ACCOUNT,
+  },
+  revokeSession: {
+    method: 'POST',
+    path: '/account/sessions/:id/revoke',
+    summary: 'End one of the account’s sessions',
+    pathParams: ZAccountId,
+    body: c.noBody(),
+    responses: { 204: c.noBody(), 404: ZError },
+    metadata: ANY_ACCOUNT,
+  },
+  revokeAllSessions: {
+    method: 'POST',
+    path: '/account/sessions/revoke-all',
+    summary: 'Sign out everywhere: end every session of the account, this one included',
+    body: c.noBody(),
+    responses: { 200: z.object({ ended: z.number().int() }) },
+    metadata: ANY_ACCOUNT,
+  },
+  changePassword: {
+    method: 'POST',
+    path: '/account/password',
+    summary: 'Change the password; every other session ends',
+    body: z.object({ currentPassword: ZPasswordAttempt, newPassword: ZPassword }),
+    responses: { 204: c.noBody(), 403: ZError },
+    metadata: ANY_ACCOUNT,
+  },
+});
+
+/** Admins: the staff team. */
+export const teamRouter = c.router({
+  listAccounts: {
+    method: 'GET',
+    path: '/team',
+    summary: 'The staff and admin accounts',
+    responses: { 200: z.object({ accounts: z.array(ZSiteAccount) }) },
+    metadata: ADMIN,
+  },
+  inviteAccount: {
+    method: 'POST',
+    path: '/team/invitations',
+    summary: 'Invite a person by email as staff or admin',
+    body: z.object({
+      email: ZEmail,
+      name: ZPersonName,
+      role: ZAccountRole.extract(['admin', 'staff']),
+    }),
+    responses: { 201: z.object({ account: ZSiteAccount }), 409: ZError },
+    metadata: ADMIN,
+  },
+  resendInvite: {
+    method: 'POST',
+    path: '/team/:id/resend-invite',
+    summary: 'Send the invitation again; older invite links stop working',
+    pathParams: ZAccountId,
+    body: c.noBody(),
+    responses: { 200: z.object({ account: ZSiteAccount }), 404: ZError, 409: ZError },
+    metadata: ADMIN,
+  },
+  changeRole: {
+    method: 'POST',
+    path: '/team/:id/role',
+    summary: "Change a person's role (staff or admin)",
+    pathParams: ZAccountId,
+    body: z.object({ role: ZAccountRole.extract(['admin', 'staff']) }),
+    responses: { 200: z.object({ account: ZSiteAccount }), 403: ZError, 404: ZError },
+    metadata: ADMIN,
+  },
+  deactivate: {
+    method: 'POST',
+    path: '/team/:id/deactivate',
+    summary: 'Deactivate an account: its sessions end and it cannot sign in',
+    pathParams: ZAccountId,
+    body: c.noBody(),
+    responses: { 200: z.object({ account: ZSiteAccount }), 403: ZError, 404: ZError },
+    metadata: ADMIN,
+  },
+  reactivate: {
+    method: 'POST',
+    path: '/team/:id/reactivate',
+    summary: 'Let a deactivated account sign in again',
+    pathParams: ZAccountId,
+    body: c.noBody(),
+    responses: { 200: z.object({ account: ZSiteAccount }), 404: ZError },
+    metadata: ADMIN,
+  },
+});
+
+export const SITE_PATH_PREFIX = '/internal';
+
+/**
+ * The site-only contract: operations for people (sign-in, sessions, accounts, the team), which
+ * only the store's own site calls, with its first-party key (docs/decisions.md, "Sessions"). It is
+ * never passed to the OpenAPI document, and the API answers 404 to any other caller.
+ */
+export const siteContract = c.router(
+  {
+    auth: authRouter,
+    session: sessionRouter,
+    account: accountRouter,
+    team: teamRouter,
+  },
+  {
+    pathPrefix: SITE_PATH_PREFIX,
+    strictStatusCodes: true,
+    commonResponses: {
+      400: ZError,
+      401: ZError,
+      403: ZError,
+      404: ZError,
+      408: ZError,
+      429: ZError,
+      431: ZError,
+      500: ZError,
+      503: ZError,
+    },
+  },
+);
+export type TSiteContract = typeof siteContract;

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * The shapes of the site-only contract (issue 27): people's accounts, sessions and tokens. Never
+ * in the OpenAPI document; only the store's own site calls these operations.
+ */
+
+export const ZAccountRole = z.enum(['admin', 'staff', 'developer']);
+export type TAccountRole = z.infer<typeof ZAccountRole>;
+
+export const ZAccountStatus = z.enum(['invited', 'active', 'deactivated']);
+
+/** Where a person signs in: staff and admins at /staff, developers at /developers. */
+export const ZSignInArea = z.enum(['staff', 'developers']);
+
+/** 10 to 200 characters; the API also refuses the email address itself. */
+export const ZPassword = z.string().min(10).max(200);
+/** A password typed at sign-in: any length up to the limit (a wrong one is just wrong). */
+export const ZPasswordAttempt = z.string().min(1).max(200);
+export const ZEmail = z.string().trim().email().max(254);
+export const ZPersonName = z.string().trim().min(1).max(100);
+/** A signed token from an email link: `<account id>.<expiry b36>.<MAC>`. */
+export const ZAccountToken = z
+  .string()
+  .max(200)
+  .regex(/^[1-9][0-9]{0,17}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{22}$/);
+const ZId = z.string().regex(/^[1-9][0-9]{0,17}$/);
+const ZInstant = z.string().datetime();
+
+export const ZSiteAccount = z.object({
+  id: ZId,
+  email: z.string().max(254),
+  name: z.string().max(100),
+  role: ZAccountRole,
+  status: ZAccountStatus,
+  emailVerified: z.boolean(),
+  organization: z.object({ id: ZId, name: z.string().max(100) }).nullable(),
+});
+export type TSiteAccount = z.infer<typeof ZSiteAccount>;
+
+export const ZSiteSession = z.object({
+  id: ZId,
+  method: z.enum(['password', 'passkey']),
+  createdAt: ZInstant,
+  lastSeenAt: ZInstant,
+  expiresAt: ZInstant,
+  idleSeconds: z.number().int(),
+  userAgent: z.string().max(200).nullable(),
+  visitorIp: z.string().max(45).nullable(),
+  /** The session of the credential this request was made with. */
+  isCurrent: z.boolean(),
+});
+export type TSiteSession = z.infer<typeof ZSiteSession>;
+
+export const ZSignInRequest = z.object({
+  email: ZEmail,
+  password: ZPasswordAttempt,
+  area: ZSignInArea,
+  /** The session ends after this long without a request (capped by SESSION_IDLE_MAX_SECONDS). */
+  idleSeconds: z.number().int().min(1).max(86_400).optional(),
+  userAgent: z.string().max(1000).optional(),
+  /** The device token of an earlier sign-in on this device (the `pets_device` cookie). */
+  deviceToken: z.string().max(200).optional(),
+});
+
+export const ZSignInResponse = z.object({
+  /** The session credential: shown once, kept by the site in its sealed cookie. */
+  credential: z.string(),
+  session: z.object({ id: ZId, expiresAt: ZInstant, idleSeconds: z.number().int() }),
+  account: ZSiteAccount,
+  /** Proves later that this device signed in to this account before (throttling, §2.5). */
+  deviceToken: z.string(),
+});
+
+export const ZSignUpRequest = z.object({
+  email: ZEmail,
+  password: ZPassword,
+  name: ZPersonName,
+  organizationName: z.string().trim().min(1).max(100),
+});
+
+export const ZCurrentSession = z.object({
+  account: ZSiteAccount,
+  session: ZSiteSession,
+});
