@@ -98,14 +98,16 @@ export const ZWebEnvironment = z.object({
     .describe(
       'how long a public read (home, browse, an animal) serves every visitor before it is refreshed (categories ten times as long); `0`: no cache',
     ),
-  /** A staff session unused this long ends (sign in again). */
+  /** Sent to the API at sign-in: a staff session unused this long ends (sign in again). */
   STAFF_SESSION_IDLE_SECONDS: z.coerce
     .number({ invalid_type_error: 'must be a whole number of seconds from 10 to 28800' })
     .int('must be a whole number of seconds from 10 to 28800')
     .min(10, 'must be a whole number of seconds from 10 to 28800')
     .max(28_800, 'must be a whole number of seconds from 10 to 28800')
     .default(3_600)
-    .describe('a staff session unused this long ends (10 to 28800)'),
+    .describe(
+      'a staff session unused this long ends (10 to 28800); sent to the API at sign-in, which keeps the session',
+    ),
   /** The API's dev mailbox (its MAIL_DIR, absolute), shown at /staff/mail. */
   MAIL_DIR: z
     .string()

@@ -7,7 +7,7 @@ export const VISITOR_LIMIT_NAMES = [
   'page',
   'form',
   'sign-in',
-  'sign-in-site',
+  'reset',
   'lookup',
   'links',
   'apply',
@@ -24,14 +24,13 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
   page: { points: 300, seconds: 60 },
   /** Form posts (every server action) of one visitor: staff moving photos about stay well under. */
   form: { points: 60, seconds: 60 },
-  /** Staff keys refused to one visitor at /staff/sign-in. */
-  'sign-in': { points: 5, seconds: 600 },
   /**
-   * Staff keys refused to all visitors together, per key prefix (pets_live_, pets_test_). Over it,
-   * only visitors with no refusal of their own in their window may try: a crowd of guessers cannot
-   * lock out a staff member who types the right key.
+   * Wrong passwords of one visitor at /staff/sign-in (the API also throttles per account, and per
+   * account and visitor).
    */
-  'sign-in-site': { points: 100, seconds: 600 },
+  'sign-in': { points: 5, seconds: 600 },
+  /** Password reset links asked for by one visitor. */
+  reset: { points: 10, seconds: 3600 },
   /** Application status lookups (reference + email) of one visitor. */
   lookup: { points: 10, seconds: 600 },
   /**

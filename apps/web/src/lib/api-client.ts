@@ -1,5 +1,6 @@
 import 'server-only';
 import { contract, ZError } from '@pets/contract';
+import { siteContract } from '@pets/contract/site';
 import { initClient } from '@ts-rest/core';
 import { webConfig } from '../env';
 import type { TApiFailure, TResult } from './api-result';
@@ -34,15 +35,20 @@ export const fetchOptions = (timeoutMs = REQUEST_TIMEOUT_MS) => ({
   signal: AbortSignal.timeout(timeoutMs),
 });
 
+const clientOptions = <F>(credential: TCredential<F>) => ({
+  baseUrl: webConfig().apiBaseUrl,
+  baseHeaders: { authorization: `Bearer ${credential.apiKey}`, ...credential.headers },
+  // Every answer is checked against the contract's schemas before a page uses it.
+  validateResponse: true,
+  throwOnUnknownStatus: true,
+});
 const clientFor = <F>(credential: TCredential<F>) =>
-  initClient(contract, {
-    baseUrl: webConfig().apiBaseUrl,
-    baseHeaders: { authorization: `Bearer ${credential.apiKey}`, ...credential.headers },
-    // Every answer is checked against the contract's schemas before a page uses it.
-    validateResponse: true,
-    throwOnUnknownStatus: true,
-  });
+  initClient(contract, clientOptions(credential));
 export type TApiClient = ReturnType<typeof clientFor>;
+/** The site-only contract (/internal): people's sign-in, sessions, accounts and the team. */
+const siteClientFor = <F>(credential: TCredential<F>) =>
+  initClient(siteContract, clientOptions(credential));
+export type TSiteClient = ReturnType<typeof siteClientFor>;
 
 /** A 429's wait, in seconds, from its Retry-After. */
 export const rateLimitedFor = (response: TRawResponse): number =>
@@ -82,10 +88,27 @@ const failureOf = <F>(
  * Runs one call with `credential`; network errors, time-outs and contract violations become
  * failures too. `onSuccess` picks the data out of the answers that are a success for this call.
  */
-export const callApi = async <R extends TRawResponse, T, F>(
+export const callApi = <R extends TRawResponse, T, F>(
   operation: string,
   credential: TCredential<F>,
   request: (client: TApiClient) => Promise<R>,
+  onSuccess: (response: R) => T | undefined,
+): Promise<TResult<T, F | TApiFailure>> =>
+  run(operation, credential, () => request(clientFor(credential)), onSuccess);
+
+/** callApi for the site-only contract (lib/site-api.ts). */
+export const callSiteApi = <R extends TRawResponse, T, F>(
+  operation: string,
+  credential: TCredential<F>,
+  request: (client: TSiteClient) => Promise<R>,
+  onSuccess: (response: R) => T | undefined,
+): Promise<TResult<T, F | TApiFailure>> =>
+  run(operation, credential, () => request(siteClientFor(credential)), onSuccess);
+
+const run = async <R extends TRawResponse, T, F>(
+  operation: string,
+  credential: TCredential<F>,
+  send: () => Promise<R>,
   onSuccess: (response: R) => T | undefined,
 ): Promise<TResult<T, F | TApiFailure>> => {
   const wait = credential.secondsToWait?.() ?? 0;
@@ -94,7 +117,7 @@ export const callApi = async <R extends TRawResponse, T, F>(
   }
   let response: R;
   try {
-    response = await request(clientFor(credential));
+    response = await send();
   } catch (error) {
     const name = error instanceof Error ? error.name : 'Error';
     if (name === 'TypeError' || name === 'TimeoutError' || name === 'AbortError') {

@@ -1,50 +1,45 @@
 import 'server-only';
-import type { TApiKeyRole } from '@pets/contract/schemas';
+import type { TAccountRole } from '@pets/contract/site';
 import { getIronSession, type SessionOptions } from 'iron-session';
 import { cookies } from 'next/headers';
-import { redirect } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
+import { cache } from 'react';
 import { webConfig } from '../env';
-import {
-  createSessionRecord,
-  endEverySessionOf,
-  endSessionRecord,
-  touchSessionRecord,
-} from './session-store';
+import { getSession, revokeAllSessions, signOutSession } from './site-api';
 import { requestedPath } from './visitor';
 
 /**
- * The staff session: one cookie, sealed (encrypted and signed) by iron-session with
+ * A person's session at the site: one cookie, sealed (encrypted and signed) by iron-session with
  * SESSION_SECRET, `httpOnly`, `SameSite=Lax`, `Secure` when SITE_URL is https (never because of a
- * header a client sent), and gone after SESSION_TTL_SECONDS. It holds the staff member's own API
- * key, which only the server ever unseals: the key is never rendered, logged or sent to the
- * browser in the clear. It also holds a session id that the server's record must still know
- * (session-store.ts): sign out, an idle hour or "sign out everywhere" end the session even while a
- * copy of the cookie lives on.
+ * header a client sent). It holds the session credential the API issued at sign-in, which only the
+ * server ever unseals: it is never rendered, logged or sent to the browser in the clear, and the
+ * API accepts it only with the site's first-party key beside it. The session itself lives in the
+ * API (account_sessions): each request asks the API once whether it is still open, so sign-out,
+ * "sign out everywhere", the idle limit, a deactivated account or a reset password end it even
+ * while a copy of the cookie lives on. The site keeps no state of its own.
  */
 
-export const SESSION_COOKIE_NAME = 'pets_staff_session';
-/** A working day: sign in at the start of a shift, not again during it. */
-export const SESSION_TTL_SECONDS = 8 * 60 * 60;
+export const SESSION_COOKIE_NAME = 'pets_session';
+/** Proves at sign-in that this browser signed in to that account before (the API's throttling). */
+export const DEVICE_COOKIE_NAME = 'pets_device';
+const DEVICE_COOKIE_SECONDS = 365 * 86_400;
 export const SIGN_IN_PATH = '/staff/sign-in';
 
-export type TStaffSession = {
-  /** The staff API key: sent to the API on each staff action, nothing else. */
-  apiKey?: string;
-  role?: TApiKeyRole;
-  /** The key's name and display start, shown in the staff header. */
-  name?: string;
-  start?: string;
-  /** The server's record of this session (session-store.ts). */
+type TSessionCookie = {
+  credential?: string;
   sessionId?: string;
+  accountId?: string;
+  name?: string;
+  role?: TAccountRole;
 };
 
-/** What pages may know of the session: never the key. */
-export type TStaffMember = { name: string; start: string };
+/** What pages may know of the session: never the credential. */
+export type TStaffMember = { name: string; role: TAccountRole; accountId: string };
 
-const sessionOptions = (): SessionOptions => ({
+const sessionOptions = (ttlSeconds = 8 * 60 * 60): SessionOptions => ({
   password: webConfig().sessionSecret,
   cookieName: SESSION_COOKIE_NAME,
-  ttl: SESSION_TTL_SECONDS,
+  ttl: ttlSeconds,
   cookieOptions: {
     httpOnly: true,
     sameSite: 'lax',
@@ -53,37 +48,50 @@ const sessionOptions = (): SessionOptions => ({
   },
 });
 
-/** The session as stored; an absent, expired or tampered cookie reads as an empty session. */
-export const readSession = async () =>
-  getIronSession<TStaffSession>(await cookies(), sessionOptions());
+/** The cookie as stored; an absent, expired or tampered cookie reads as an empty session. */
+const readSession = async (ttlSeconds?: number) =>
+  getIronSession<TSessionCookie>(await cookies(), sessionOptions(ttlSeconds));
 
-type TLiveSession = TStaffMember & { apiKey: string; sessionId: string };
+type TLiveSession = TStaffMember & { credential: string; sessionId: string };
 
 /**
- * The session, if its cookie is sound and the server's record still knows it (each use starts its
- * idle time again); undefined otherwise.
+ * The session, if its cookie is sound and the API says it is still open (each use starts its
+ * idle time again), else undefined. Asked once per request (React `cache`), however many parts of
+ * the page want it. Only staff and admins: a developer's session is for the portal.
  */
-const liveSession = async (): Promise<TLiveSession | undefined> => {
-  const session = await readSession();
-  if (session.role !== 'staff' || !session.apiKey || !session.sessionId) {
+const liveSession = cache(async (): Promise<TLiveSession | undefined> => {
+  const cookie = await readSession();
+  if (!cookie.credential || (cookie.role !== 'staff' && cookie.role !== 'admin')) {
     return undefined;
   }
-  if (!(await touchSessionRecord(session.sessionId, session.apiKey))) {
+  const answer = await getSession(cookie.credential);
+  if (!answer.ok) {
+    return undefined;
+  }
+  const { account, session } = answer.data;
+  if (account.role === 'developer') {
     return undefined;
   }
   return {
-    name: session.name ?? 'Staff',
-    start: session.start ?? '',
-    apiKey: session.apiKey,
-    sessionId: session.sessionId,
+    name: account.name,
+    role: account.role,
+    accountId: account.id,
+    credential: cookie.credential,
+    sessionId: session.id,
   };
-};
+});
 
 /** Whether a staff member is signed in (the footer hides "Staff sign in" then). */
-export const isSignedIn = async (): Promise<boolean> => (await liveSession()) !== undefined;
+export const isSignedIn = async (): Promise<boolean> => {
+  // No cookie, no question to the API: public pages stay free of it.
+  if (!(await cookies()).has(SESSION_COOKIE_NAME)) {
+    return false;
+  }
+  return (await liveSession()) !== undefined;
+};
 
-/** The signed-in staff key, or undefined. Only server actions and staff-api.ts use it. */
-export const staffKey = async (): Promise<string | undefined> => (await liveSession())?.apiKey;
+/** The signed-in person's credential, or undefined. Only server actions and the API clients use it. */
+export const staffKey = async (): Promise<string | undefined> => (await liveSession())?.credential;
 
 /**
  * Where sign-in sends someone who asked for a back-office page while signed out: that page, once
@@ -105,57 +113,96 @@ const toSignIn = async (): Promise<never> => {
   redirect(back ? `${SIGN_IN_PATH}?${new URLSearchParams({ next: back })}` : SIGN_IN_PATH);
 };
 
-/** For pages: the staff member (name and display start), or a redirect to the sign-in page. */
+/** For pages: the staff member (name and role), or a redirect to the sign-in page. */
 export const requireStaff = async (): Promise<TStaffMember> => {
   const session = (await liveSession()) ?? (await toSignIn());
-  return { name: session.name, start: session.start };
+  return { name: session.name, role: session.role, accountId: session.accountId };
+};
+
+/** For the admins' pages: an admin, a 404 for staff (the page is not theirs), or sign-in. */
+export const requireAdmin = async (): Promise<TStaffMember & { apiKey: string }> => {
+  const session = (await liveSession()) ?? (await toSignIn());
+  if (session.role !== 'admin') {
+    notFound();
+  }
+  return {
+    name: session.name,
+    role: session.role,
+    accountId: session.accountId,
+    apiKey: session.credential,
+  };
 };
 
 /**
- * For pages that call the API: the staff member and their key, or a redirect to sign-in. The key
- * goes to staff-api.ts only; never into props of a client component or into the page.
+ * For pages that call the API: the staff member and their credential, or a redirect to sign-in.
+ * The credential goes to staff-api.ts and site-api.ts only; never into props of a client component
+ * or into the page.
  */
 export const requireStaffKey = async (): Promise<TStaffMember & { apiKey: string }> => {
   const session = (await liveSession()) ?? (await toSignIn());
-  return { name: session.name, start: session.start, apiKey: session.apiKey };
+  return {
+    name: session.name,
+    role: session.role,
+    accountId: session.accountId,
+    apiKey: session.credential,
+  };
 };
 
-/** Where a page goes when the API no longer accepts the session's key (revoked meanwhile). */
+/** Where a page goes when the API no longer accepts the session's credential. */
 export const SESSION_EXPIRED_PATH = `${SIGN_IN_PATH}?expired=1`;
 
-/** Starts a session for a key the API said is a writable staff key. Server actions only. */
-export const startSession = async (apiKey: string, who: { name: string; start: string }) => {
-  const session = await readSession();
-  session.apiKey = apiKey;
-  session.role = 'staff';
-  session.name = who.name;
-  session.start = who.start;
-  session.sessionId = await createSessionRecord(apiKey, SESSION_TTL_SECONDS);
-  await session.save();
+type TStartedSession = {
+  credential: string;
+  session: { id: string; expiresAt: string };
+  account: { id: string; name: string; role: TAccountRole };
+  deviceToken: string;
 };
 
 /**
- * Ends the server's record of this session (sign out, or a key the API no longer accepts): a copy
- * of the cookie is worth nothing from now on. Pages may call it (it writes no cookie).
+ * Keeps a session the API started (sign-in) in the sealed cookie, for as long as the session may
+ * live, and this device's token beside it. Server actions only.
  */
-export const endSessionRecordOfCookie = async () => {
-  const session = await readSession();
-  if (session.sessionId) {
-    await endSessionRecord(session.sessionId).catch(() => undefined);
-  }
+export const startSession = async (started: TStartedSession) => {
+  const ttl = Math.max(60, Math.floor((Date.parse(started.session.expiresAt) - Date.now()) / 1000));
+  const session = await readSession(ttl);
+  session.credential = started.credential;
+  session.sessionId = started.session.id;
+  session.accountId = started.account.id;
+  session.name = started.account.name;
+  session.role = started.account.role;
+  await session.save();
+  (await cookies()).set(DEVICE_COOKIE_NAME, started.deviceToken, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: webConfig().isHttps,
+    path: '/',
+    maxAge: DEVICE_COOKIE_SECONDS,
+  });
 };
 
-/** Signs out here: the record ends and the cookie is cleared. Server actions only. */
+/** This browser's device token, if it signed in before. */
+export const deviceToken = async (): Promise<string | undefined> => {
+  const value = (await cookies()).get(DEVICE_COOKIE_NAME)?.value;
+  return value && value.length <= 200 ? value : undefined;
+};
+
+/**
+ * Signs out here: the API ends the session and its credential at once (a copy of the cookie is
+ * worth nothing from now on), then the cookie is cleared. Server actions only.
+ */
 export const endSession = async () => {
-  await endSessionRecordOfCookie();
-  (await readSession()).destroy();
+  const session = await readSession();
+  if (session.credential) {
+    await signOutSession(session.credential);
+  }
+  session.destroy();
 };
 
-/** Signs the key out of every session it has, on every device, this one included. */
+/** Ends every session of the person, on every device, this one included. */
 export const endEverySession = async () => {
   const session = await readSession();
-  if (session.apiKey) {
-    await endEverySessionOf(session.apiKey);
+  if (session.credential) {
+    await revokeAllSessions(session.credential);
   }
   session.destroy();
 };

@@ -26,11 +26,11 @@ export const requestedPath = async (): Promise<string | undefined> =>
 export const visitorHeaders = (visitor: TVisitor): Record<string, string> =>
   visitor.address ? { [FirstPartyHeader.visitorIp.toLowerCase()]: visitor.address } : {};
 
-/** For calls made with a staff member's key: who the visitor is, vouched for by the site's key. */
-export const vouchedVisitorHeaders = (visitor: TVisitor): Record<string, string> =>
-  visitor.address
-    ? {
-        [FirstPartyHeader.visitorIp.toLowerCase()]: visitor.address,
-        [FirstPartyHeader.firstPartyKey.toLowerCase()]: webConfig().apiKey,
-      }
-    : {};
+/**
+ * For calls made with a person's session credential: the site's first-party key beside it (the
+ * API refuses a session credential without it) and who the visitor is, vouched for by that key.
+ */
+export const vouchedVisitorHeaders = (visitor: TVisitor): Record<string, string> => ({
+  [FirstPartyHeader.firstPartyKey.toLowerCase()]: webConfig().apiKey,
+  ...(visitor.address ? { [FirstPartyHeader.visitorIp.toLowerCase()]: visitor.address } : {}),
+});

@@ -17,7 +17,7 @@ const BackOfficeLayout = async ({ children }: { children: ReactNode }) => {
     <div className="staff">
       <div className="staff-band">
         <p className="staff-band__label">Staff area</p>
-        <StaffNav />
+        <StaffNav isAdmin={member.role === 'admin'} />
         <div className="staff-band__who">
           <span>
             Signed in as <strong>{member.name}</strong>

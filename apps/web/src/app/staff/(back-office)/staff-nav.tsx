@@ -9,17 +9,21 @@ const LINKS = [
   { href: '/staff/animals/new', label: 'Add an animal' },
   { href: '/staff/mail', label: 'Mail' },
 ] as const;
+/** Only admins see these (the pages answer 404 to staff). */
+const ADMIN_LINKS = [{ href: '/staff/team', label: 'Team' }] as const;
+const ACCOUNT_LINK = { href: '/staff/account', label: 'Your account' } as const;
 
 /** The back office's own navigation; the current section is marked for screen readers. */
-export const StaffNav = () => {
+export const StaffNav = ({ isAdmin }: { isAdmin: boolean }) => {
   const pathname = usePathname();
+  const links = [...LINKS, ...(isAdmin ? ADMIN_LINKS : []), ACCOUNT_LINK];
   const current =
     pathname === '/staff/animals/new'
       ? '/staff/animals/new'
-      : LINKS.find(({ href }) => pathname.startsWith(href))?.href;
+      : links.find(({ href }) => pathname.startsWith(href))?.href;
   return (
     <nav aria-label="Staff" className="staff-band__nav">
-      {LINKS.map(({ href, label }) => (
+      {links.map(({ href, label }) => (
         <Link
           key={href}
           href={href}

@@ -1,105 +1,110 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { webConfig } from '@/env';
 import { visitorLimits } from '@/lib/limits';
-import { rateLimitedMessage } from '@/lib/messages';
-import { endEverySession, endSession, safeReturnPath, startSession } from '@/lib/session';
-import { describeKey } from '@/lib/staff-api';
+import {
+  deviceToken,
+  endEverySession,
+  endSession,
+  safeReturnPath,
+  startSession,
+} from '@/lib/session';
+import { signInWithPassword } from '@/lib/site-api';
 import { currentVisitor } from '@/lib/visitor';
 
-/** What the sign-in form shows after a refusal. Never the key that was typed. */
-export type TSignInState = { error?: string };
+/** What the sign-in form shows after a refusal, and the email typed (never the password). */
+export type TSignInState = { error?: string; email?: string };
 
-const REFUSED = 'That key was not accepted: it is wrong, or it has been revoked.';
-
-const tooManyAttempts = (seconds: number): TSignInState => {
+const minutesOf = (seconds: number): string => {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return {
-    error: `Too many keys were refused. To protect the site, please wait ${minutes} ${
-      minutes === 1 ? 'minute' : 'minutes'
-    } before trying again.`,
-  };
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 };
 
-/** Longer than any key the API issues; anything longer is not sent anywhere. */
-const KEY_MAX_LENGTH = 200;
+const tooManyFromHere = (seconds: number): string =>
+  `Too many sign-ins were refused from here. To protect the site, please wait ${minutesOf(
+    seconds,
+  )} before trying again.`;
 
-/** The site-wide count of refused keys is kept per key prefix: pets_live_, pets_test_, other. */
-const prefixOf = (apiKey: string): string => /^pets_(live|test)_/.exec(apiKey)?.[0] ?? 'other';
+const tooManyForAccount = (seconds: number): string =>
+  `Too many attempts for this account. Please wait ${minutesOf(
+    seconds,
+  )}, sign in from a device you have used before, or reset your password.`;
+
+const textOf = (data: FormData, name: string): string => {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+};
 
 /**
- * Signs a staff member in: the API says what the key is (GET /v1/me, told which visitor asks);
- * only a writable staff key starts a session. Partner, read-only, revoked and unknown keys are
- * refused in plain words. Each visitor may have SIGN-IN refusals per window (docs/site.md, "Visitors and limits"): an
- * attempt is counted before the API is asked, and given back unless the API refused the key, so a
- * hundred simultaneous posts make five calls at most. Refusals also count per key prefix across
- * all visitors; past that count only visitors without a refusal of their own may try, so a crowd
- * of guessers slows itself, not the staff member with the right key.
+ * Signs a staff member or an admin in with email and password. The API checks the password,
+ * throttles per account (and per account and visitor), starts the session and returns its
+ * credential once; the site keeps it in the sealed cookie. Each visitor may also have SIGN-IN
+ * refusals per window here (docs/site.md, "Visitors and limits"): an attempt is counted before the
+ * API is asked, and given back unless the API said the email and password do not match.
  */
 export const signIn = async (_previous: TSignInState, data: FormData): Promise<TSignInState> => {
-  const typed = data.get('apiKey');
-  const apiKey = typeof typed === 'string' ? typed.trim() : '';
-  if (apiKey === '') {
-    return { error: 'Enter your staff key.' };
+  const email = textOf(data, 'email').trim().slice(0, 254);
+  const password = textOf(data, 'password');
+  if (email === '' || password === '') {
+    return { error: 'Enter your email address and your password.', email };
   }
-  if (apiKey.length > KEY_MAX_LENGTH || /\s/.test(apiKey)) {
-    return { error: REFUSED };
+  if (password.length > 200) {
+    return { error: 'That email and password do not match.', email };
   }
   const visitor = await currentVisitor();
   const limits = visitorLimits();
   const attempt = await limits.consume('sign-in', visitor.key);
   if (!attempt.ok) {
-    return tooManyAttempts(attempt.retryAfterSeconds);
+    return { error: tooManyFromHere(attempt.retryAfterSeconds), email };
   }
-  const prefix = prefixOf(apiKey);
-  const siteWide = await limits.peek('sign-in-site', prefix);
-  if (!siteWide.ok && (await limits.used('sign-in', visitor.key)) > 1) {
-    await limits.reward('sign-in', visitor.key);
-    return tooManyAttempts(siteWide.retryAfterSeconds);
+  const answer = await signInWithPassword({
+    email,
+    password,
+    idleSeconds: webConfig().staffSessionIdleSeconds,
+    userAgent: (await headers()).get('user-agent')?.slice(0, 1000) ?? undefined,
+    deviceToken: await deviceToken(),
+  });
+  if (!answer.ok && answer.failure.kind === 'signed-out') {
+    return { error: 'That email and password do not match.', email };
   }
-
-  const described = await describeKey(apiKey);
-  if (!described.ok && described.failure.kind === 'signed-out') {
-    await limits.consume('sign-in-site', prefix);
-    return { error: REFUSED };
-  }
-  // Not a refused key: the attempt does not count against the visitor.
+  // Not a wrong password: the attempt does not count against the visitor.
   await limits.reward('sign-in', visitor.key);
-  if (!described.ok) {
-    switch (described.failure.kind) {
+  if (!answer.ok) {
+    const failure = answer.failure;
+    switch (failure.kind) {
+      case 'throttled':
       case 'rate-limited':
-        return { error: rateLimitedMessage(described.failure.retryAfterSeconds) };
+        return { error: tooManyForAccount(failure.retryAfterSeconds), email };
+      case 'refused':
+        return {
+          error:
+            failure.status === 400
+              ? 'Enter a valid email address and your password.'
+              : failure.message || 'This account cannot sign in here.',
+          email,
+        };
       case 'unavailable':
         return {
-          error: "We can't reach our animal records right now. Please try again in a minute.",
+          error: "We can't reach our records right now. Please try again in a minute.",
+          email,
         };
       default:
-        return { error: 'Something went wrong on our side. Please try again.' };
+        return { error: 'Something went wrong on our side. Please try again.', email };
     }
   }
-  const key = described.data;
-  if (key.role !== 'staff') {
-    return {
-      error:
-        'That is a partner key, not a staff key. The back office needs a staff key: ask whoever runs the store for one.',
-    };
-  }
-  if (key.readOnly) {
-    return {
-      error: 'That key is read-only. The back office needs a staff key that can make changes.',
-    };
-  }
-  await startSession(apiKey, { name: key.name, start: key.start });
+  await startSession(answer.data);
   redirect(safeReturnPath(data.get('next')) ?? '/staff/applications');
 };
 
-/** Signs out: the server forgets the session and the cookie is cleared. */
+/** Signs out: the API ends the session and the cookie is cleared. */
 export const signOut = async (): Promise<void> => {
   await endSession();
   redirect('/staff/sign-in?signed-out=1');
 };
 
-/** Signs the key out everywhere: every session it has, on any device, ends now. */
+/** Signs the person out everywhere: every session of their account, on any device, ends now. */
 export const signOutEverywhere = async (): Promise<void> => {
   await endEverySession();
   redirect('/staff/sign-in?signed-out=everywhere');

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { PageIntro } from '@/components/page-intro';
-import { endSessionRecordOfCookie, isSignedIn, safeReturnPath } from '@/lib/session';
+import { isSignedIn, safeReturnPath } from '@/lib/session';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Staff sign in', robots: { index: false } };
@@ -13,34 +13,36 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 /**
  * The door of the back office. Someone already signed in goes straight on (to the page that sent
- * them here, or the applications). Arriving because the key was refused ends the server's record
- * of the session, so the cookie cannot be replayed.
+ * them here, or the applications).
  */
 const SignInPage = async ({ searchParams }: TProps) => {
   await connection();
   const query = await searchParams;
   const back = safeReturnPath(first(query.next));
-  if (query.expired !== undefined) {
-    await endSessionRecordOfCookie();
-  } else if (await isSignedIn()) {
+  if (query.expired === undefined && (await isSignedIn())) {
     redirect(back ?? '/staff/applications');
   }
   return (
     <div className="narrow">
       <p className="staff-label">Staff area</p>
       <PageIntro title="Staff sign in">
-        Sign in with your staff key to handle applications and animals.
+        Sign in with your email and password to handle applications and animals.
       </PageIntro>
       {query['signed-out'] !== undefined ? (
         <p className="notice" role="status">
           {first(query['signed-out']) === 'everywhere'
-            ? 'You are signed out everywhere: every session of your key has ended, on every device.'
+            ? 'You are signed out everywhere: every session of your account has ended, on every device.'
             : 'You are signed out.'}
         </p>
       ) : null}
       {query.expired !== undefined ? (
         <p className="notice" role="status">
-          Your session has ended, or your key is no longer accepted. Please sign in again.
+          Your session has ended. Please sign in again.
+        </p>
+      ) : null}
+      {query.reset !== undefined ? (
+        <p className="notice" role="status">
+          Your password is set. Sign in with it now.
         </p>
       ) : null}
       <SignInForm returnTo={back} />

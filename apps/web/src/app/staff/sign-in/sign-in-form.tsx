@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
@@ -10,8 +11,8 @@ const INITIAL: TSignInState = {};
 const ERROR_ID = 'sign-in-error';
 
 /**
- * The staff key, typed once. A real form posting to the signIn server action: it works without
- * JavaScript; with it, the refusal is announced and focused. The key is never sent back.
+ * Email and password. A real form posting to the signIn server action: it works without
+ * JavaScript; with it, the refusal is announced and focused. The password is never sent back.
  */
 export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
   const [state, formAction, isPending] = useActionState(signIn, INITIAL);
@@ -23,6 +24,7 @@ export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
     }
   }, [state]);
 
+  const outside = state.error ? ERROR_ID : undefined;
   return (
     <form action={formAction} className="form" aria-busy={isPending}>
       {returnTo ? <input type="hidden" name="next" value={returnTo} /> : null}
@@ -31,25 +33,37 @@ export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
           {state.error}
         </FormError>
       ) : null}
-      <Field
-        id="staff-key"
-        label="Staff key"
-        hint="Your own key, starting with pets_live_ or pets_test_. It stays on our server."
-        outsideErrorId={state.error ? ERROR_ID : undefined}
-      >
+      <Field id="sign-in-email" label="Email" outsideErrorId={outside}>
         {(control) => (
           <input
             {...control}
-            name="apiKey"
+            name="email"
+            type="email"
+            autoComplete="username"
+            defaultValue={state.email}
+            maxLength={254}
+            required
+            className="input"
+          />
+        )}
+      </Field>
+      <Field id="sign-in-password" label="Password" outsideErrorId={outside}>
+        {(control) => (
+          <input
+            {...control}
+            name="password"
             type="password"
-            autoComplete="off"
-            spellCheck={false}
+            autoComplete="current-password"
+            maxLength={200}
             required
             className="input"
           />
         )}
       </Field>
       <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={isPending} />
+      <p>
+        <Link href="/staff/reset">Forgot your password?</Link>
+      </p>
     </form>
   );
 };

@@ -1,0 +1,66 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { SESSION_EXPIRED_PATH, staffKey } from '@/lib/session';
+import { changePassword, revokeSession } from '@/lib/site-api';
+
+export type TChangePasswordState = { error?: string; done?: boolean };
+
+const textOf = (data: FormData, name: string): string => {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+const credentialOrSignIn = async (): Promise<string> =>
+  (await staffKey()) ?? redirect(SESSION_EXPIRED_PATH);
+
+/** Ends one of the person's sessions (another device); this one is ended by "Sign out". */
+export const endOneSession = async (data: FormData): Promise<void> => {
+  const credential = await credentialOrSignIn();
+  const id = textOf(data, 'id');
+  if (/^[1-9][0-9]{0,17}$/.test(id)) {
+    const answer = await revokeSession(credential, id);
+    if (!answer.ok && answer.failure.kind === 'signed-out') {
+      redirect(SESSION_EXPIRED_PATH);
+    }
+  }
+  revalidatePath('/staff/account');
+  redirect('/staff/account?ended=1');
+};
+
+/** Changes the password; the API ends every other session of the account. */
+export const changeOwnPassword = async (
+  _previous: TChangePasswordState,
+  data: FormData,
+): Promise<TChangePasswordState> => {
+  const credential = await credentialOrSignIn();
+  const current = textOf(data, 'current');
+  const next = textOf(data, 'password');
+  if (current === '' || current.length > 200) {
+    return { error: 'Enter your current password.' };
+  }
+  if (next.length < 10 || next.length > 200) {
+    return { error: 'Choose a new password of 10 to 200 characters.' };
+  }
+  if (next !== textOf(data, 'repeat')) {
+    return { error: 'The two new passwords are not the same.' };
+  }
+  const answer = await changePassword(credential, current, next);
+  if (answer.ok) {
+    return { done: true };
+  }
+  switch (answer.failure.kind) {
+    case 'signed-out':
+      redirect(SESSION_EXPIRED_PATH);
+      break;
+    case 'refused':
+      return { error: answer.failure.message || 'That password was not accepted.' };
+    case 'throttled':
+    case 'rate-limited':
+      return { error: 'Too many attempts. Please wait a few minutes and try again.' };
+    default:
+      return { error: 'Something went wrong on our side. Please try again.' };
+  }
+  return {};
+};

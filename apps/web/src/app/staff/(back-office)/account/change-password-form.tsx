@@ -1,0 +1,63 @@
+'use client';
+
+import { useActionState, useEffect, useRef } from 'react';
+import { Field } from '@/components/form/field';
+import { FormError } from '@/components/form/form-error';
+import { SubmitButton } from '@/components/form/submit-button';
+import { changeOwnPassword, type TChangePasswordState } from './actions';
+
+const INITIAL: TChangePasswordState = {};
+const ERROR_ID = 'change-password-error';
+
+const passwordInput = (name: string, autoComplete: string) => (control: object) => (
+  <input
+    {...control}
+    name={name}
+    type="password"
+    autoComplete={autoComplete}
+    maxLength={200}
+    required
+    className="input"
+  />
+);
+
+/** Current password, then the new one twice. Works without JavaScript. */
+export const ChangePasswordForm = () => {
+  const [state, formAction, isPending] = useActionState(changeOwnPassword, INITIAL);
+  const errorRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (state.error) {
+      errorRef.current?.focus();
+    }
+  }, [state]);
+  const outside = state.error ? ERROR_ID : undefined;
+  return (
+    <form action={formAction} className="form" aria-busy={isPending}>
+      {state.error && !isPending ? (
+        <FormError id={ERROR_ID} focusRef={errorRef}>
+          {state.error}
+        </FormError>
+      ) : null}
+      {state.done && !isPending ? (
+        <p className="notice" role="status">
+          Your password is changed. Your other sessions have ended.
+        </p>
+      ) : null}
+      <Field id="current-password" label="Current password" outsideErrorId={outside}>
+        {passwordInput('current', 'current-password')}
+      </Field>
+      <Field
+        id="new-password"
+        label="New password"
+        hint="10 to 200 characters."
+        outsideErrorId={outside}
+      >
+        {passwordInput('password', 'new-password')}
+      </Field>
+      <Field id="repeat-password" label="New password again" outsideErrorId={outside}>
+        {passwordInput('repeat', 'new-password')}
+      </Field>
+      <SubmitButton label="Change password" pendingLabel="Saving…" isPending={isPending} />
+    </form>
+  );
+};

@@ -1,0 +1,27 @@
+import type { Metadata } from 'next';
+import { PageIntro } from '@/components/page-intro';
+import { AcceptInviteForm } from '../../reset/password-forms';
+
+export const metadata: Metadata = {
+  title: 'Join the team',
+  robots: { index: false },
+  referrer: 'no-referrer',
+};
+
+type TProps = { params: Promise<{ token: string }> };
+
+/** An invitation from an email: the person's name and password, then sign in. */
+const InvitePage = async ({ params }: TProps) => {
+  const { token } = await params;
+  return (
+    <div className="narrow">
+      <p className="staff-label">Staff area</p>
+      <PageIntro title="Join the team">
+        You were invited to the store's back office. Tell us your name and choose a password.
+      </PageIntro>
+      <AcceptInviteForm token={token.slice(0, 200)} />
+    </div>
+  );
+};
+
+export default InvitePage;

@@ -1,0 +1,27 @@
+import type { Metadata } from 'next';
+import { PageIntro } from '@/components/page-intro';
+import { NewPasswordForm } from '../password-forms';
+
+export const metadata: Metadata = {
+  title: 'Choose a new password',
+  robots: { index: false },
+  referrer: 'no-referrer',
+};
+
+type TProps = { params: Promise<{ token: string }> };
+
+/** A reset link from an email: choose a new password; every open session then ends. */
+const NewPasswordPage = async ({ params }: TProps) => {
+  const { token } = await params;
+  return (
+    <div className="narrow">
+      <p className="staff-label">Staff area</p>
+      <PageIntro title="Choose a new password">
+        Once it is set, you are signed out everywhere, and you sign in with the new password.
+      </PageIntro>
+      <NewPasswordForm token={token.slice(0, 200)} />
+    </div>
+  );
+};
+
+export default NewPasswordPage;

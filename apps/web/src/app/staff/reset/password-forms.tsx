@@ -1,0 +1,151 @@
+'use client';
+
+import { useActionState, useEffect, useRef } from 'react';
+import { Field } from '@/components/form/field';
+import { FormError } from '@/components/form/form-error';
+import { SubmitButton } from '@/components/form/submit-button';
+import { acceptInvitation, askForReset, setNewPassword, type TPasswordFormState } from './actions';
+
+const INITIAL: TPasswordFormState = {};
+const ERROR_ID = 'password-form-error';
+
+const useFocusedError = (state: TPasswordFormState) => {
+  const errorRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (state.error) {
+      errorRef.current?.focus();
+    }
+  }, [state]);
+  return errorRef;
+};
+
+const NewPasswordFields = ({ outside }: { outside: string | undefined }) => (
+  <>
+    <Field
+      id="new-password"
+      label="New password"
+      hint="10 to 200 characters. A few words you will remember work well."
+      outsideErrorId={outside}
+    >
+      {(control) => (
+        <input
+          {...control}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          maxLength={200}
+          required
+          className="input"
+        />
+      )}
+    </Field>
+    <Field id="repeat-password" label="New password again" outsideErrorId={outside}>
+      {(control) => (
+        <input
+          {...control}
+          name="repeat"
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          maxLength={200}
+          required
+          className="input"
+        />
+      )}
+    </Field>
+  </>
+);
+
+/** "Email me a reset link". Works without JavaScript. */
+export const ResetRequestForm = () => {
+  const [state, formAction, isPending] = useActionState(askForReset, INITIAL);
+  const errorRef = useFocusedError(state);
+  if (state.sent) {
+    return (
+      <p className="notice" role="status">
+        If an account has the address {state.email}, a link to reset its password is on its way. It
+        works for an hour.
+      </p>
+    );
+  }
+  return (
+    <form action={formAction} className="form" aria-busy={isPending}>
+      {state.error && !isPending ? (
+        <FormError id={ERROR_ID} focusRef={errorRef}>
+          {state.error}
+        </FormError>
+      ) : null}
+      <Field id="reset-email" label="Email" outsideErrorId={state.error ? ERROR_ID : undefined}>
+        {(control) => (
+          <input
+            {...control}
+            name="email"
+            type="email"
+            autoComplete="username"
+            defaultValue={state.email}
+            maxLength={254}
+            required
+            className="input"
+          />
+        )}
+      </Field>
+      <SubmitButton label="Email me a link" pendingLabel="Sending…" isPending={isPending} />
+    </form>
+  );
+};
+
+/** The new password of a reset link. */
+export const NewPasswordForm = ({ token }: { token: string }) => {
+  const [state, formAction, isPending] = useActionState(setNewPassword, INITIAL);
+  const errorRef = useFocusedError(state);
+  return (
+    <form action={formAction} className="form" aria-busy={isPending}>
+      <input type="hidden" name="token" value={token} />
+      {state.error && !isPending ? (
+        <FormError id={ERROR_ID} focusRef={errorRef}>
+          {state.error}
+        </FormError>
+      ) : null}
+      <NewPasswordFields outside={state.error ? ERROR_ID : undefined} />
+      <SubmitButton label="Set my password" pendingLabel="Saving…" isPending={isPending} />
+    </form>
+  );
+};
+
+/** An invitation: the person's name and password. */
+export const AcceptInviteForm = ({ token }: { token: string }) => {
+  const [state, formAction, isPending] = useActionState(acceptInvitation, INITIAL);
+  const errorRef = useFocusedError(state);
+  const outside = state.error ? ERROR_ID : undefined;
+  return (
+    <form action={formAction} className="form" aria-busy={isPending}>
+      <input type="hidden" name="token" value={token} />
+      {state.error && !isPending ? (
+        <FormError id={ERROR_ID} focusRef={errorRef}>
+          {state.error}
+        </FormError>
+      ) : null}
+      <Field
+        id="invite-name"
+        label="Your name"
+        hint="As your colleagues will see it, for example on the applications you approve."
+        outsideErrorId={outside}
+      >
+        {(control) => (
+          <input
+            {...control}
+            name="name"
+            type="text"
+            autoComplete="name"
+            maxLength={100}
+            required
+            className="input"
+          />
+        )}
+      </Field>
+      <NewPasswordFields outside={outside} />
+      <SubmitButton label="Join the team" pendingLabel="Saving…" isPending={isPending} />
+    </form>
+  );
+};

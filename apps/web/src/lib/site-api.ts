@@ -1,0 +1,210 @@
+import 'server-only';
+import { ZError } from '@pets/contract';
+import { webConfig } from '../env';
+import { callSiteApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
+import type { TApiFailure, TResult } from './api-result';
+import { currentVisitor, visitorHeaders, vouchedVisitorHeaders } from './visitor';
+
+/**
+ * The site's calls to the site-only contract (`/internal`, `@pets/contract/site`): people's
+ * sign-in, sessions, accounts and the team. Visitor operations go out with the site's own key;
+ * account operations with the person's session credential, the site's key beside it as the voucher
+ * (lib/visitor.ts). The credential arrives as an argument from session.ts and leaves only in the
+ * Authorization header. No call here sends an Idempotency-Key: a replayed sign-in answer would hand
+ * out a credential twice.
+ */
+
+/**
+ * What the person is told about: the credential no longer works (401: sign in again), a refusal
+ * with the API's own words (403, a used or expired link's 400), or too many attempts (429).
+ */
+export type TSiteFailure =
+  | TApiFailure
+  | { kind: 'signed-out'; message: string }
+  | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+export type TSiteResult<T> = TResult<T, TSiteFailure>;
+
+const messageOf = (body: unknown): string => {
+  const error = ZError.safeParse(body);
+  return error.success ? error.data.message : '';
+};
+
+const siteFailureOf = (response: { status: number; body: unknown; headers: Headers }) => {
+  switch (response.status) {
+    case 401:
+      return { kind: 'signed-out' as const, message: messageOf(response.body) };
+    case 400:
+    case 403:
+    case 404:
+    case 409:
+      return {
+        kind: 'refused' as const,
+        status: response.status,
+        message: messageOf(response.body),
+      };
+    case 429:
+      return { kind: 'throttled' as const, retryAfterSeconds: rateLimitedFor(response) };
+    default:
+      return undefined;
+  }
+};
+
+/** The site's own key, for the operations anyone at the site may ask for (sign in, reset...). */
+const visitorCredential = async (): Promise<TCredential<TSiteFailure>> => ({
+  apiKey: webConfig().apiKey,
+  headers: visitorHeaders(await currentVisitor()),
+  logPrefix: 'site ',
+  failureOf: (_operation, response) => siteFailureOf(response),
+});
+
+/** A person's session credential, vouched for by the site's key. */
+const accountCredential = async (credential: string): Promise<TCredential<TSiteFailure>> => ({
+  apiKey: credential,
+  headers: vouchedVisitorHeaders(await currentVisitor()),
+  logPrefix: 'account ',
+  failureOf: (_operation, response) => siteFailureOf(response),
+});
+
+type TSignIn = {
+  email: string;
+  password: string;
+  idleSeconds: number;
+  userAgent?: string;
+  deviceToken?: string;
+};
+
+export const signInWithPassword = async (input: TSignIn) =>
+  callSiteApi(
+    'signIn',
+    await visitorCredential(),
+    (client) =>
+      client.auth.signIn({ body: { ...input, area: 'staff' }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const requestPasswordReset = async (email: string) =>
+  callSiteApi(
+    'requestReset',
+    await visitorCredential(),
+    (client) => client.auth.requestReset({ body: { email }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 202 ? response.body : undefined),
+  );
+
+export const resetPassword = async (token: string, password: string) =>
+  callSiteApi(
+    'resetPassword',
+    await visitorCredential(),
+    (client) =>
+      client.auth.resetPassword({ body: { token, password }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const acceptInvite = async (token: string, name: string, password: string) =>
+  callSiteApi(
+    'acceptInvite',
+    await visitorCredential(),
+    (client) =>
+      client.auth.acceptInvite({ body: { token, name, password }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const getSession = async (credential: string) =>
+  callSiteApi(
+    'getSession',
+    await accountCredential(credential),
+    (client) => client.session.getSession({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const signOutSession = async (credential: string) =>
+  callSiteApi(
+    'signOut',
+    await accountCredential(credential),
+    (client) => client.session.signOut({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 204 ? true : undefined),
+  );
+
+export const listSessions = async (credential: string) =>
+  callSiteApi(
+    'listSessions',
+    await accountCredential(credential),
+    (client) => client.account.listSessions({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.sessions : undefined),
+  );
+
+export const revokeSession = async (credential: string, id: string) =>
+  callSiteApi(
+    'revokeSession',
+    await accountCredential(credential),
+    (client) =>
+      client.account.revokeSession({
+        params: { id },
+
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 204 ? true : undefined),
+  );
+
+export const revokeAllSessions = async (credential: string) =>
+  callSiteApi(
+    'revokeAllSessions',
+    await accountCredential(credential),
+    (client) => client.account.revokeAllSessions({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const changePassword = async (
+  credential: string,
+  currentPassword: string,
+  newPassword: string,
+) =>
+  callSiteApi(
+    'changePassword',
+    await accountCredential(credential),
+    (client) =>
+      client.account.changePassword({
+        body: { currentPassword, newPassword },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 204 ? true : undefined),
+  );
+
+export const listTeam = async (credential: string) =>
+  callSiteApi(
+    'listAccounts',
+    await accountCredential(credential),
+    (client) => client.team.listAccounts({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.accounts : undefined),
+  );
+
+export const inviteToTeam = async (
+  credential: string,
+  body: { email: string; name: string; role: 'admin' | 'staff' },
+) =>
+  callSiteApi(
+    'inviteAccount',
+    await accountCredential(credential),
+    (client) => client.team.inviteAccount({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body.account : undefined),
+  );
+
+export const changeTeamRole = async (credential: string, id: string, role: 'admin' | 'staff') =>
+  callSiteApi(
+    'changeRole',
+    await accountCredential(credential),
+    (client) =>
+      client.team.changeRole({ params: { id }, body: { role }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.account : undefined),
+  );
+
+export const setTeamMemberActive = async (credential: string, id: string, isActive: boolean) =>
+  callSiteApi(
+    isActive ? 'reactivate' : 'deactivate',
+    await accountCredential(credential),
+    (client) =>
+      isActive
+        ? client.team.reactivate({ params: { id }, fetchOptions: fetchOptions() })
+        : client.team.deactivate({ params: { id }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.account : undefined),
+  );
