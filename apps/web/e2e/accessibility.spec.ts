@@ -52,7 +52,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     await page.goto(`${stack.siteUrl}/pets/${petId}`);
     await expectNoSeriousViolations(page, 'An animal with photos on a phone');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
     await expectNoSeriousViolations(page, 'Edit an animal with photos');
     await page.getByLabel('Add a photo').setInputFiles({
@@ -80,7 +80,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();
     await expectNoSeriousViolations(page, 'Staff sign in, refused');
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
     // After the sign-out's redirect the page's title arrives with its streamed metadata, a moment
@@ -103,7 +103,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
     const orderId = placed.status === 201 ? placed.body.id : 0;
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await expectNoSeriousViolations(page, 'Applications');
     await page.goto(`${stack.siteUrl}/staff/applications?status=cancelled`);
     await expectNoSeriousViolations(page, 'Applications, filtered (maybe empty)');

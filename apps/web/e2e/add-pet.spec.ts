@@ -5,7 +5,7 @@ import { signIn } from './staff-helpers';
 /** "Add an animal" is staff work: under /staff, behind sign-in, with the staff member's key. */
 test.describe('Add an animal', () => {
   test.beforeEach(async ({ page, stack }) => {
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
   });
 
   test('the public site has no way to add an animal any more', async ({ browser, stack }) => {
@@ -129,7 +129,7 @@ test.describe('Add an animal', () => {
   }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/new`);
     await page.getByLabel('Name').fill('   ');
     await page.getByRole('button', { name: 'Add animal' }).click();

@@ -70,7 +70,7 @@ test('two adopters, one animal: everyone hears by email at each step, and every 
   await elsewhere.close();
 
   // Staff follow their email's link to the application, sign in, and approve Ada.
-  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  await signIn(page, stack.siteUrl, stack.staffAccount);
   const [applicationLink] = linksOf(staffNotice).filter((href) => href.includes('/staff/'));
   await page.goto(applicationLink as string);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(

@@ -41,7 +41,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
   await expect(page.getByRole('link', { name: 'Apply to adopt' })).toBeVisible();
 
   // Staff list the animal's applications in the order they arrived.
-  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  await signIn(page, stack.siteUrl, stack.staffAccount);
   await page.goto(`${stack.siteUrl}/staff/applications?petId=${pet.id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Applications for ${pet.name}`);
   const items = page.getByRole('list', { name: 'Applications' }).getByRole('listitem');
@@ -142,7 +142,7 @@ test("one animal's 105 applications read in arrival order, on one page", async (
       ids.push(placed.body.id);
     }
   }
-  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  await signIn(page, stack.siteUrl, stack.staffAccount);
   await page.goto(`${stack.siteUrl}/staff/applications?petId=${pet.id}`);
   const items = page.getByRole('list', { name: 'Applications' }).getByRole('listitem');
   await expect(items).toHaveCount(105);

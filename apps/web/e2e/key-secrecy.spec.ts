@@ -97,7 +97,7 @@ test.describe("The staff member's key and session", () => {
     await page.getByLabel('Staff key').fill(stack.partnerApiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     const nav = page.getByRole('navigation', { name: 'Staff' });
     await nav.getByRole('link', { name: 'Animals' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Animals');

@@ -48,7 +48,7 @@ test.describe('Photos', () => {
     api,
   }) => {
     const animal = await newAnimal(api, 'Photogenic');
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${animal.id}`);
     await expect(page.getByRole('heading', { name: 'Photos' })).toBeVisible();
     await expect(page.getByText('No photos yet.')).toBeVisible();
@@ -100,7 +100,7 @@ test.describe('Photos', () => {
     api,
   }) => {
     const animal = await newAnimal(api, 'Twosome');
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${animal.id}`);
     await uploadThroughForm(page, await makePhoto({ background: '#e6c08a' }));
     await page.getByRole('button', { name: 'Upload photo' }).click();
@@ -150,7 +150,7 @@ test.describe('Photos', () => {
     const animal = await newAnimal(api, 'Plainweb');
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();
-    await signIn(plain, stack.siteUrl, stack.staffApiKey);
+    await signIn(plain, stack.siteUrl, stack.staffAccount);
     await plain.goto(`${stack.siteUrl}/staff/animals/${animal.id}`);
     await uploadThroughForm(plain, await makePhoto({ format: 'webp' }));
     await plain.getByRole('button', { name: 'Upload photo' }).click();
@@ -162,7 +162,7 @@ test.describe('Photos', () => {
     await context.close();
 
     // A text file calling itself a JPEG: the API tells from its bytes, the page in our words.
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${animal.id}`);
     await page.getByLabel('Add a photo').setInputFiles({
       name: 'holiday.jpg',

@@ -132,7 +132,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   const order = await placeOrderForScreenshots(api);
   const photographed = await animalWithPhotos(api);
   const signedIn = await browser.newContext();
-  await signIn(await signedIn.newPage(), stack.siteUrl, stack.staffApiKey);
+  await signIn(await signedIn.newPage(), stack.siteUrl, stack.staffAccount);
   const staffState = await signedIn.storageState();
   await signedIn.close();
   // An adopter who has just applied: the confirmation shows only the application their own form

@@ -53,7 +53,7 @@ test.describe('Content-Security-Policy', () => {
     await page.getByRole('link', { name: pet.name }).first().click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
 
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     for (const path of [
       '/staff/applications',
       '/staff/animals',
@@ -98,8 +98,8 @@ test.describe('Staff sessions', () => {
     const desk = await browser.newContext();
     const phone = await browser.newContext();
     const [deskPage, phonePage] = [await desk.newPage(), await phone.newPage()];
-    await signIn(deskPage, stack.siteUrl, stack.staffApiKey);
-    await signIn(phonePage, stack.siteUrl, stack.staffApiKey);
+    await signIn(deskPage, stack.siteUrl, stack.staffAccount);
+    await signIn(phonePage, stack.siteUrl, stack.staffAccount);
     const phoneCookie = (await phone.cookies()).find(({ name }) => name === SESSION_COOKIE);
     expect(phoneCookie).toBeDefined();
 
@@ -137,7 +137,7 @@ test.describe('Cached public pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
 
     // Renamed by staff through the site: the public page shows it on the next view.
-    await signIn(page, stack.guardedSiteUrl, stack.staffApiKey);
+    await signIn(page, stack.guardedSiteUrl, stack.staffAccount);
     await page.goto(`${stack.guardedSiteUrl}/staff/animals/${pet.id}`);
     const renamed = uniqueName('Renamed');
     await page.getByLabel('Name').fill(renamed);

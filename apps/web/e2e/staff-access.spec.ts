@@ -49,7 +49,7 @@ test.describe('The back office without a session', () => {
     api,
   }) => {
     const { pet, order } = await placedOrder(api);
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
 
     // Approve, confirmed, but the session is gone by the time the form is sent.
     await page.goto(`${stack.siteUrl}/staff/applications/${order.id}?confirm=approve`);
@@ -60,7 +60,7 @@ test.describe('The back office without a session', () => {
     expect(after.status === 200 && after.body.status).toBe('placed');
 
     // Editing an animal.
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${pet.id}`);
     await page.getByLabel('Name').fill('Renamed by nobody');
     await page.context().clearCookies();
@@ -70,7 +70,7 @@ test.describe('The back office without a session', () => {
     expect(unchanged.status === 200 && unchanged.body[0]?.name).toBe(pet.name);
 
     // Adding an animal.
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/new`);
     const name = uniqueName('Never added');
     await page.getByLabel('Name').fill(name);
@@ -82,7 +82,7 @@ test.describe('The back office without a session', () => {
     expect(listed.status === 200 && listed.body.some((each) => each.name === name)).toBe(false);
 
     // Adding a photo.
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${pet.id}`);
     const photo = await makePhoto();
     await page.getByLabel('Add a photo').setInputFiles({
@@ -99,24 +99,25 @@ test.describe('The back office without a session', () => {
 });
 
 test.describe('Staff sign in', () => {
-  test('refuses a partner key, a read-only key, a revoked key and a wrong one, in plain words', async ({
+  test('refuses a wrong password, an unknown email, a deactivated account and a blank form, in plain words', async ({
     page,
     stack,
   }) => {
+    const WRONG = 'That email and password do not match.';
     const cases = [
-      [stack.partnerApiKey, 'That is a partner key, not a staff key.'],
-      [stack.readOnlyApiKey, 'That is a partner key, not a staff key.'],
-      [stack.revokedStaffApiKey, 'That key was not accepted: it is wrong, or it has been revoked.'],
+      [stack.staffAccount.email, `${stack.staffAccount.password}x`, WRONG],
+      ['nobody@store.test', stack.staffAccount.password, WRONG],
       [
-        `${stack.staffApiKey.slice(0, -4)}XXXX`,
-        'That key was not accepted: it is wrong, or it has been revoked.',
+        stack.deactivatedAccount.email,
+        stack.deactivatedAccount.password,
+        'This account has been deactivated: ask an administrator.',
       ],
-      ['not a key at all', 'That key was not accepted: it is wrong, or it has been revoked.'],
-      ['', 'Enter your staff key.'],
+      ['', '', 'Enter your email address and your password.'],
     ] as const;
-    for (const [key, message] of cases) {
+    for (const [email, password, message] of cases) {
       await page.goto(`${stack.siteUrl}/staff/sign-in`);
-      await page.getByLabel('Staff key').fill(key);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
       // The browser's own "required" check would stop an empty form: send it as a person
       // without that check would (the server refuses it too).
       await page.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
@@ -124,20 +125,20 @@ test.describe('Staff sign in', () => {
       await expect(page.locator('#sign-in-error')).toContainText(message);
       await expect(page.locator('#sign-in-error')).toBeFocused();
       await expect(page).toHaveURL(`${stack.siteUrl}/staff/sign-in`);
-      // The typed key is not sent back into the page.
-      await expect(page.getByLabel('Staff key')).toHaveValue('');
+      // The typed password is not sent back into the page.
+      await expect(page.getByLabel('Password')).toHaveValue('');
       expect((await page.context().cookies()).map(({ name }) => name)).not.toContain(
         SESSION_COOKIE,
       );
     }
   });
 
-  test('a staff key signs in; the cookie is httpOnly, SameSite=Lax, sealed and expires', async ({
+  test('a staff member signs in; the cookie is httpOnly, SameSite=Lax, sealed and expires', async ({
     page,
     stack,
   }) => {
     const before = Date.now() / 1000;
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await expect(page.getByText('Signed in as Front desk')).toBeVisible();
     const cookie = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);
     expect(cookie).toBeDefined();
@@ -147,7 +148,7 @@ test.describe('Staff sign in', () => {
     expect(cookie?.secure).toBe(false);
     expect(cookie?.expires).toBeGreaterThan(before + 7 * 3600);
     expect(cookie?.expires).toBeLessThan(before + 9 * 3600);
-    expect(cookie?.value).not.toContain(stack.staffApiKey);
+    expect(cookie?.value).not.toContain(stack.staffAccount.password);
     expect(await page.evaluate(() => document.cookie)).not.toContain(SESSION_COOKIE);
   });
 
@@ -155,7 +156,7 @@ test.describe('Staff sign in', () => {
     page,
     stack,
   }) => {
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expectSignInPage(page, stack.siteUrl);
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
@@ -165,7 +166,7 @@ test.describe('Staff sign in', () => {
   });
 
   test('a tampered or forged cookie is no session', async ({ page, stack }) => {
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     const context = page.context();
     const cookie = (await context.cookies()).find(({ name }) => name === SESSION_COOKIE);
     expect(cookie).toBeDefined();
@@ -179,9 +180,10 @@ test.describe('Staff sign in', () => {
     await page.goto(`${url}/staff/applications`);
     await expectSignInPage(page, url);
 
-    // Sealed as iron-session would, with a staff key, but not with the site's secret.
+    // Sealed as iron-session would, with a staff key as the credential, but not with the site's
+    // secret.
     const forged = await sealData(
-      { apiKey: stack.staffApiKey, role: 'staff', name: 'Forger', start: 'pets_live_XXXX' },
+      { credential: stack.staffApiKey, role: 'staff', name: 'Forger', sessionId: '1' },
       { password: 'not-the-sites-secret-but-32-chars-long!!', ttl: 3600 },
     );
     await context.clearCookies();
@@ -200,10 +202,11 @@ test.describe('Staff sign in', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${stack.siteUrl}/staff/sign-in`);
-    await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+    await page.getByLabel('Email').fill(stack.staffAccount.email);
+    await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.locator('#sign-in-error')).toContainText('That is a partner key');
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await expect(page.locator('#sign-in-error')).toContainText('do not match');
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expectSignInPage(page, stack.siteUrl);
     await context.close();

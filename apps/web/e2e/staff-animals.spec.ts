@@ -13,7 +13,7 @@ test.describe('Staff edit an animal', () => {
       body: { name: uniqueName('Before'), categoryId: first?.id ?? 1, status: 'available' },
     });
     const petId = created.status === 201 ? created.body.id : 0;
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
     const renamed = uniqueName('After');
     await page.getByLabel('Name').fill(renamed);
@@ -50,7 +50,7 @@ test.describe('Staff edit an animal', () => {
       params: { orderId: placed.status === 201 ? placed.body.id : 0 },
     });
     expect(approved.status).toBe(200);
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
     await expect(page.getByRole('radio', { name: 'Pending adoption' })).toBeChecked();
     await page.getByLabel('Name').fill(`${name} II`);
@@ -78,7 +78,7 @@ test.describe('Staff write an animal profile', () => {
       body: { name, categoryId: category?.id ?? 1, status: 'available' },
     });
     const petId = created.status === 201 ? created.body.id : 0;
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
     await page.getByLabel('Sex', { exact: true }).selectOption({ label: 'Female' });
     await page.getByLabel('Age', { exact: true }).selectOption({ label: 'Young' });
@@ -140,7 +140,7 @@ test.describe('Staff write an animal profile', () => {
       body: { name: uniqueName('Early'), categoryId: category?.id ?? 1 },
     });
     const petId = created.status === 201 ? created.body.id : 0;
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
     await page.getByLabel('Arrival date').fill('2999-01-01');
     await page.getByRole('button', { name: 'Save changes' }).click();

@@ -59,7 +59,7 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(publicPage.getByText('1 application in review')).toBeVisible();
 
   // Staff sign in and find the application first in the queue of new ones.
-  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  await signIn(page, stack.siteUrl, stack.staffAccount);
   await page.getByLabel('Status').selectOption({ label: 'New' });
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/status=placed/);
@@ -108,15 +108,17 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(page.getByRole('link', { name: 'Cancel application' })).toHaveCount(0);
 
   // The API recorded who did what: the adopter's side (the site's key) placed it, the staff
-  // member's own key approved and completed it.
+  // member, by name, approved and completed it.
   const order = await api.orders.getOrder({ params: { orderId } });
   expect(order.status).toBe(200);
-  const staffStart = stack.staffApiKey.slice(0, stack.staffApiKey.indexOf('_', 5) + 5);
   const webStart = stack.webApiKey.slice(0, stack.webApiKey.indexOf('_', 5) + 5);
-  expect(order.status === 200 && order.body.history.map(({ to, by }) => `${to} ${by}`)).toEqual([
+  expect(
+    order.status === 200 &&
+      order.body.history.map(({ to, by, byName }) => `${to} ${byName ?? by}`),
+  ).toEqual([
     `placed ${webStart}`,
-    `approved ${staffStart}`,
-    `completed ${staffStart}`,
+    `approved ${stack.staffAccount.name}`,
+    `completed ${stack.staffAccount.name}`,
   ]);
 
   // The adopter's status page shows each step, and the public site the animal as adopted.
@@ -145,7 +147,7 @@ test('a confirmation sent twice is one change: the retry gets the first answer (
     headers: { 'idempotency-key': crypto.randomUUID() },
   });
   const orderId = placed.status === 201 ? placed.body.id : 0;
-  await signIn(page, stack.siteUrl, stack.staffApiKey);
+  await signIn(page, stack.siteUrl, stack.staffAccount);
   const confirmUrl = `${stack.siteUrl}/staff/applications/${orderId}?confirm=approve`;
   await page.goto(confirmUrl);
   // The form exactly as the browser would send it without JavaScript (React renders the server

@@ -111,7 +111,7 @@ test.describe('The store, configurable', () => {
     expect(expected).toContain(newYorkTime(placedAt));
     expect(expected).toMatch(/ E[SD]T$/);
 
-    await signIn(page, stack.siteUrl, stack.staffApiKey);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.goto(`${stack.siteUrl}/staff/applications/${order?.id}`);
     const received = page.locator(`.lead time[datetime="${placedAt}"]`);
     await expect(received).toHaveText(expected);

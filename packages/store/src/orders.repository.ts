@@ -148,20 +148,29 @@ type TTransitionParams = {
   from: readonly TOrderStatus[];
   to: TOrderStatus;
   by: string;
+  byName: string | null;
   apiKeyId: string;
   declineReason: TDeclineReason | null;
   declineNote: string | null;
 };
 
-/** The history entry of a change to `to` by `by`; in SET, `status` is still the old value. */
-const historyWith = (to: TOrderStatus, by: string) =>
-  sql`history || jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'from', status, 'to', ${to}::text, 'by', ${by}::text))`;
+/**
+ * The history entry of a change to `to` by `by` (and, for a person, `byName`: absent otherwise); in
+ * SET, `status` is still the old value.
+ */
+const historyWith = (to: TOrderStatus, by: string, byName: string | null) =>
+  sql`history || jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'from', status, 'to', ${to}::text, 'by', ${by}::text) || jsonb_strip_nulls(jsonb_build_object('byName', ${byName}::text)))`;
 
 /** The columns every change of status sets: the status, when, its history entry and the reason. */
-const changeTo = (to: TOrderStatus, by: string, declineReason: TDeclineReason | null) => ({
+const changeTo = (
+  to: TOrderStatus,
+  by: string,
+  declineReason: TDeclineReason | null,
+  byName: string | null = null,
+) => ({
   status: sql<TOrderStatus>`${to}::order_status`,
   updated_at: NOW,
-  history: historyWith(to, by),
+  history: historyWith(to, by, byName),
   decline_reason: sql<TDeclineReason | null>`${declineReason}::decline_reason`,
 });
 
@@ -174,7 +183,7 @@ const TRANSITION_STATEMENTS = prepareShapes(['apiKeyId'], (db, p: TTransitionPar
   let query = db
     .updateTable('orders')
     .set({
-      ...changeTo(p.to, p.by, p.declineReason),
+      ...changeTo(p.to, p.by, p.declineReason, p.byName),
       decline_note: sql`${p.declineNote}::varchar`,
     })
     .where('id', '=', p.id)
@@ -199,12 +208,13 @@ const OTHERS_STATEMENT = prepare(
       from: readonly TOrderStatus[];
       to: TOrderStatus;
       by: string;
+      byName: string | null;
       declineReason: TDeclineReason | null;
     },
   ) =>
     db
       .updateTable('orders')
-      .set(changeTo(p.to, p.by, p.declineReason))
+      .set(changeTo(p.to, p.by, p.declineReason, p.byName))
       .where('pet_id', '=', p.petId)
       .where('id', '<>', p.exceptId)
       .where('status', '=', (eb) => eb.fn<TOrderStatus>('any', [sql`${p.from}::order_status[]`]))
@@ -698,6 +708,8 @@ export type TTransitionRequest = {
   action: TOrderAction;
   /** Display start of the key, for the histories. */
   by: string;
+  /** The person who made the change through the store's site (a session credential's owner). */
+  byName?: string | undefined;
   decline?: { reason: TDeclineReason; note?: string | undefined } | undefined;
 };
 
@@ -762,7 +774,7 @@ export class OrdersRepository {
    * (OrderStatusError), or, to approve, its animal is not available (PetNotAvailableError).
    */
   transition(id: number, scope: TOrderScope, request: TTransitionRequest): Promise<TOrder> {
-    const { action, by, decline } = request;
+    const { action, by, byName, decline } = request;
     const { from, to } = ORDER_TRANSITIONS[action];
     const effects: TOrderSideEffects = ORDER_SIDE_EFFECTS[action];
     return withTransaction(this.pool, async (client) => {
@@ -783,6 +795,7 @@ export class OrdersRepository {
         from,
         to,
         by,
+        byName: byName ?? null,
         declineReason: decline?.reason ?? null,
         declineNote: decline?.note || null,
       }).catch((error: unknown) => {
@@ -805,6 +818,7 @@ export class OrdersRepository {
           from: effects.others.from,
           to: effects.others.to,
           by,
+          byName: byName ?? null,
           declineReason: effects.others.reason ?? null,
         });
         const changed = others.rows

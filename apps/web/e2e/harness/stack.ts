@@ -40,13 +40,20 @@ export type TStack = {
   /** The main site's key: the tests check it never reaches the browser. */
   webApiKey: string;
   limitedApiKey: string;
-  /** Keys a person would type at /staff/sign-in: only the staff one may sign in. */
+  /**
+   * A staff key made with `pnpm keys create --role staff`: for scripts and the tests' own setup
+   * through the API (fixtures.ts `staffApi`), never for the site, where people sign in.
+   */
   staffApiKey: string;
-  /** A second staff key, for tests that must not share a session's history with others. */
   partnerApiKey: string;
   readOnlyApiKey: string;
   /** A staff key that has been revoked. */
   revokedStaffApiKey: string;
+  /** People, made with `pnpm accounts create` (the password on its standard input). */
+  adminAccount: TAccount;
+  staffAccount: TAccount;
+  /** Deactivated with `pnpm accounts deactivate`: it cannot sign in. */
+  deactivatedAccount: TAccount;
   /** The site's SESSION_SECRET: tests forge a cookie only to show a forged one is refused. */
   sessionSecret: string;
   /**
@@ -62,6 +69,9 @@ export type TStack = {
    */
   hasRateLimits: boolean;
 };
+
+/** A person who signs in at /staff/sign-in. */
+export type TAccount = { email: string; password: string; name: string };
 
 export const STACK_ENV = 'PETS_E2E_STACK';
 
@@ -116,11 +126,49 @@ const createKey = async (databaseUrl: string, args: string[]): Promise<string> =
 };
 
 /**
+ * `pnpm accounts create ...` against the test database, the password on its standard input (never
+ * in argv), as an operator would.
+ */
+const createAccount = async (
+  databaseUrl: string,
+  role: 'admin' | 'staff',
+  account: TAccount,
+): Promise<TAccount> => {
+  const args = [
+    'accounts',
+    'create',
+    '--role',
+    role,
+    '--email',
+    account.email,
+    '--name',
+    account.name,
+    '--password-stdin',
+  ];
+  const exit = await runProcess({
+    name: `pnpm ${args.join(' ')}`,
+    command: 'pnpm',
+    args: ['--silent', ...args],
+    cwd: REPO_ROOT,
+    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    input: `${account.password}\n`,
+    timeoutMs: 120_000,
+  });
+  if (exit.code !== 0) {
+    throw cliFailure(`accounts create --email ${account.email}`, { stderr: exit.stderr });
+  }
+  return account;
+};
+
+/** A password of the run: random, so no test can depend on a constant. */
+const newPassword = (): string => `pw-${randomBytes(12).toString('base64url')}`;
+
+/**
  * The browser tests all come from 127.0.0.1: on the main sites, limits well above what a run
  * spends, so no test depends on another's count. The guarded site keeps the defaults.
  */
 const RAISED_LIMITS =
-  'page=100000/60,form=100000/60,sign-in=1000/600,sign-in-site=10000/600,lookup=1000/600,apply=1000/3600';
+  'page=100000/60,form=100000/60,sign-in=1000/600,reset=1000/3600,lookup=1000/600,apply=1000/3600';
 /**
  * Every site of the run keeps the store's time in New York: neither UTC nor the default
  * (Europe/London, which is UTC all winter), so a date shown on the server's clock, or the default
@@ -128,7 +176,10 @@ const RAISED_LIMITS =
  */
 export const E2E_STORE_TIME_ZONE = 'America/New_York';
 const TRUSTED_PROXY_ADDRESS = '127.0.0.9';
-/** The guarded site's staff sessions end after this long unused (an hour by default). */
+/**
+ * The guarded site's staff sessions end after this long unused (an hour by default): the site sends
+ * it to the API at sign-in, which keeps the session.
+ */
 export const GUARDED_SESSION_IDLE_SECONDS = 12;
 
 const startSite = async (
@@ -290,6 +341,9 @@ export const startStack = async (): Promise<TRunningStack> => {
       partnerApiKey,
       readOnlyApiKey,
       revokedStaffApiKey,
+      adminAccount,
+      staffAccount,
+      deactivatedAccount,
     ] = await Promise.all([
       runCli(database.url, ['db:seed']).catch((error: unknown) => {
         throw cliFailure('db:seed', error);
@@ -310,7 +364,27 @@ export const startStack = async (): Promise<TRunningStack> => {
       createKey(database.url, ['--plan', 'pro', '--name', 'Partner shelter']),
       createKey(database.url, ['--plan', 'pro', '--name', 'Kiosk', '--read-only']),
       createKey(database.url, ['--plan', 'business', '--name', 'Former staff', '--role', 'staff']),
+      createAccount(database.url, 'admin', {
+        email: 'admin@store.test',
+        password: newPassword(),
+        name: 'Store admin',
+      }),
+      createAccount(database.url, 'staff', {
+        email: 'desk@store.test',
+        password: newPassword(),
+        name: 'Front desk',
+      }),
+      createAccount(database.url, 'staff', {
+        email: 'former@store.test',
+        password: newPassword(),
+        name: 'Former staff',
+      }),
     ]);
+    try {
+      await runCli(database.url, ['accounts', 'deactivate', deactivatedAccount.email]);
+    } catch (error) {
+      throw cliFailure('accounts deactivate', error);
+    }
     // The revoked key: made, then revoked by its display start, as an operator would.
     try {
       await runCli(database.url, [
@@ -366,6 +440,9 @@ export const startStack = async (): Promise<TRunningStack> => {
         partnerApiKey,
         readOnlyApiKey,
         revokedStaffApiKey,
+        adminAccount,
+        staffAccount,
+        deactivatedAccount,
         sessionSecret: E2E_SESSION_SECRET,
         mailDir,
         databaseName: database.name,

@@ -203,6 +203,13 @@ export const ZOrderHistoryEntry = extendApi(
         'Display start of the API key that made the change, e.g. `pets_live_3xK9`, or `schedule` ' +
           "for a change the store's own schedule made (an unconfirmed application expiring).",
       ),
+    byName: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        "The person who made the change through the store's own site, e.g. `Anna Ortiz`. Given to staff keys only.",
+      ),
   }),
   {
     title: 'OrderHistoryEntry',

@@ -54,7 +54,13 @@ export class OrdersService {
   list(caller: TCaller, query: TListOrdersQuery): Promise<TListPage<TPage<TOrder>>> {
     const scope = scopeOf(caller);
     return listPage(ORDERS_CURSOR, contract.orders.listOrders.path, query, (filters, before) =>
-      this.orders.list(scope, { ...filters, before }),
+      this.orders
+        .list(scope, { ...filters, before })
+        .then((page) =>
+          caller.role === 'staff'
+            ? page
+            : { ...page, items: page.items.map((order) => asSeenBy(caller, order)) },
+        ),
     );
   }
 
@@ -96,7 +102,7 @@ export class OrdersService {
     if (!order) {
       throw notFound(id);
     }
-    return order;
+    return asSeenBy(caller, order);
   }
 
   /**
@@ -113,7 +119,13 @@ export class OrdersService {
   ): Promise<TOrder> {
     const { from } = ORDER_TRANSITIONS[action];
     return this.orders
-      .transition(id, scopeOf(caller), { action, by: caller.start, decline })
+      .transition(id, scopeOf(caller), {
+        action,
+        by: caller.start,
+        byName: personOf(caller),
+        decline,
+      })
+      .then((order) => asSeenBy(caller, order))
       .catch((error: unknown) => {
         if (error instanceof OrderNotFoundError) {
           throw notFound(id);
@@ -190,6 +202,19 @@ export class OrdersService {
     }
   }
 }
+
+/** The person behind a session credential (a change made through the store's site), if any. */
+const personOf = (caller: TCaller): string | undefined =>
+  caller.owner?.type === 'person' ? caller.owner.name : undefined;
+
+/**
+ * An order as the caller may see it: staff see who made each change by name; a partner sees the
+ * keys' display starts only, never the names of the store's people.
+ */
+const asSeenBy = (caller: TCaller, order: TOrder): TOrder =>
+  caller.role === 'staff'
+    ? order
+    : { ...order, history: order.history.map(({ byName: _byName, ...entry }) => entry) };
 
 const signedBy = (caller: TCaller) => ({ apiKeyId: caller.apiKeyId, author: caller.name });
 

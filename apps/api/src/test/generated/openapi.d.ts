@@ -898,6 +898,8 @@ export interface components {
             to: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
             /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`, or `schedule` for a change the store's own schedule made (an unconfirmed application expiring). */
             by: string;
+            /** @description The person who made the change through the store's own site, e.g. `Anna Ortiz`. Given to staff keys only. */
+            byName?: string;
         };
         /**
          * Order

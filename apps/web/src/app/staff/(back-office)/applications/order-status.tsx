@@ -57,5 +57,10 @@ export const historyStep = (entry: TOrderHistoryEntry): string =>
       : STEP_WORDS[entry.to];
 
 /** Who made a step: a key, or the store's own schedule. */
-export const historyBy = (entry: TOrderHistoryEntry): string =>
-  entry.by === ORDER_HISTORY_BY_SCHEDULE ? "by the store's schedule" : `by key ${entry.by}`;
+export const historyBy = (entry: TOrderHistoryEntry): string => {
+  if (entry.by === ORDER_HISTORY_BY_SCHEDULE) {
+    return "by the store's schedule";
+  }
+  // A person through the site; older entries and scripts' staff keys name the key only.
+  return entry.byName ? `by ${entry.byName}` : `by key ${entry.by}`;
+};
