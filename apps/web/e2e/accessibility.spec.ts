@@ -76,7 +76,9 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
   test('staff sign in: empty, refused, signed out', async ({ page, stack }) => {
     await page.goto(`${stack.siteUrl}/staff/sign-in`);
     await expectNoSeriousViolations(page, 'Staff sign in');
-    await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+    // An address no account has: refused, and nobody's account counts a failure.
+    await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
+    await page.getByLabel('Password').fill('not a password of anyone');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();
     await expectNoSeriousViolations(page, 'Staff sign in, refused');

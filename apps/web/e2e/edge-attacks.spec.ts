@@ -20,15 +20,17 @@ import { SESSION_COOKIE } from './staff-helpers';
  * signs in: one visitor can never spend what all visitors share.
  */
 
-const randomLiveKey = (): string =>
-  `pets_live_${randomBytes(24)
-    .toString('base64')
-    .replace(/[^0-9A-Za-z]/g, '')
-    .slice(0, 32)
-    .padEnd(32, 'x')}`;
+/**
+ * A guess: an address no account has and a random password. Never a real person's address: the
+ * API throttles each account's failures, and the other tests' staff member must still sign in.
+ */
+const randomGuess = () => ({
+  email: `guess-${randomBytes(6).toString('hex')}@store.test`,
+  password: randomBytes(12).toString('base64url'),
+});
 
 const isRefusedByApi = (answer: TAnswer) =>
-  answer.body.includes('That key was not accepted: it is wrong, or it has been revoked.');
+  answer.body.includes('That email and password do not match.');
 
 /** An animal the site shows, as the API has it. */
 const someAnimal = async (api: TApiClient) => {
@@ -41,18 +43,22 @@ const someAnimal = async (api: TApiClient) => {
   return pet;
 };
 
-const isTooMany = (answer: TAnswer) => answer.body.includes('Too many keys were refused');
+const isTooMany = (answer: TAnswer) =>
+  answer.body.includes('Too many sign-ins were refused from here');
 
-/** Signs in from a visitor of its own with a key; the answer of the sign-in form. */
+/** Signs in from a visitor of its own with an email and password; the sign-in form's answer. */
 const signInFrom = async (
   siteUrl: string,
-  apiKey: string,
+  account: { email: string; password: string },
   address = newVisitorAddress(),
   headers: Record<string, string> = {},
 ) => {
   const visitor = new ScriptedVisitor(siteUrl, address, headers);
-  const form = await visitor.form('/staff/sign-in', 'apiKey');
-  return { visitor, answer: await visitor.submit(form, { apiKey }) };
+  const form = await visitor.form('/staff/sign-in', 'email');
+  return {
+    visitor,
+    answer: await visitor.submit(form, { email: account.email, password: account.password }),
+  };
 };
 
 /** What another visitor notices: the home page and an animal's page with animals, staff sign-in. */
@@ -66,8 +72,8 @@ const expectSiteUpForOthers = async (stack: TStack, api: TApiClient) => {
   const page = await visitor.request(`/pets/${pet.id}`);
   expect(page.status, "an animal's page, for another visitor").toBe(200);
   expect(page.body).toContain(pet.name);
-  const { answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
-  expect(answer.status, 'a valid staff key signs in from another visitor').toBe(303);
+  const { answer } = await signInFrom(stack.guardedSiteUrl, stack.staffAccount);
+  expect(answer.status, 'the staff member signs in from another visitor').toBe(303);
   expect(answer.location).toBe('/staff/applications');
 };
 
@@ -92,38 +98,36 @@ const flushApiLog = async (stack: TStack) => {
 };
 
 test.describe('Attacks on the public site', () => {
-  test('100 simultaneous wrong keys at sign-in: five reach the API, nobody else notices', async ({
+  test('100 simultaneous wrong passwords at sign-in: five reach the API, nobody else notices', async ({
     stack,
     api,
   }) => {
     const attacker = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
-    const form = await attacker.form('/staff/sign-in', 'apiKey');
+    const form = await attacker.form('/staff/sign-in', 'email');
     const attack = Promise.all(
-      Array.from({ length: 100 }, () => attacker.submit(form, { apiKey: randomLiveKey() })),
+      Array.from({ length: 100 }, () => attacker.submit(form, randomGuess())),
     );
     await expectSiteUpForOthers(stack, api);
     const answers = await attack;
     expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
     expect(answers.filter(isRefusedByApi).length).toBeLessThanOrEqual(5);
-    expect(
-      answers.filter((answer) => answer.body.includes('Too many keys were refused')).length,
-    ).toBeGreaterThan(0);
+    expect(answers.filter(isTooMany).length).toBeGreaterThan(0);
     await expectSiteUpForOthers(stack, api);
   });
 
-  test('wrong keys from many visitors count against each of them at the API, not against the site', async ({
+  test('wrong passwords from many visitors never count against the site at the API', async ({
     stack,
     api,
   }) => {
-    // Thirteen visitors, five wrong keys each: 65 refusals, more than the API's budget of 60 per
-    // address. Were they counted against the site's address, the API would now refuse the site's
-    // own key and every public page would be down.
+    // Thirteen visitors, five wrong passwords each: 65 refusals, more than the API's budget of 60
+    // failed authentications per address. Were they counted against the site's address, the API
+    // would now refuse the site's own key and every public page would be down.
     const answers = await Promise.all(
       Array.from({ length: 13 }, async () => {
         const address = newVisitorAddress();
         const mine: TAnswer[] = [];
         for (let attempt = 0; attempt < 5; attempt += 1) {
-          mine.push((await signInFrom(stack.guardedSiteUrl, randomLiveKey(), address)).answer);
+          mine.push((await signInFrom(stack.guardedSiteUrl, randomGuess(), address)).answer);
         }
         return mine;
       }),
@@ -132,18 +136,18 @@ test.describe('Attacks on the public site', () => {
     await expectSiteUpForOthers(stack, api);
   });
 
-  test('an old session cookie replayed costs the API nothing and takes nothing down', async ({
+  test('an old session cookie replayed hammers nothing and takes nothing down', async ({
     stack,
     api,
   }) => {
-    // A cookie sealed with the site's own secret, as one from before its key was revoked.
+    // A cookie sealed with the site's own secret, holding a credential the API no longer accepts.
     const cookie = await sealData(
       {
-        apiKey: stack.revokedStaffApiKey,
+        credential: stack.revokedStaffApiKey,
         role: 'staff',
         name: 'Former staff',
-        start: 'pets_live_XXXX',
-        sessionId: 'a-session-the-server-never-made',
+        sessionId: '1',
+        accountId: '1',
       },
       { password: stack.sessionSecret, ttl: 3600 },
     );
@@ -286,7 +290,7 @@ test.describe('Attacks on the public site', () => {
     const address = newVisitorAddress();
     const answers: TAnswer[] = [];
     for (let index = 0; index < 30; index += 1) {
-      const { answer } = await signInFrom(stack.guardedSiteUrl, randomLiveKey(), address, {
+      const { answer } = await signInFrom(stack.guardedSiteUrl, randomGuess(), address, {
         'x-forwarded-for': `198.51.100.${index + 1}`,
       });
       answers.push(answer);
@@ -298,19 +302,19 @@ test.describe('Attacks on the public site', () => {
     await expectSiteUpForOthers(stack, api);
 
     // Through the trusted proxy (127.0.0.9), the address it names is the visitor.
-    const throughProxy = (visitor: string, apiKey: string) =>
-      signInFrom(stack.guardedSiteUrl, apiKey, stack.trustedProxyAddress, {
+    const throughProxy = (visitor: string, account: { email: string; password: string }) =>
+      signInFrom(stack.guardedSiteUrl, account, stack.trustedProxyAddress, {
         'x-forwarded-for': visitor,
       });
     const proxied: TAnswer[] = [];
     for (let index = 0; index < 6; index += 1) {
-      proxied.push((await throughProxy('203.0.113.10', randomLiveKey())).answer);
+      proxied.push((await throughProxy('203.0.113.10', randomGuess())).answer);
     }
     expect(proxied.slice(0, 5).every(isRefusedByApi)).toBe(true);
     expect(isTooMany(proxied[5] as TAnswer)).toBe(true);
-    const neighbour = (await throughProxy('203.0.113.11', randomLiveKey())).answer;
+    const neighbour = (await throughProxy('203.0.113.11', randomGuess())).answer;
     expect(isRefusedByApi(neighbour), 'another visitor behind the same proxy').toBe(true);
-    const staff = (await throughProxy('203.0.113.12', stack.staffApiKey)).answer;
+    const staff = (await throughProxy('203.0.113.12', stack.staffAccount)).answer;
     expect(staff.status).toBe(303);
   });
 
@@ -367,7 +371,7 @@ test.describe('Attacks on the public site', () => {
     expect(home.headers['strict-transport-security']).toBeUndefined();
     const { answer } = await signInFrom(
       stack.guardedSiteUrl,
-      stack.staffApiKey,
+      stack.staffAccount,
       newVisitorAddress(),
       { 'x-forwarded-proto': 'https' },
     );
@@ -418,7 +422,7 @@ test.describe('Staff sessions that end', () => {
   test('a cookie copied before sign-out is a sign-in page afterwards, and changes nothing', async ({
     stack,
   }) => {
-    const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
+    const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffAccount);
     expect(answer.status).toBe(303);
     const copied = visitor.cookies.get(SESSION_COOKIE);
     expect(copied).toBeDefined();
@@ -443,7 +447,7 @@ test.describe('Staff sessions that end', () => {
 
   test('a session left unused past its idle time has ended', async ({ stack }) => {
     test.setTimeout(90_000); // about 35 s of waiting
-    const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffApiKey);
+    const { visitor, answer } = await signInFrom(stack.guardedSiteUrl, stack.staffAccount);
     expect(answer.status).toBe(303);
     // In use, each page starts the idle time again.
     for (let step = 0; step < 3; step += 1) {

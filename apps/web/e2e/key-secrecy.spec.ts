@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { unsealData } from 'iron-session';
 import { expect, test } from './fixtures';
-import { WEB_DIR } from './harness/paths';
+import { LOGS_DIR, WEB_DIR } from './harness/paths';
 import { apiPages, cards, uniqueName } from './helpers';
 import { makePhoto } from './photo-helpers';
 import { SESSION_COOKIE, signIn } from './staff-helpers';
@@ -91,10 +92,12 @@ test.describe("The staff member's key and session", () => {
     });
     const orderId = placed.status === 201 ? placed.body.id : 0;
 
-    // A refused key, then the real one; every page of the back office, reached by client-side
+    // A refused sign-in, then the real one; every page of the back office, reached by client-side
     // navigation (RSC payloads) and by URL; each kind of server action; sign out.
     await page.goto(`${stack.siteUrl}/staff/sign-in`);
-    await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+    // An address no account has: refused, and nobody's account counts a failure.
+    await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
+    await page.getByLabel('Password').fill('not a password of anyone');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();
     await signIn(page, stack.siteUrl, stack.staffAccount);
@@ -126,6 +129,11 @@ test.describe("The staff member's key and session", () => {
     await expect(page.getByRole('status')).toBeVisible();
     const cookie = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);
     expect(cookie?.value).toBeDefined();
+    // The session credential the API issued, as only the site's server reads it.
+    const { credential } = await unsealData<{ credential?: string }>(cookie?.value ?? '', {
+      password: stack.sessionSecret,
+    });
+    expect(credential).toMatch(API_KEY_PATTERN);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('status')).toHaveText('You are signed out.');
     await page.waitForLoadState('networkidle');
@@ -134,8 +142,9 @@ test.describe("The staff member's key and session", () => {
     expect(responses.length).toBeGreaterThan(10);
     for (const { url, text } of responses) {
       expect(text.includes(stack.staffApiKey), `the staff key in ${url}`).toBe(false);
-      expect(text.includes(stack.partnerApiKey), `the refused key in ${url}`).toBe(false);
+      expect(text.includes(stack.staffAccount.password), `the password in ${url}`).toBe(false);
       expect(API_KEY_PATTERN.test(text), `a key in ${url}`).toBe(false);
+      expect(text.includes(credential ?? '\u0000'), `the session credential in ${url}`).toBe(false);
       // The sealed cookie is only ever in Set-Cookie, never in a body.
       expect(text.includes(cookie?.value ?? '\u0000'), `the session in ${url}`).toBe(false);
     }
@@ -143,5 +152,15 @@ test.describe("The staff member's key and session", () => {
       JSON.stringify({ cookie: document.cookie, local: { ...localStorage } }),
     );
     expect(stored).not.toContain(stack.staffApiKey);
+    expect(stored).not.toContain(credential);
+    // Nor in what the site wrote to its logs (the main site's output).
+    const siteLog = readFileSync(join(LOGS_DIR, 'site.log'), 'utf8');
+    expect(siteLog.length).toBeGreaterThan(0);
+    expect(siteLog.includes(credential ?? '\u0000'), 'the session credential in the site log').toBe(
+      false,
+    );
+    expect(siteLog.includes(stack.staffAccount.password), 'the password in the site log').toBe(
+      false,
+    );
   });
 });

@@ -275,8 +275,10 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         });
       }
       if (name === 'staff-sign-in') {
-        // A refused key.
-        await page.getByLabel('Staff key').fill(stack.partnerApiKey);
+        // A refused sign-in.
+        // An address no account has: refused, and nobody's account counts a failure.
+        await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
+        await page.getByLabel('Password').fill('not a password of anyone');
         await page.getByRole('button', { name: 'Sign in' }).click();
         await expect(page.locator('#sign-in-error')).toBeVisible();
         await page.screenshot({

@@ -74,7 +74,8 @@ test.describe('Staff sessions', () => {
   }) => {
     await page.goto(`${stack.siteUrl}/staff/animals/new`);
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/sign-in?next=%2Fstaff%2Fanimals%2Fnew`);
-    await page.getByLabel('Staff key').fill(stack.staffApiKey);
+    await page.getByLabel('Email').fill(stack.staffAccount.email);
+    await page.getByLabel('Password').fill(stack.staffAccount.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/animals/new`);
     // Signed in, the footer no longer offers "Staff sign in".
@@ -86,12 +87,13 @@ test.describe('Staff sessions', () => {
     await page.goto(
       `${stack.siteUrl}/staff/sign-in?next=${encodeURIComponent('//evil.example/x')}`,
     );
-    await page.getByLabel('Staff key').fill(stack.staffApiKey);
+    await page.getByLabel('Email').fill(stack.staffAccount.email);
+    await page.getByLabel('Password').fill(stack.staffAccount.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/applications`);
   });
 
-  test('"Sign out everywhere" ends the key\'s sessions on every device', async ({
+  test('"Sign out everywhere" ends the person\'s sessions on every device', async ({
     browser,
     stack,
   }) => {

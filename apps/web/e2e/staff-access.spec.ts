@@ -202,7 +202,7 @@ test.describe('Staff sign in', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${stack.siteUrl}/staff/sign-in`);
-    await page.getByLabel('Email').fill(stack.staffAccount.email);
+    await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toContainText('do not match');

@@ -113,8 +113,7 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   expect(order.status).toBe(200);
   const webStart = stack.webApiKey.slice(0, stack.webApiKey.indexOf('_', 5) + 5);
   expect(
-    order.status === 200 &&
-      order.body.history.map(({ to, by, byName }) => `${to} ${byName ?? by}`),
+    order.status === 200 && order.body.history.map(({ to, by, byName }) => `${to} ${byName ?? by}`),
   ).toEqual([
     `placed ${webStart}`,
     `approved ${stack.staffAccount.name}`,

@@ -75,10 +75,11 @@ test.describe('Failure states', () => {
 
     // Staff signing in while the API is down: told calmly, nothing technical.
     await page.goto(`${stack.offlineSiteUrl}/staff/sign-in`);
-    await page.getByLabel('Staff key').fill(stack.staffApiKey);
+    await page.getByLabel('Email').fill(stack.staffAccount.email);
+    await page.getByLabel('Password').fill(stack.staffAccount.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
-      "We can't reach our animal records right now. Please try again in a minute.",
+      "We can't reach our records right now. Please try again in a minute.",
     );
     await expectNoTechnicalDetails(page);
   });
