@@ -11,9 +11,10 @@
 // (git-ignored, mode 600) and reuses it afterwards; if the API no longer accepts it (a new
 // database), a new one is made, and a kept key that is not first-party (made before the API told visitors apart) is
 // replaced by one, and revoked.
-// When it makes that key for a new database it also makes a demo staff key ("demo staff") and
-// prints it once, so the back office (/staff) can be tried at once; otherwise it prints how to
-// make one. The site's SESSION_SECRET, unless given, is generated once and kept in DATA_DIR too:
+// When it makes that key for a new database it also makes the first admin (admin@localhost, a
+// generated password given to `pnpm accounts create` on its standard input, never in argv) and
+// prints the password once, so the back office (/staff) can be tried at once; otherwise it prints
+// how to make an account. The site's SESSION_SECRET, unless given, is generated once and kept in DATA_DIR too:
 // a local convenience, not for production (where SESSION_SECRET must be set).
 //
 // Before starting anything it checks its own variables (./stack-config.mjs) and the Node version,
@@ -156,6 +157,7 @@ const start = (name, command, args, options = {}) => {
     env: { ...env, ...options.env },
     // It runs for hours: keep only the tail, the terminal has the rest. A task keeps its output.
     keepOutput: options.isTask === true,
+    ...(options.input === undefined ? {} : { input: options.input }),
     onLine: (line, stream) => {
       if (options.quiet) {
         return;
@@ -295,47 +297,68 @@ const siteKey = async () => {
   return key;
 };
 
-/** Whether siteKey() had to make a key: a new database, which gets a demo staff key too. */
+/** Whether siteKey() had to make a key: a new database, which gets its first admin too. */
 let isNewDatabase = false;
 
-const STAFF_HOW_TO = `make a staff key with \`${withDatabase(
-  `${commandPrefix}pnpm keys create --plan business --role staff --name "Your name"`,
+const ACCOUNT_HOW_TO = `make an account with \`${withDatabase(
+  `${commandPrefix}pnpm accounts create --role staff --email you@example.org --name "Your name" --password-stdin`,
 )}\` and sign in with it`;
 
-/** The display start of a key (apps/api's apiKeyStart): what `pnpm keys revoke` takes. */
-const keyStart = (key) => key.slice(0, key.indexOf('_', 5) + 1 + 4);
+/** The first admin of a new database: the address people sign in with at /staff/sign-in. */
+const FIRST_ADMIN_EMAIL = 'admin@localhost';
+
+/** 20 characters of base62: the first admin's password, made here and printed once. */
+const newPassword = () => {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let password = '';
+  while (password.length < 20) {
+    for (const byte of randomBytes(32)) {
+      // 248 = 4 × 62: no bias towards the first letters.
+      if (byte < 248 && password.length < 20) {
+        password += alphabet[byte % 62];
+      }
+    }
+  }
+  return password;
+};
 
 /**
- * On a new database: a demo staff key, printed once (like the API's demo key) and kept nowhere.
- * Otherwise: how to make one.
+ * On a new database: the first admin, admin@localhost with a generated password, made with
+ * `pnpm accounts create` (the password on its standard input, so never in argv or `ps`) and
+ * printed once, kept nowhere. Otherwise: how to make an account.
  */
-const announceStaffKey = async () => {
-  const staffUrl = `http://localhost:${webPort}/staff`;
+const announceFirstAdmin = async () => {
+  const staffUrl = `http://localhost:${webPort}/staff/sign-in`;
   if (!isNewDatabase) {
-    log(`back office: ${staffUrl} (${STAFF_HOW_TO}).`);
+    log(`back office: ${staffUrl} (${ACCOUNT_HOW_TO}).`);
     return null;
   }
-  try {
-    const staffKey = await createKey([
-      '--plan',
-      'business',
+  const password = newPassword();
+  const child = start(
+    'accounts',
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join('apps', 'api', 'src', 'cli', 'index.ts'),
+      'accounts',
+      'create',
       '--role',
-      'staff',
+      'admin',
+      '--email',
+      FIRST_ADMIN_EMAIL,
       '--name',
-      'demo staff',
-    ]);
-    log(
-      `back office: ${staffUrl}. A demo staff key was made for this new database; it is shown only this once:`,
-    );
-    process.stdout.write(`\n    ${staffKey}\n\n`);
-    log(
-      `revoke it with \`${withDatabase(`${commandPrefix}pnpm keys revoke ${keyStart(staffKey)}`)}\` once you have your own.`,
-    );
-    return staffKey;
-  } catch (error) {
-    log(`could not make a demo staff key (${error.message}); ${STAFF_HOW_TO}.`);
+      'Store admin',
+      '--password-stdin',
+    ],
+    { quiet: true, isTask: true, input: `${password}\n` },
+  );
+  const { code, description, stderr } = await child.exited;
+  if (code !== 0) {
+    log(`could not make the first admin (${description}: ${stderr.trim()}); ${ACCOUNT_HOW_TO}.`);
     return null;
   }
+  return { email: FIRST_ADMIN_EMAIL, password };
 };
 
 /**
@@ -471,13 +494,19 @@ const main = async () => {
     });
     void startCompiler('web-types', join('apps', 'web'), ['--noEmit']);
   }
-  const staffKey = await announceStaffKey();
+  const firstAdmin = await announceFirstAdmin();
   // Last, where nothing scrolls them away: the keys made for this new database and the addresses.
   if (demoKey) {
     log(`demo API key (a partner's, shown only at this first start): ${demoKey}`);
   }
-  if (staffKey) {
-    log(`demo staff key (for the back office, shown only at this first start): ${staffKey}`);
+  if (firstAdmin) {
+    log(`back office: http://localhost:${webPort}/staff/sign-in`);
+    log(
+      `first admin (shown only at this first start): ${firstAdmin.email}  /  ${firstAdmin.password}`,
+    );
+    log(
+      `change it at /staff/account; invite your team at /staff/team (mail lands in the dev mailbox: pnpm mail).`,
+    );
   }
   log(`the API's access log (one JSON line per request): ${accessLogFile}`);
   log(

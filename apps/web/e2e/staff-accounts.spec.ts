@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser } from '@playwright/test';
+import { fillApplication } from './adopt-helpers';
+import { expect, test } from './fixtures';
+import type { TStack } from './harness/stack';
+import { categories, uniqueName } from './helpers';
+import { linksOf, waitForMail } from './mail-helpers';
+import { newVisitorAddress, ScriptedVisitor } from './scripted-visitor';
+import { fillSignIn, SESSION_COOKIE, signIn } from './staff-helpers';
+
+/**
+ * People, not keys (the issue's staff story): an admin invites Anna by email; she joins with her
+ * name and a password, approves an application, and the history says so by name; sign-out,
+ * "sign out everywhere" and a password reset end sessions for good; a deactivated account and a
+ * guesser are kept out, while everyone else still signs in. Real API, real SMTP, Chromium.
+ */
+
+const newPassword = () => `pw-${randomBytes(12).toString('base64url')}`;
+
+/** The path of the first link in the email that goes to `/staff/<purpose>/`. */
+const staffLink = (links: string[], purpose: 'invite' | 'reset'): string => {
+  const link = links.find((href) => href.includes(`/staff/${purpose}/`));
+  expect(link, `a /staff/${purpose}/ link`).toBeDefined();
+  return new URL(link as string).pathname;
+};
+
+/** Anna: invited by the admin through /staff/team, joined through the email's link. */
+const inviteAndJoin = async (
+  browser: Browser,
+  stack: TStack,
+  person: { email: string; name: string; password: string },
+) => {
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signIn(admin, stack.siteUrl, stack.adminAccount);
+  await admin
+    .getByRole('navigation', { name: 'Staff' })
+    .getByRole('link', { name: 'Team' })
+    .click();
+  await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Team');
+  await admin.getByLabel('Email').fill(person.email);
+  await admin.getByLabel('Name', { exact: true }).fill('Anna');
+  await admin.getByLabel('Role').selectOption('staff');
+  await admin.getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(admin.getByRole('status')).toContainText(`on its way to ${person.email}`);
+  await expect(admin.getByRole('list', { name: 'Team' })).toContainText(person.email);
+  await adminContext.close();
+
+  const invite = await waitForMail(stack, person.email, /invited to the .* back office/);
+  const joinContext = await browser.newContext();
+  const join = await joinContext.newPage();
+  await join.goto(`${stack.siteUrl}${staffLink(linksOf(invite), 'invite')}`);
+  await expect(join.getByRole('heading', { level: 1 })).toHaveText('Join the team');
+  await join.getByLabel('Your name').fill(person.name);
+  await join.getByLabel('New password', { exact: true }).fill(person.password);
+  await join.getByLabel('New password again').fill(person.password);
+  await join.getByRole('button', { name: 'Join the team' }).click();
+  await expect(join).toHaveURL(/\/staff\/sign-in\?reset=1$/);
+  // The invitation is used: its link fails now.
+  await join.goto(`${stack.siteUrl}${staffLink(linksOf(invite), 'invite')}`);
+  await join.getByLabel('Your name').fill('Someone else');
+  await join.getByLabel('New password', { exact: true }).fill('another password entirely');
+  await join.getByLabel('New password again').fill('another password entirely');
+  await join.getByRole('button', { name: 'Join the team' }).click();
+  await expect(join.locator('#password-form-error')).toContainText('This link is not valid');
+  await joinContext.close();
+};
+
+test.describe('Staff accounts', () => {
+  test('invited by email, Anna joins, approves an application, and the history names her', async ({
+    browser,
+    page,
+    stack,
+    api,
+  }) => {
+    test.setTimeout(120_000);
+    const anna = {
+      email: `anna-${Date.now()}@store.test`,
+      name: 'Anna Ortiz',
+      password: newPassword(),
+    };
+    await inviteAndJoin(browser, stack, anna);
+
+    // An application, placed on the public site.
+    const category = (await categories(api))[0];
+    const created = await api.pets.createPet({
+      body: { name: uniqueName('Anna'), categoryId: category?.id ?? 1, status: 'available' },
+    });
+    const petId = created.status === 201 ? created.body.id : 0;
+    const adopter = await browser.newContext();
+    const publicPage = await adopter.newPage();
+    await publicPage.goto(`${stack.siteUrl}/pets/${petId}`);
+    await publicPage.getByRole('link', { name: 'Apply to adopt' }).click();
+    await fillApplication(publicPage, { name: 'Grace Hopper', email: 'grace@example.org' });
+    await publicPage.getByRole('button', { name: 'Send application' }).click();
+    await expect(publicPage.getByRole('heading', { level: 1 })).toHaveText(/^Thank you/);
+    await adopter.close();
+    const orders = await api.orders.listOrders({ query: { petId, limit: 10 } });
+    const orderId = orders.status === 200 ? (orders.body[0]?.id ?? 0) : 0;
+    expect(orderId).toBeGreaterThan(0);
+
+    // Anna signs in: the header names her; she approves.
+    await signIn(page, stack.siteUrl, anna);
+    await expect(page.getByText('Signed in as Anna Ortiz')).toBeVisible();
+    // Staff, not admin: no Team link, and the page is not hers.
+    await expect(
+      page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Team' }),
+    ).toHaveCount(0);
+    await page.goto(`${stack.siteUrl}/staff/applications/${orderId}?confirm=approve`);
+    await page.getByRole('button', { name: 'Yes, approve' }).click();
+    await expect(page.getByRole('status')).toBeVisible();
+    await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
+    await expect(page.getByText('by Anna Ortiz').first()).toBeVisible();
+    const order = await api.orders.getOrder({ params: { orderId } });
+    expect(order.status === 200 && order.body.history.at(-1)).toMatchObject({
+      to: 'approved',
+      byName: 'Anna Ortiz',
+    });
+
+    // Sign-out ends the session at the API: a copy of the cookie, replayed, is a stranger's.
+    const copied = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);
+    expect(copied).toBeDefined();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(page.getByRole('status')).toHaveText('You are signed out.');
+    const replay = await browser.newContext();
+    await replay.addCookies([
+      { name: SESSION_COOKIE, value: copied?.value ?? '', url: stack.siteUrl },
+    ]);
+    const replayPage = await replay.newPage();
+    await replayPage.goto(`${stack.siteUrl}/staff/applications`);
+    await expect(replayPage).toHaveURL(/\/staff\/sign-in/);
+    await replay.close();
+  });
+
+  test('a password reset by email works once; sign out everywhere ends the other devices', async ({
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    const person = {
+      email: `reset-${Date.now()}@store.test`,
+      name: 'Rita Reset',
+      password: newPassword(),
+    };
+    await inviteAndJoin(browser, stack, person);
+
+    // Signed in on a second device, which the reset will sign out.
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await signIn(otherPage, stack.siteUrl, person);
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(page.getByRole('status')).toContainText('a link to reset its password');
+    const mail = await waitForMail(stack, person.email, /Reset your .* password/);
+    const link = staffLink(linksOf(mail), 'reset');
+    const renewed = newPassword();
+    await page.goto(`${stack.siteUrl}${link}`);
+    await page.getByLabel('New password', { exact: true }).fill(renewed);
+    await page.getByLabel('New password again').fill(renewed);
+    await page.getByRole('button', { name: 'Set my password' }).click();
+    await expect(page).toHaveURL(/\/staff\/sign-in\?reset=1$/);
+    // The link is used up.
+    await page.goto(`${stack.siteUrl}${link}`);
+    const again = newPassword();
+    await page.getByLabel('New password', { exact: true }).fill(again);
+    await page.getByLabel('New password again').fill(again);
+    await page.getByRole('button', { name: 'Set my password' }).click();
+    await expect(page.locator('#password-form-error')).toContainText('This link is not valid');
+    // The reset ended the other device's session; the old password is refused, the new one works.
+    await otherPage.goto(`${stack.siteUrl}/staff/animals`);
+    await expect(otherPage).toHaveURL(/\/staff\/sign-in/);
+    await fillSignIn(page, stack.siteUrl, person);
+    await expect(page.locator('#sign-in-error')).toContainText('do not match');
+    await signIn(page, stack.siteUrl, { email: person.email, password: renewed });
+
+    // Two devices again; "Sign out everywhere" on the account page ends both.
+    await signIn(otherPage, stack.siteUrl, { email: person.email, password: renewed });
+    await page.goto(`${stack.siteUrl}/staff/account`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your account');
+    await expect(page.getByRole('list', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(2);
+    await page
+      .getByRole('main')
+      .getByRole('button', { name: 'Sign out everywhere' })
+      .first()
+      .click();
+    await expect(page.getByRole('status')).toContainText('You are signed out everywhere');
+    await otherPage.goto(`${stack.siteUrl}/staff/animals`);
+    await expect(otherPage).toHaveURL(/\/staff\/sign-in/);
+    await other.close();
+    await context.close();
+  });
+
+  test('a deactivated account cannot sign in', async ({ page, stack }) => {
+    await fillSignIn(page, stack.siteUrl, stack.deactivatedAccount);
+    await expect(page.locator('#sign-in-error')).toContainText('This account has been deactivated');
+    expect((await page.context().cookies()).map(({ name }) => name)).not.toContain(SESSION_COOKIE);
+  });
+
+  test('wrong passwords from one visitor get "too many"; another visitor still signs in', async ({
+    stack,
+  }) => {
+    // The guarded site keeps the default limit: five refusals per visitor in ten minutes.
+    const guesser = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const form = await guesser.form('/staff/sign-in', 'email');
+    const answers = [];
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      answers.push(
+        await guesser.submit(form, { email: stack.staffAccount.email, password: newPassword() }),
+      );
+    }
+    expect(answers.slice(0, 5).every((answer) => answer.body.includes('do not match'))).toBe(true);
+    expect(answers[5]?.body).toContain('Too many sign-ins were refused from here');
+    // Even the right password, from the guesser: still too many.
+    const right = await guesser.submit(form, {
+      email: stack.staffAccount.email,
+      password: stack.staffAccount.password,
+    });
+    expect(right.body).toContain('Too many sign-ins were refused from here');
+
+    const colleague = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const signedIn = await colleague.submit(await colleague.form('/staff/sign-in', 'email'), {
+      email: stack.staffAccount.email,
+      password: stack.staffAccount.password,
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe('/staff/applications');
+  });
+});
