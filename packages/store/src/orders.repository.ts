@@ -30,6 +30,7 @@ import {
   type TQueryable,
 } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
+import { recordAudit } from './audit.repository';
 import { UnknownPetError } from './errors';
 import { recordEvents, type TNewEvent } from './events.repository';
 import { petsInOrders, recordPetEvents } from './pets.repository';
@@ -704,12 +705,17 @@ const inReviewDelta = (changes: readonly TOrderChange[]): number =>
   );
 
 /** A transition as the service asks for it: who, and the decline's reason and note. */
+/** Who changed something, for the audit log: the key, and the person behind it if any. */
+export type TAuditActor = { apiKeyId: string; accountId: string | null; name: string };
+
 export type TTransitionRequest = {
   action: TOrderAction;
   /** Display start of the key, for the histories. */
   by: string;
   /** The person who made the change through the store's site (a session credential's owner). */
   byName?: string | undefined;
+  /** For a staff caller: the audit log's actor (audit.repository.ts), written with the change. */
+  actor?: TAuditActor | undefined;
   decline?: { reason: TDeclineReason; note?: string | undefined } | undefined;
 };
 
@@ -811,6 +817,18 @@ export class OrdersRepository {
         throw new OrderStatusError(id, current?.status ?? named.status);
       }
       const changes: TOrderChange[] = [{ orderId: id, petId: named.petId, from: row.previous, to }];
+      if (request.actor) {
+        // Who did it, in the change's own transaction: an entry exists exactly when it committed.
+        await recordAudit(client, {
+          actorAccountId: request.actor.accountId,
+          actorApiKeyId: request.actor.apiKeyId,
+          actorName: request.actor.name,
+          action: `order.${to}`,
+          targetType: 'order',
+          targetId: String(id),
+          details: { from: row.previous },
+        });
+      }
       if (effects.others) {
         const others = await OTHERS_STATEMENT.execute(client, {
           petId,
@@ -923,7 +941,14 @@ export class OrdersRepository {
    */
   addNote(
     orderId: number,
-    note: { apiKeyId: bigint; author: string; kind: TOrderNoteKind; text: string },
+    note: {
+      apiKeyId: bigint;
+      author: string;
+      kind: TOrderNoteKind;
+      text: string;
+      /** For a staff caller: the audit log's actor, written with the note. */
+      actor?: TAuditActor | undefined;
+    },
     /** What the note causes besides itself (a question's email), in its transaction. */
     onAdded?: (client: PoolClient, note: TOrderNote) => Promise<void>,
   ): Promise<TOrderNote | null> {
@@ -944,6 +969,17 @@ export class OrdersRepository {
         text: note.text,
       });
       const added = toNote(rows[0] as Parameters<typeof toNote>[0]);
+      if (note.actor) {
+        await recordAudit(client, {
+          actorAccountId: note.actor.accountId,
+          actorApiKeyId: note.actor.apiKeyId,
+          actorName: note.actor.name,
+          action: `order.${note.kind}_added`,
+          targetType: 'order',
+          targetId: String(orderId),
+          details: { noteId: added.id },
+        });
+      }
       await onAdded?.(client, added);
       return added;
     });

@@ -133,3 +133,19 @@ export class TeamController {
     });
   }
 }
+
+/** Admins: the audit log (written by the changes themselves, in their transactions). */
+@Controller()
+export class AuditController {
+  constructor(private readonly accounts: AccountsService) {}
+
+  @TsRestHandler(siteContract.audit)
+  handle() {
+    return tsRestHandler(siteContract.audit, {
+      listAudit: async ({ query }) => ({
+        status: 200 as const,
+        body: await this.accounts.listAudit(query),
+      }),
+    });
+  }
+}

@@ -18,6 +18,7 @@ import { MailModule } from '../mail/mail.module';
 import { RATE_LIMIT_STORE, type TRateLimitStore } from '../rate-limit/rate-limit.types';
 import {
   AccountController,
+  AuditController,
   AuthController,
   SessionController,
   TeamController,
@@ -69,7 +70,13 @@ class LastSeenFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
 /** People's accounts and sessions: the site-only contract's auth, session, account and team. */
 @Module({
   imports: [MailModule],
-  controllers: [AuthController, SessionController, AccountController, TeamController],
+  controllers: [
+    AuthController,
+    SessionController,
+    AccountController,
+    TeamController,
+    AuditController,
+  ],
   providers: [
     {
       provide: ACCOUNTS_DEPS,

@@ -6,7 +6,7 @@ import {
   isAccountExists,
   type TAccount,
 } from '@pets/store/accounts.repository';
-import { recordAudit, type TAuditEntry } from '@pets/store/audit.repository';
+import { listAudit, recordAudit, type TAuditEntry } from '@pets/store/audit.repository';
 import type { MailRepository } from '@pets/store/mail.repository';
 import { PasswordBusyError, type PasswordHasher, passwordProblem } from '@pets/store/password';
 import { SessionsRepository, type TSession } from '@pets/store/sessions.repository';
@@ -441,6 +441,38 @@ export class AccountsService {
   }
 
   // --- The team (admins) ---------------------------------------------------------------------
+
+  /** A page of the audit log, newest first; days are UTC days, `to` included. */
+  async listAudit(query: {
+    actor?: string | undefined;
+    action?: string | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+    before?: string | undefined;
+    limit: number;
+  }) {
+    const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+    const page = await listAudit(this.pool, {
+      actorAccountId: query.actor,
+      action: query.action,
+      from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
+      to: query.to ? dayAfter(query.to) : undefined,
+      before: query.before,
+      limit: query.limit,
+    });
+    return {
+      entries: page.entries.map((entry) => ({
+        id: entry.id,
+        at: entry.at.toISOString(),
+        actorAccountId: entry.actorAccountId,
+        actorName: entry.actorName,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+      })),
+      nextBefore: page.nextBefore,
+    };
+  }
 
   async listTeam() {
     const accounts = await new AccountsRepository(this.pool).list();

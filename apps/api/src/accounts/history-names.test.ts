@@ -79,3 +79,76 @@ describe('order history names the person', () => {
     expect(entry && 'byName' in entry).toBe(false);
   });
 });
+
+describe('the audit log', () => {
+  it('an approval by a person is one entry with their name, listed for an admin filtered by them; a refused change writes none', async () => {
+    const anna = await createAccount(api, 'staff', { name: 'Anna Audit' });
+    const admin = await createAccount(api, 'admin', { name: 'Ada Admin' });
+    const annaSession = await signInAs(site, anna);
+    const adminSession = await signInAs(site, admin);
+    const petId = await createPet(api, staffKey, categoryId, 'Thyme');
+    const order = await placedOrder(api, partner, petId);
+    const approve = () =>
+      api.fetch(`/v1/store/orders/${order.id}/approve`, {
+        method: 'POST',
+        key: annaSession.credential,
+        headers: { [FirstPartyHeader.firstPartyKey]: site.key },
+      });
+    expect((await approve()).status).toBe(200);
+    // Approving again is refused (409): nothing changed, nothing audited.
+    expect((await approve()).status).toBe(409);
+
+    const listed = await site.asPerson(
+      adminSession.credential,
+      `/internal/audit?actor=${anna.id}&action=order.approved`,
+    );
+    expect(listed.status).toBe(200);
+    const { entries, nextBefore } = (await listed.json()) as {
+      entries: { actorName: string; action: string; targetType: string; targetId: string }[];
+      nextBefore: string | null;
+    };
+    expect(entries).toEqual([
+      expect.objectContaining({
+        actorName: 'Anna Audit',
+        action: 'order.approved',
+        targetType: 'order',
+        targetId: String(order.id),
+      }),
+    ]);
+    expect(nextBefore).toBeNull();
+    // Anna's own sign-in is there too, and staff may not read the log.
+    const everything = await site.asPerson(
+      adminSession.credential,
+      `/internal/audit?actor=${anna.id}`,
+    );
+    const actions = ((await everything.json()) as { entries: { action: string }[] }).entries.map(
+      (entry) => entry.action,
+    );
+    expect(actions).toEqual(['order.approved', 'session.started']);
+    expect((await site.asPerson(annaSession.credential, '/internal/audit')).status).toBe(403);
+    // A partner's order placement is not audited.
+    const partnerRows = await api.pool.query(
+      "SELECT count(*)::int AS n FROM audit_log WHERE action LIKE 'order.%' AND target_id = $1",
+      [String(order.id)],
+    );
+    expect(partnerRows.rows[0]?.n).toBe(1);
+  });
+
+  it('pages newest first with nextBefore, and filters by day', async () => {
+    const admin = await createAccount(api, 'admin');
+    const { credential } = await signInAs(site, admin);
+    const first = await site.asPerson(credential, '/internal/audit?limit=1');
+    const page = (await first.json()) as { entries: { id: string }[]; nextBefore: string | null };
+    expect(page.entries).toHaveLength(1);
+    expect(page.nextBefore).toBe(page.entries[0]?.id);
+    const next = await site.asPerson(
+      credential,
+      `/internal/audit?limit=1&before=${page.nextBefore}`,
+    );
+    const older = (await next.json()) as { entries: { id: string }[] };
+    expect(Number(older.entries[0]?.id)).toBeLessThan(Number(page.entries[0]?.id));
+    const none = await site.asPerson(credential, '/internal/audit?from=2000-01-01&to=2000-01-02');
+    expect(((await none.json()) as { entries: unknown[] }).entries).toEqual([]);
+    expect((await site.asPerson(credential, '/internal/audit?from=yesterday')).status).toBe(400);
+  });
+});

@@ -5,8 +5,10 @@ import { ZError } from '../schemas/error';
 import {
   ZAccountRole,
   ZAccountToken,
+  ZAuditEntry,
   ZCurrentSession,
   ZEmail,
+  ZListAuditQuery,
   ZPassword,
   ZPasswordAttempt,
   ZPersonName,
@@ -193,6 +195,20 @@ export const teamRouter = c.router({
   },
 });
 
+/** Admins: the audit log. */
+export const auditRouter = c.router({
+  listAudit: {
+    method: 'GET',
+    path: '/audit',
+    summary: 'The audit log, newest first, filtered by person, action and days',
+    query: ZListAuditQuery,
+    responses: {
+      200: z.object({ entries: z.array(ZAuditEntry), nextBefore: z.string().nullable() }),
+    },
+    metadata: ADMIN,
+  },
+});
+
 export const SITE_PATH_PREFIX = '/internal';
 
 /**
@@ -206,6 +222,7 @@ export const siteContract = c.router(
     session: sessionRouter,
     account: accountRouter,
     team: teamRouter,
+    audit: auditRouter,
   },
   {
     pathPrefix: SITE_PATH_PREFIX,

@@ -83,3 +83,32 @@ export const ZCurrentSession = z.object({
   account: ZSiteAccount,
   session: ZSiteSession,
 });
+
+/** One line of the audit log: who did what, to what, when. */
+export const ZAuditEntry = z.object({
+  id: ZId,
+  at: ZInstant,
+  /** The person, when a person did it (null: a script's key, the CLI, the schedule). */
+  actorAccountId: ZId.nullable(),
+  actorName: z.string().max(100),
+  action: z.string().max(64),
+  targetType: z.string().max(32),
+  targetId: z.string().max(64),
+});
+export type TAuditEntry = z.infer<typeof ZAuditEntry>;
+
+export const ZListAuditQuery = z.object({
+  actor: ZId.optional(),
+  action: z
+    .string()
+    .regex(/^[a-z_]+(\.[a-z_]+)*$/)
+    .max(64)
+    .optional(),
+  /** From this UTC day (YYYY-MM-DD), included. */
+  from: z.string().date().optional(),
+  /** To this UTC day, included. */
+  to: z.string().date().optional(),
+  /** The `nextBefore` of the page before: older entries. */
+  before: ZId.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});

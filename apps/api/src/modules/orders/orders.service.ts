@@ -24,6 +24,7 @@ import {
   OrdersRepository,
   orderMailFacts,
   PetNotAvailableError,
+  type TAuditActor,
   type TOrderScope,
 } from '@pets/store/orders.repository';
 import type { TCaller } from '../../api-keys/caller';
@@ -123,6 +124,7 @@ export class OrdersService {
         action,
         by: caller.start,
         byName: personOf(caller),
+        actor: actorOf(caller),
         decline,
       })
       .then((order) => asSeenBy(caller, order))
@@ -216,7 +218,24 @@ const asSeenBy = (caller: TCaller, order: TOrder): TOrder =>
     ? order
     : { ...order, history: order.history.map(({ byName: _byName, ...entry }) => entry) };
 
-const signedBy = (caller: TCaller) => ({ apiKeyId: caller.apiKeyId, author: caller.name });
+/**
+ * Who signs a note, and for staff callers (a person or a script's staff key) the audit log's
+ * actor; partners' traffic is not audited (the access log has it).
+ */
+const signedBy = (caller: TCaller) => ({
+  apiKeyId: caller.apiKeyId,
+  author: caller.name,
+  actor: actorOf(caller),
+});
+
+const actorOf = (caller: TCaller): TAuditActor | undefined =>
+  caller.role === 'staff'
+    ? {
+        apiKeyId: String(caller.apiKeyId),
+        accountId: caller.owner?.type === 'person' ? caller.owner.id : null,
+        name: caller.owner?.name ?? caller.name,
+      }
+    : undefined;
 
 const scopeOf = (caller: TCaller): TOrderScope => ({
   apiKeyId: caller.role === 'staff' ? null : caller.apiKeyId,
