@@ -130,9 +130,37 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     await page.getByRole('button', { name: 'Add animal' }).click();
     await expect(page.locator('#pet-name-error')).toBeVisible();
     await expectNoSeriousViolations(page, 'Add an animal, with errors');
+    await page.goto(`${stack.siteUrl}/staff/account`);
+    await expectNoSeriousViolations(page, 'Your account');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
     await expectNoSeriousViolations(page, 'An application on a phone');
+    await page.goto(`${stack.siteUrl}/staff/account`);
+    await expectNoSeriousViolations(page, 'Your account on a phone');
+  });
+
+  test("people's pages: reset, invite, team and audit, at desktop and phone width", async ({
+    page,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${stack.siteUrl}/staff/reset`);
+      await expectNoSeriousViolations(page, `Reset your password (${width})`);
+      await page.goto(`${stack.siteUrl}/staff/reset/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`);
+      await expectNoSeriousViolations(page, `Choose a new password (${width})`);
+      await page.goto(`${stack.siteUrl}/staff/invite/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`);
+      await expectNoSeriousViolations(page, `Join the team (${width})`);
+    }
+    await signIn(page, stack.siteUrl, stack.adminAccount);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${stack.siteUrl}/staff/team`);
+      await expectNoSeriousViolations(page, `Team (${width})`);
+      await page.goto(`${stack.siteUrl}/staff/audit`);
+      await expectNoSeriousViolations(page, `Audit log (${width})`);
+    }
   });
 
   test('the not-found, rate-limited and unreachable states', async ({ page, stack }) => {

@@ -135,6 +135,10 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   await signIn(await signedIn.newPage(), stack.siteUrl, stack.staffAccount);
   const staffState = await signedIn.storageState();
   await signedIn.close();
+  const adminSignedIn = await browser.newContext();
+  await signIn(await adminSignedIn.newPage(), stack.siteUrl, stack.adminAccount);
+  const adminState = await adminSignedIn.storageState();
+  await adminSignedIn.close();
   // An adopter who has just applied: the confirmation shows only the application their own form
   // placed (a cookie set by the form's redirect), for an animal made for it.
   const applied = await browser.newContext();
@@ -153,7 +157,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     { status: 'available', limit: 1 },
     1,
   );
-  const pages: [string, string, (boolean | 'applicant')?][] = [
+  const pages: [string, string, (boolean | 'applicant' | 'admin')?][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['browse-filtered', `${stack.siteUrl}/?status=all&sex=female&age=young`],
@@ -180,6 +184,12 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['add-animal', `${stack.siteUrl}/staff/animals/new`, true],
     ['staff-edit-animal', `${stack.siteUrl}/staff/animals/${order.petId}`, true],
     ['staff-edit-animal-photos', `${stack.siteUrl}/staff/animals/${photographed.id}`, true],
+    // People.
+    ['staff-account', `${stack.siteUrl}/staff/account`, true],
+    ['staff-reset', `${stack.siteUrl}/staff/reset`],
+    ['staff-invite', `${stack.siteUrl}/staff/invite/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`],
+    ['staff-team', `${stack.siteUrl}/staff/team`, 'admin'],
+    ['staff-audit', `${stack.siteUrl}/staff/audit`, 'admin'],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const measurements: TMeasurement[] = [];
@@ -191,6 +201,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         viewport,
         ...(who === true ? { storageState: staffState } : {}),
         ...(who === 'applicant' ? { storageState: applicantState } : {}),
+        ...(who === 'admin' ? { storageState: adminState } : {}),
       });
       const page = await context.newPage();
       const sizes: Promise<{ type: string; bytes: number }>[] = [];

@@ -72,6 +72,7 @@ test.describe('Staff accounts', () => {
     page,
     stack,
     api,
+    staffApi,
   }) => {
     test.setTimeout(120_000);
     const anna = {
@@ -111,11 +112,33 @@ test.describe('Staff accounts', () => {
     await expect(page.getByRole('status')).toBeVisible();
     await page.goto(`${stack.siteUrl}/staff/applications/${orderId}`);
     await expect(page.getByText('by Anna Ortiz').first()).toBeVisible();
-    const order = await api.orders.getOrder({ params: { orderId } });
+    // Staff keys read the name; the site's own key, a partner's, does not.
+    const order = await staffApi.orders.getOrder({ params: { orderId } });
     expect(order.status === 200 && order.body.history.at(-1)).toMatchObject({
       to: 'approved',
       byName: 'Anna Ortiz',
     });
+    const asPartner = await api.orders.getOrder({ params: { orderId } });
+    expect(asPartner.status === 200 && asPartner.body.history.at(-1)?.byName).toBeUndefined();
+
+    // The admin's audit log, filtered by Anna, lists the approval.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await signIn(admin, stack.siteUrl, stack.adminAccount);
+    await admin
+      .getByRole('navigation', { name: 'Staff' })
+      .getByRole('link', { name: 'Audit log' })
+      .click();
+    await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Audit log');
+    await admin.getByLabel('Person').selectOption({ label: `Anna Ortiz (${anna.email})` });
+    await admin.getByLabel('Action').selectOption('order.approved');
+    await admin.getByRole('button', { name: 'Show' }).click();
+    await expect(admin).toHaveURL(/actor=\d+&action=order.approved/);
+    const entries = admin.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');
+    await expect(entries).toHaveCount(1);
+    await expect(entries.first()).toContainText('Anna Ortiz: order.approved');
+    await expect(entries.first().getByRole('link')).toHaveText(`application A-${orderId}`);
+    await adminContext.close();
 
     // Sign-out ends the session at the API: a copy of the cookie, replayed, is a stranger's.
     const copied = (await page.context().cookies()).find(({ name }) => name === SESSION_COOKIE);

@@ -13,6 +13,7 @@ export const STAFF_PAGES = [
   '/staff/animals/1',
   '/staff/account',
   '/staff/team',
+  '/staff/audit',
 ] as const;
 
 /** Types an email and a password into /staff/sign-in and sends them. */

@@ -14,6 +14,7 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   browser,
   stack,
   api,
+  staffApi,
 }) => {
   const category = (await categories(api))[0];
   const name = uniqueName('Story');
@@ -109,7 +110,7 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
 
   // The API recorded who did what: the adopter's side (the site's key) placed it, the staff
   // member, by name, approved and completed it.
-  const order = await api.orders.getOrder({ params: { orderId } });
+  const order = await staffApi.orders.getOrder({ params: { orderId } });
   expect(order.status).toBe(200);
   const webStart = stack.webApiKey.slice(0, stack.webApiKey.indexOf('_', 5) + 5);
   expect(

@@ -208,3 +208,20 @@ export const setTeamMemberActive = async (credential: string, id: string, isActi
         : client.team.deactivate({ params: { id }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body.account : undefined),
   );
+
+export type TAuditQuery = {
+  actor?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+  before?: string;
+};
+
+export const listAuditLog = async (credential: string, query: TAuditQuery) =>
+  callSiteApi(
+    'listAudit',
+    await accountCredential(credential),
+    (client) =>
+      client.audit.listAudit({ query: { ...query, limit: 50 }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );

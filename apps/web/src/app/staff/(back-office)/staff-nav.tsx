@@ -10,7 +10,10 @@ const LINKS = [
   { href: '/staff/mail', label: 'Mail' },
 ] as const;
 /** Only admins see these (the pages answer 404 to staff). */
-const ADMIN_LINKS = [{ href: '/staff/team', label: 'Team' }] as const;
+const ADMIN_LINKS = [
+  { href: '/staff/team', label: 'Team' },
+  { href: '/staff/audit', label: 'Audit log' },
+] as const;
 const ACCOUNT_LINK = { href: '/staff/account', label: 'Your account' } as const;
 
 /** The back office's own navigation; the current section is marked for screen readers. */
