@@ -53,7 +53,7 @@ beforeAll(async () => {
     .toFile(join(workDir, 'biscuit.jpg'));
   const env = { DATA_DIR: dataDir, APP_ENV: 'production' };
   api = await startApiProcess(env, 120_000);
-  // What a fresh `pnpm start` prints: the API's demo key, and a demo staff key (scripts/run-stack.mjs).
+  // What a fresh `pnpm start` prints (the API's demo key), and a staff key for scripts.
   const partner = /^\s+(pets_live_\S+)$/m.exec(api.stdout())?.[1] ?? '';
   const created = await runCliProcess(
     ['keys', 'create', '--plan', 'business', '--role', 'staff', '--name', 'demo staff'],
