@@ -675,9 +675,14 @@ export const orderEventsHook =
     for (const change of changes) {
       const row = byId.get(change.orderId);
       if (row) {
+        const order = toOrder(row);
         events.push({
           type: orderEventType(change.to),
-          data: toOrder(row),
+          // Events reach partners (their feed, their webhooks): who by key, never a staff name.
+          data: {
+            ...order,
+            history: order.history.map(({ byName: _byName, ...entry }) => entry),
+          },
           apiKeyId: row.apiKeyId,
         });
       }

@@ -64,6 +64,12 @@ describe('order history names the person', () => {
     expect(asPartner.history.every((entry) => !('byName' in entry))).toBe(true);
     const listed = await api.fetch('/v1/store/orders', { key: partner });
     expect(JSON.stringify(await listed.json())).not.toContain('Anna Ortiz');
+    // Nor in the partner's event feed (which its webhooks deliver).
+    const events = await api.fetch('/v1/events', { key: partner });
+    expect(events.status).toBe(200);
+    const feed = JSON.stringify(await events.json());
+    expect(feed).toContain(`"id":${order.id}`);
+    expect(feed).not.toContain('Anna Ortiz');
   });
 
   it('a change by a CLI staff key has no name: only its display start', async () => {
