@@ -34,6 +34,7 @@ test.describe('The back office without a session', () => {
     page,
     stack,
   }) => {
+    test.setTimeout(60_000); // ten pages, each a redirect and a sign-in page
     for (const path of STAFF_PAGES) {
       const response = await page.goto(`${stack.siteUrl}${path}`);
       await expectSignInPage(page, stack.siteUrl);
