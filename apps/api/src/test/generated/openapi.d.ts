@@ -1126,6 +1126,7 @@ export interface components {
          *       "plan": "business",
          *       "firstParty": false,
          *       "owner": null,
+         *       "mode": "live",
          *       "expiresAt": null
          *     }
          */
@@ -1158,6 +1159,11 @@ export interface components {
                 /** @description The name of the person or the organisation. */
                 name: string;
             } | null;
+            /**
+             * @description The key's mode, named by its prefix (`pets_live_`, `pets_test_`). On production a `test` key may read, and manage its own webhook endpoints, but not change the store; on staging every key is `test`.
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description When the key stops working (a person's session: its absolute end); `null`: it does not expire, though it may be revoked.
