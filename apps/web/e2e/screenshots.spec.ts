@@ -153,6 +153,8 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     { status: 'available', limit: 1 },
     1,
   );
+  // A seeded animal with the details adopters ask about (db/src/seed.ts): the "Good with" block.
+  const [[described] = []] = await apiPages(api, stack.apiUrl, { name: 'Luna', limit: 1 }, 1);
   const pages: [string, string, (boolean | 'applicant')?][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
@@ -161,6 +163,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
     ['animal-photos', `${stack.siteUrl}/pets/${photographed.id}`],
+    ['animal-details', `${stack.siteUrl}/pets/${described?.id}`],
     // Adopting.
     ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
     ['application-sent', `${stack.siteUrl}/applications/sent`, 'applicant'],

@@ -5,14 +5,20 @@ import {
   PET_BREED_MAX_LENGTH,
   PET_DESCRIPTION_MAX_LENGTH,
   PET_NAME_MAX_LENGTH,
+  PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
   type TCategory,
   ZPetAge,
+  ZPetCoatLength,
+  ZPetColor,
+  ZPetEnergyLevel,
   ZPetSex,
   ZPetSize,
   ZPetStatus,
 } from '@pets/contract/schemas';
+import { COAT_LABELS, ENERGY_LABELS } from '@/lib/pet-details';
 import {
   EMPTY_PET_FORM,
+  FEE_CURRENCIES,
   PET_FORM_FIELDS,
   type TPetFormField,
   type TPetFormState,
@@ -44,7 +50,42 @@ const FIELD_IDS: Record<TPetFormField, string> = {
   breed: 'pet-breed',
   arrivedAt: 'pet-arrived-at',
   description: 'pet-description',
+  goodWithChildren: 'pet-good-with-children',
+  goodWithDogs: 'pet-good-with-dogs',
+  goodWithCats: 'pet-good-with-cats',
+  houseTrained: 'pet-house-trained',
+  spayedNeutered: 'pet-spayed-neutered',
+  vaccinated: 'pet-vaccinated',
+  specialNeeds: 'pet-special-needs',
+  specialNeedsNote: 'pet-special-needs-note',
+  energyLevel: 'pet-energy-level',
+  coatLength: 'pet-coat-length',
+  color1: 'pet-color-1',
+  color2: 'pet-color-2',
+  color3: 'pet-color-3',
+  adoptionFee: 'pet-adoption-fee',
+  feeCurrency: 'pet-fee-currency',
 };
+
+/** The yes/no details, each a select: blank is "Not known", as for the profile. */
+const FACTS = [
+  ['goodWithChildren', 'Good with children'],
+  ['goodWithDogs', 'Good with dogs'],
+  ['goodWithCats', 'Good with cats'],
+  ['houseTrained', 'House-trained'],
+  ['spayedNeutered', 'Spayed or neutered'],
+  ['vaccinated', 'Vaccinations up to date'],
+  ['specialNeeds', 'Special needs'],
+] as const;
+
+const LABEL_OF_COLOUR = {
+  color1: 'Main colour',
+  color2: 'Second colour',
+  color3: 'Third colour',
+} as const;
+
+/** "Tan", from the contract's `tan`. */
+const colourLabel = (color: string) => color.charAt(0).toUpperCase() + color.slice(1);
 
 /** Sex as staff record it: `unknown` is a real answer here ("we cannot tell"), unlike blank. */
 const SEX_CHOICES: Record<string, string> = { ...SEX_LABELS, unknown: 'Not known (cannot tell)' };
@@ -201,6 +242,120 @@ export const PetForm = ({
               maxLength={PET_DESCRIPTION_MAX_LENGTH}
               className="textarea"
             />
+          )}
+        </Field>
+      </fieldset>
+
+      <fieldset className="form__group">
+        <legend className="form__group-title">Good with, and needs</legend>
+        <p className="field__hint">
+          What decides most adoptions. Leave “Not known” where nobody has seen.
+        </p>
+        {FACTS.map(([field, label]) => (
+          <Field key={field} id={FIELD_IDS[field]} label={label} error={errors[field]}>
+            {(control) => (
+              <select {...control} {...bind(field)} className="select">
+                <option value="">Not known</option>
+                <option value="yes">Yes</option>
+                <option value="no">No</option>
+              </select>
+            )}
+          </Field>
+        ))}
+
+        <Field
+          id={FIELD_IDS.specialNeedsNote}
+          label="About the special needs"
+          hint={
+            <>
+              A condition, a medicine, a diet: what an adopter should know, up to{' '}
+              {PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters.
+            </>
+          }
+          error={errors.specialNeedsNote}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              {...bind('specialNeedsNote')}
+              rows={3}
+              maxLength={PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH}
+              className="textarea"
+            />
+          )}
+        </Field>
+
+        {(
+          [
+            ['energyLevel', 'Energy', ZPetEnergyLevel.options, ENERGY_LABELS],
+            ['coatLength', 'Coat', ZPetCoatLength.options, COAT_LABELS],
+          ] as const
+        ).map(([field, label, options, labels]) => (
+          <Field key={field} id={FIELD_IDS[field]} label={label} error={errors[field]}>
+            {(control) => (
+              <select {...control} {...bind(field)} className="select">
+                <option value="">Not said</option>
+                {options.map((option) => (
+                  <option key={option} value={option}>
+                    {(labels as Record<string, string>)[option]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ))}
+
+        {(['color1', 'color2', 'color3'] as const).map((field) => (
+          <Field
+            key={field}
+            id={FIELD_IDS[field]}
+            label={LABEL_OF_COLOUR[field]}
+            error={errors[field]}
+          >
+            {(control) => (
+              <select {...control} {...bind(field)} className="select">
+                <option value="">None</option>
+                {ZPetColor.options.map((color) => (
+                  <option key={color} value={color}>
+                    {colourLabel(color)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ))}
+
+        <Field
+          id={FIELD_IDS.adoptionFee}
+          label="Adoption fee"
+          hint="An amount such as 95.00; 0 for a free adoption; blank when adopters should ask."
+          error={errors.adoptionFee}
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...bind('adoptionFee')}
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              maxLength={16}
+              className="input"
+            />
+          )}
+        </Field>
+
+        <Field id={FIELD_IDS.feeCurrency} label="Currency of the fee" error={errors.feeCurrency}>
+          {(control) => (
+            <select {...control} {...bind('feeCurrency')} className="select">
+              {(FEE_CURRENCIES.includes(values.feeCurrency)
+                ? FEE_CURRENCIES
+                : [values.feeCurrency, ...FEE_CURRENCIES]
+              ).map((currency) => (
+                <option key={currency} value={currency}>
+                  {currency}
+                </option>
+              ))}
+            </select>
           )}
         </Field>
       </fieldset>
