@@ -4,6 +4,7 @@ import type {
   TPet,
   TPetAge,
   TPetColor,
+  TPetDetails,
   TPetEventType,
   TPetPhoto,
   TPetSex,
@@ -95,23 +96,6 @@ const PET_COLUMNS = [
   // Stamped by a trigger of the database on every change of the row (photos and orders too).
   rfc3339('pets.updated_at').as('updatedAt'),
 ] as const;
-
-/** The details of issue 28, as the row's one JSON value holds them. */
-type TPetDetails = Pick<
-  TPet,
-  | 'goodWithChildren'
-  | 'goodWithDogs'
-  | 'goodWithCats'
-  | 'houseTrained'
-  | 'spayedNeutered'
-  | 'vaccinated'
-  | 'specialNeeds'
-  | 'specialNeedsNote'
-  | 'energyLevel'
-  | 'coatLength'
-  | 'colors'
-  | 'adoptionFee'
->;
 
 /** A Pet's row, as Kysely infers it from PET_COLUMNS and the generated types. */
 type TPetRow = TRowOf<typeof GET_STATEMENT>;

@@ -19,7 +19,10 @@ import { COAT_LABELS, ENERGY_LABELS } from '@/lib/pet-details';
 import {
   EMPTY_PET_FORM,
   FEE_CURRENCIES,
+  PET_FACT_FIELDS,
   PET_FORM_FIELDS,
+  PET_FORM_LABELS,
+  type TPetFactField,
   type TPetFormField,
   type TPetFormState,
   validatePetForm,
@@ -67,28 +70,56 @@ const FIELD_IDS: Record<TPetFormField, string> = {
   feeCurrency: 'pet-fee-currency',
 };
 
-/** The yes/no details, each a select: blank is "Not known", as for the profile. */
-const FACTS = [
-  ['goodWithChildren', 'Good with children'],
-  ['goodWithDogs', 'Good with dogs'],
-  ['goodWithCats', 'Good with cats'],
-  ['houseTrained', 'House-trained'],
-  ['spayedNeutered', 'Spayed or neutered'],
-  ['vaccinated', 'Vaccinations up to date'],
-  ['specialNeeds', 'Special needs'],
-] as const;
-
-const LABEL_OF_COLOUR = {
-  color1: 'Main colour',
-  color2: 'Second colour',
-  color3: 'Third colour',
-} as const;
-
-/** "Tan", from the contract's `tan`. */
-const colourLabel = (color: string) => color.charAt(0).toUpperCase() + color.slice(1);
-
 /** Sex as staff record it: `unknown` is a real answer here ("we cannot tell"), unlike blank. */
 const SEX_CHOICES: Record<string, string> = { ...SEX_LABELS, unknown: 'Not known (cannot tell)' };
+
+/** A select's choices from the contract's values and their words: `[value, words]`. */
+const choices = <T extends string>(values: readonly T[], words: (value: T) => string) =>
+  values.map((value) => [value, words(value)] as const);
+
+const COLOURS = choices(
+  ZPetColor.options,
+  (color) => color.charAt(0).toUpperCase() + color.slice(1),
+);
+const YES_NO = [
+  ['yes', 'Yes'],
+  ['no', 'No'],
+] as const;
+
+type TSelectField =
+  | 'sex'
+  | 'age'
+  | 'size'
+  | TPetFactField
+  | 'energyLevel'
+  | 'coatLength'
+  | 'color1'
+  | 'color2'
+  | 'color3';
+
+/** Every select of the form: what its blank option says, and its other choices. */
+const SELECTS: Record<
+  TSelectField,
+  { blank: string; options: readonly (readonly [string, string])[] }
+> = {
+  sex: { blank: 'Not said', options: choices(ZPetSex.options, (sex) => SEX_CHOICES[sex] ?? sex) },
+  age: { blank: 'Not said', options: choices(ZPetAge.options, (age) => AGE_LABELS[age]) },
+  size: { blank: 'Not said', options: choices(ZPetSize.options, (size) => SIZE_LABELS[size]) },
+  ...(Object.fromEntries(
+    PET_FACT_FIELDS.map((field) => [field, { blank: 'Not known', options: YES_NO }]),
+  ) as Record<TPetFactField, { blank: string; options: typeof YES_NO }>),
+  energyLevel: {
+    blank: 'Not said',
+    options: choices(ZPetEnergyLevel.options, (level) => ENERGY_LABELS[level]),
+  },
+  coatLength: {
+    blank: 'Not said',
+    options: choices(ZPetCoatLength.options, (coat) => COAT_LABELS[coat]),
+  },
+  color1: { blank: 'None', options: COLOURS },
+  color2: { blank: 'None', options: COLOURS },
+  color3: { blank: 'None', options: COLOURS },
+};
 
 /**
  * "Add an animal". Checked in the browser with the contract's ZNewPet before anything is sent;
@@ -110,6 +141,22 @@ export const PetForm = ({
       fieldIds: FIELD_IDS,
       validate: validatePetForm,
     });
+
+  /** One of SELECTS, labelled as PET_FORM_LABELS says. */
+  const select = (field: TSelectField) => (
+    <Field key={field} id={FIELD_IDS[field]} label={PET_FORM_LABELS[field]} error={errors[field]}>
+      {(control) => (
+        <select {...control} {...bind(field)} className="select">
+          <option value="">{SELECTS[field].blank}</option>
+          {SELECTS[field].options.map(([value, words]) => (
+            <option key={value} value={value}>
+              {words}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
 
   return (
     <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
@@ -172,26 +219,7 @@ export const PetForm = ({
         <p className="field__hint">
           What adopters choose by. Leave anything you do not know blank.
         </p>
-        {(
-          [
-            ['sex', 'Sex', ZPetSex.options, SEX_CHOICES],
-            ['age', 'Age', ZPetAge.options, AGE_LABELS],
-            ['size', 'Size when grown', ZPetSize.options, SIZE_LABELS],
-          ] as const
-        ).map(([field, label, options, labels]) => (
-          <Field key={field} id={FIELD_IDS[field]} label={label} error={errors[field]}>
-            {(control) => (
-              <select {...control} {...bind(field)} className="select">
-                <option value="">Not said</option>
-                {options.map((option) => (
-                  <option key={option} value={option}>
-                    {(labels as Record<string, string>)[option]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ))}
+        {(['sex', 'age', 'size'] as const).map(select)}
 
         <Field
           id={FIELD_IDS.breed}
@@ -251,17 +279,7 @@ export const PetForm = ({
         <p className="field__hint">
           What decides most adoptions. Leave “Not known” where nobody has seen.
         </p>
-        {FACTS.map(([field, label]) => (
-          <Field key={field} id={FIELD_IDS[field]} label={label} error={errors[field]}>
-            {(control) => (
-              <select {...control} {...bind(field)} className="select">
-                <option value="">Not known</option>
-                <option value="yes">Yes</option>
-                <option value="no">No</option>
-              </select>
-            )}
-          </Field>
-        ))}
+        {PET_FACT_FIELDS.map(select)}
 
         <Field
           id={FIELD_IDS.specialNeedsNote}
@@ -285,45 +303,7 @@ export const PetForm = ({
           )}
         </Field>
 
-        {(
-          [
-            ['energyLevel', 'Energy', ZPetEnergyLevel.options, ENERGY_LABELS],
-            ['coatLength', 'Coat', ZPetCoatLength.options, COAT_LABELS],
-          ] as const
-        ).map(([field, label, options, labels]) => (
-          <Field key={field} id={FIELD_IDS[field]} label={label} error={errors[field]}>
-            {(control) => (
-              <select {...control} {...bind(field)} className="select">
-                <option value="">Not said</option>
-                {options.map((option) => (
-                  <option key={option} value={option}>
-                    {(labels as Record<string, string>)[option]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ))}
-
-        {(['color1', 'color2', 'color3'] as const).map((field) => (
-          <Field
-            key={field}
-            id={FIELD_IDS[field]}
-            label={LABEL_OF_COLOUR[field]}
-            error={errors[field]}
-          >
-            {(control) => (
-              <select {...control} {...bind(field)} className="select">
-                <option value="">None</option>
-                {ZPetColor.options.map((color) => (
-                  <option key={color} value={color}>
-                    {colourLabel(color)}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ))}
+        {(['energyLevel', 'coatLength', 'color1', 'color2', 'color3'] as const).map(select)}
 
         <Field
           id={FIELD_IDS.adoptionFee}

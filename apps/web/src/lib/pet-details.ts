@@ -1,8 +1,8 @@
 import type {
   TAdoptionFee,
-  TPet,
   TPetCoatLength,
   TPetColor,
+  TPetDetails,
   TPetEnergyLevel,
 } from '@pets/contract/schemas';
 
@@ -17,20 +17,7 @@ import type {
 export type TDetailMark = 'yes' | 'no' | 'unknown';
 export type TDetailLine = { mark: TDetailMark; text: string };
 
-type TDetails = Pick<
-  TPet,
-  | 'goodWithChildren'
-  | 'goodWithDogs'
-  | 'goodWithCats'
-  | 'houseTrained'
-  | 'spayedNeutered'
-  | 'vaccinated'
-  | 'specialNeeds'
-  | 'specialNeedsNote'
-  | 'energyLevel'
-  | 'coatLength'
-  | 'colors'
->;
+type TDetails = TPetDetails;
 
 const COMPANIONS = [
   ['goodWithChildren', 'children'],

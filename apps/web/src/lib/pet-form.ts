@@ -1,4 +1,5 @@
 import {
+  PET_DETAIL_FACTS,
   type TError,
   type TNewPet,
   type TNewPetInput,
@@ -27,15 +28,7 @@ export const PET_PROFILE_FIELDS = [
 export type TPetProfileField = (typeof PET_PROFILE_FIELDS)[number];
 
 /** The yes/no details (issue 28): a select of "Not known", "Yes", "No". */
-export const PET_FACT_FIELDS = [
-  'goodWithChildren',
-  'goodWithDogs',
-  'goodWithCats',
-  'houseTrained',
-  'spayedNeutered',
-  'vaccinated',
-  'specialNeeds',
-] as const;
+export const PET_FACT_FIELDS = PET_DETAIL_FACTS;
 export type TPetFactField = (typeof PET_FACT_FIELDS)[number];
 
 /** The other details as the form holds them: the colours one select each, the fee as typed. */
@@ -115,13 +108,14 @@ export const EMPTY_PET_FORM: TPetFormState = {
   fieldErrors: {},
 };
 
-const LABELS: Record<TPetFormField, string> = {
+/** Each field's label: on the form, and at the start of its messages ("Breed must be ..."). */
+export const PET_FORM_LABELS: Record<TPetFormField, string> = {
   name: 'Name',
   categoryId: 'Category',
   status: 'Status',
   sex: 'Sex',
   age: 'Age',
-  size: 'Size',
+  size: 'Size when grown',
   breed: 'Breed',
   arrivedAt: 'Arrival date',
   description: 'Story',
@@ -130,7 +124,7 @@ const LABELS: Record<TPetFormField, string> = {
   goodWithCats: 'Good with cats',
   houseTrained: 'House-trained',
   spayedNeutered: 'Spayed or neutered',
-  vaccinated: 'Vaccinated',
+  vaccinated: 'Vaccinations up to date',
   specialNeeds: 'Special needs',
   specialNeedsNote: 'Special needs note',
   energyLevel: 'Energy',
@@ -305,7 +299,7 @@ const sentence = (field: TPetFormField, message: string): string => {
   if (field === 'adoptionFee' && /integer|number|negative/.test(message)) {
     return 'Write the fee as an amount, such as 95.00, or leave it blank to say "ask the store".';
   }
-  const text = /^(is|must)\b/.test(message) ? `${LABELS[field]} ${message}` : message;
+  const text = /^(is|must)\b/.test(message) ? `${PET_FORM_LABELS[field]} ${message}` : message;
   const capitalised = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 };

@@ -475,6 +475,23 @@ export const PET_UNKNOWN_DETAILS = {
   adoptionFee: null,
 } satisfies Partial<TPet>;
 
+/** The details' fields, in the order a Pet shows them. */
+export const PET_DETAIL_FIELDS = Object.keys(
+  PET_UNKNOWN_DETAILS,
+) as (keyof typeof PET_UNKNOWN_DETAILS)[];
+/** The details of a Pet, as the store reads them and the site words them. */
+export type TPetDetails = Pick<TPet, keyof typeof PET_UNKNOWN_DETAILS>;
+/** The yes/no details: `true`, `false` or `null` (unknown). */
+export const PET_DETAIL_FACTS = [
+  'goodWithChildren',
+  'goodWithDogs',
+  'goodWithCats',
+  'houseTrained',
+  'spayedNeutered',
+  'vaccinated',
+  'specialNeeds',
+] as const satisfies readonly (keyof TPetDetails)[];
+
 export const ZPets = extendApi(z.array(ZPet).max(PAGE_SIZE.max), { title: 'Pets' });
 export type TPets = z.infer<typeof ZPets>;
 
