@@ -117,16 +117,45 @@ const PROFILE_COLUMNS = `
        DATE '2021-11-23' + (g % 1826)::int`;
 
 /**
+ * The details adopters ask about (issue 28), so every list item carries them as a real store's
+ * do: good with children 45% yes, 20% no, else unknown (dogs 40/20, cats 30/25); house-trained
+ * 70%, neutered 80%, vaccinated 85%; special needs 8%, with a note; energy low 30%, medium 45%,
+ * high 25%; a coat; one or two colours; a fee for 90% (25.00 to 49.75 GBP), else "ask the store".
+ */
+const DETAIL_COLUMNS = `,
+       (CASE WHEN ${percentile(4)} < 45 THEN true WHEN ${percentile(4)} < 65 THEN false END),
+       (CASE WHEN ${percentile(5)} < 40 THEN true WHEN ${percentile(5)} < 60 THEN false END),
+       (CASE WHEN ${percentile(6)} < 30 THEN true WHEN ${percentile(6)} < 55 THEN false END),
+       ${percentile(7)} < 70,
+       ${percentile(8)} < 80,
+       ${percentile(9)} < 85,
+       ${percentile(10)} < 8,
+       (CASE WHEN ${percentile(10)} < 8 THEN 'Takes a daily tablet, hidden in a treat.' END),
+       (CASE WHEN ${percentile(11)} < 30 THEN 'low' WHEN ${percentile(11)} < 75 THEN 'medium'
+             ELSE 'high' END)::pet_energy_level,
+       (CASE WHEN ${percentile(12)} < 5 THEN 'hairless' WHEN ${percentile(12)} < 55 THEN 'short'
+             WHEN ${percentile(12)} < 85 THEN 'medium' ELSE 'long' END)::pet_coat_length,
+       (CASE WHEN ${percentile(13)} < 50
+             THEN ARRAY[(enum_range(NULL::pet_color))[1 + ${percentile(13)} % 20]]
+             ELSE ARRAY[(enum_range(NULL::pet_color))[1 + ${percentile(13)} % 20],
+                        (enum_range(NULL::pet_color))[1 + (${percentile(13)} + 7) % 20]] END),
+       (CASE WHEN ${percentile(14)} < 90 THEN 2500 + ${percentile(14)} * 25 END),
+       (CASE WHEN ${percentile(14)} < 90 THEN 'GBP' END)`;
+
+/**
  * Pets rows: mostly `sold` (60%), then `available` (20%) and `pending` (20%), as an old store's;
  * named `<name> <g>` (the name search finds a common word, or one animal by its number), with a
- * profile (PROFILE_COLUMNS).
+ * profile (PROFILE_COLUMNS) and the details (DETAIL_COLUMNS).
  */
 const INSERT_PETS = `
 WITH c AS (SELECT array_agg(id ORDER BY id) AS ids FROM categories)
-INSERT INTO pets (name, category_id, status, sex, age, size, arrived_at)
+INSERT INTO pets (name, category_id, status, sex, age, size, arrived_at,
+                  good_with_children, good_with_dogs, good_with_cats, house_trained,
+                  spayed_neutered, vaccinated, special_needs, special_needs_note, energy_level,
+                  coat_length, colors, adoption_fee_amount, adoption_fee_currency)
 SELECT (ARRAY[${NAMES.map((name) => `'${name}'`).join(', ')}])[1 + g % ${NAMES.length}] || ' ' || g,
        c.ids[1 + g % cardinality(c.ids)],
-       (CASE WHEN g % 10 < 6 THEN 'sold' WHEN g % 10 < 8 THEN 'available' ELSE 'pending' END)::pet_status,${PROFILE_COLUMNS}
+       (CASE WHEN g % 10 < 6 THEN 'sold' WHEN g % 10 < 8 THEN 'available' ELSE 'pending' END)::pet_status,${PROFILE_COLUMNS}${DETAIL_COLUMNS}
 FROM c, generate_series($1::int, $2::int) AS g`;
 
 /**

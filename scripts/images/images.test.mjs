@@ -422,6 +422,29 @@ describe('the images', () => {
       process.stdout.write(`[images] ${image}: ${JSON.stringify(sizes[app])}\n`);
     },
   );
+
+  // Both are optional dependencies of their packages, one per platform, which the image's deploy
+  // leaves out and platform-bindings.mjs puts back: an image without them started its migrations
+  // and failed at the first password (CI found it), and would have failed at the first photo.
+  it('api: loads its native bindings: sharp encodes a photo, argon2 hashes a password', async () => {
+    const image = services['api-1'].image;
+    const script = [
+      "const { createRequire } = require('node:module');",
+      "const store = createRequire(require.resolve('@pets/store/pets.repository'));",
+      "const sharp = require('sharp');",
+      "const { hash } = store('@node-rs/argon2');",
+      "const png = { create: { width: 4, height: 4, channels: 3, background: '#c96' } };",
+      'Promise.all([sharp(png).webp().toBuffer(), hash("a password")])',
+      ".then(([webp, digest]) => console.log(webp.subarray(8, 12).toString(), digest.split('$')[1]));",
+    ].join(' ');
+    // Sent as base64: the shell sees no quote of the script's.
+    const encoded = Buffer.from(script).toString('base64');
+    const loaded = await inImage(
+      image,
+      `cd /app/apps/api && node -e "eval(Buffer.from('${encoded}', 'base64').toString())"`,
+    );
+    expect(loaded.trim()).toBe('WEBP argon2id');
+  });
 });
 
 describe('two API replicas behind nginx, and the site', () => {

@@ -22,6 +22,7 @@ import { OrdersModule } from './modules/orders/orders.module';
 import { PetsModule } from './modules/pets/pets.module';
 import { PhotosModule } from './modules/photos/photos.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { OrgKeysModule } from './org-keys/org-keys.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
 import { UsageModule } from './usage/usage.module';
@@ -67,6 +68,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         AccountsModule,
+        OrgKeysModule,
         HealthModule,
         DocsModule,
         UsageModule,

@@ -106,14 +106,14 @@ export const ZEnvironment = z.object({
   AUTH_FAILURE_WINDOW_SECONDS: ZInteger(1, 86_400)
     .default(600)
     .describe("that window, counted from the address's first failure"),
-  /** Which environment this deployment is: keys of the other environment are refused. */
+  /** Which environment this deployment is: which key modes it takes (api-keys.service.ts). */
   APP_ENV: z
     .enum(['production', 'staging'], {
       errorMap: () => ({ message: 'must be production or staging' }),
     })
     .default('production')
     .describe(
-      '`production` or `staging`: keys of the other environment are refused; the database records the environment of its first run, and the API refuses to start on a database of the other one (change it on purpose: `pnpm db:environment --set staging`)',
+      '`production` or `staging`: production takes live keys (`pets_live_`) and test keys (`pets_test_`: reads and their own webhook endpoints only), staging takes test keys only; the database records the environment of its first run, and the API refuses to start on a database of the other one (change it on purpose: `pnpm db:environment --set staging`)',
     ),
   PUBLIC_BASE_URL_PRODUCTION: ZBaseUrl.default('https://api.pet-adoption.dev/v1').describe(
     'public address of production, ending in `/v1` (servers of the OpenAPI document)',

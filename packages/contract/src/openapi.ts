@@ -72,8 +72,10 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
 
 const PRODUCTION_DESCRIPTION = `The pet adoption service: browse the animals of a store, add new arrivals, and follow adoption orders.
 
-Every operation needs an API key sent as \`Authorization: Bearer <key>\`. Keys are per environment:
-production keys start with \`pets_live_\`, staging keys with \`pets_test_\`. A key is a \`partner\` key
+Every operation needs an API key sent as \`Authorization: Bearer <key>\`. A key's prefix is its mode:
+\`pets_live_\` (live) or \`pets_test_\` (test). Production accepts both, but a test key there may only
+read and manage its own webhook endpoints (any other write is \`403\`); staging accepts test keys only,
+for everything. A key is a \`partner\` key
 (the default: the animals, and its own adoption orders) or a \`staff\` key (the store: every order, approving
 and completing them, changing animals); a read-only partner key can only read. A key without the right
 gets \`403\`; a resource it may not see is \`404\`.

@@ -108,8 +108,11 @@ describe('migrate', () => {
     expect(applied).toEqual(migrationNames);
     expect(await tablesOf(url)).toEqual([
       '_prisma_migrations',
+      'account_sessions',
+      'accounts',
       'api_key_usage_hourly',
       'api_keys',
+      'audit_log',
       'categories',
       'database_environment',
       'events',
@@ -117,6 +120,7 @@ describe('migrate', () => {
       'mail_messages',
       'order_notes',
       'orders',
+      'organizations',
       'pet_photos',
       'pets',
       'signing_keys',

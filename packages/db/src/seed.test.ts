@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TPrismaClient } from './client';
-import { SEED_CATALOGUE, seedDatabase } from './seed';
+import { SEED_CATALOGUE, SEED_DETAILS, seedDatabase } from './seed';
 import { testDatabases } from './testing';
 
 const databases = testDatabases();
@@ -21,6 +21,7 @@ describe('seedDatabase', () => {
       categoriesCreated: Object.keys(SEED_CATALOGUE).length,
       petsCreated: catalogueSize,
       profilesAdded: 0,
+      detailsAdded: 0,
     });
     const categories = await prisma.category.findMany({ orderBy: { id: 'asc' } });
     expect(categories.map((category) => category.name)).toEqual(
@@ -54,6 +55,7 @@ describe('seedDatabase', () => {
       categoriesCreated: 0,
       petsCreated: 0,
       profilesAdded: 0,
+      detailsAdded: 0,
     });
     expect(await prisma.pet.count()).toBe(pets);
   });
@@ -66,6 +68,7 @@ describe('seedDatabase', () => {
       categoriesCreated: 0,
       petsCreated: 1,
       profilesAdded: 0,
+      detailsAdded: 0,
     });
     expect(await prisma.pet.count({ where: { categoryId: dogs.id } })).toBe(
       (SEED_CATALOGUE.Dogs ?? []).length + 1,
@@ -102,6 +105,56 @@ describe('seedDatabase', () => {
     }
   });
 
+  it('gives every animal the details adopters ask about, kindly and plausibly', async () => {
+    const names = Object.values(SEED_CATALOGUE).flatMap((list) => list.map((one) => one.name));
+    expect(Object.keys(SEED_DETAILS).sort()).toEqual([...names].sort());
+    const luna = await prisma.pet.findFirstOrThrow({ where: { name: 'Luna' } });
+    expect(luna).toMatchObject({
+      goodWithChildren: true,
+      energyLevel: 'medium',
+      colors: ['golden'],
+      adoptionFeeAmount: 22500,
+      adoptionFeeCurrency: 'GBP',
+    });
+    const noted = await prisma.pet.findMany({ where: { specialNeeds: true } });
+    expect(noted.length).toBeGreaterThan(0);
+    for (const pet of noted) {
+      expect(pet.specialNeedsNote, pet.name).toEqual(expect.any(String));
+    }
+    // Some unknowns, as a real store has: the fish's manners with cats, a fee to ask about.
+    expect(await prisma.pet.count({ where: { goodWithCats: null } })).toBeGreaterThan(0);
+    expect(await prisma.pet.count({ where: { adoptionFeeAmount: null } })).toBeGreaterThan(0);
+  });
+
+  it('gives an animal of an older seed its details, once', async () => {
+    const fresh = await freshPrisma();
+    await seedDatabase(fresh);
+    await fresh.pet.updateMany({
+      where: { name: 'Biscuit' },
+      data: {
+        goodWithChildren: null,
+        goodWithDogs: null,
+        goodWithCats: null,
+        houseTrained: null,
+        spayedNeutered: null,
+        vaccinated: null,
+        specialNeeds: null,
+        specialNeedsNote: null,
+        energyLevel: null,
+        coatLength: null,
+        colors: [],
+        adoptionFeeAmount: null,
+        adoptionFeeCurrency: null,
+      },
+    });
+    expect(await seedDatabase(fresh)).toMatchObject({ petsCreated: 0, detailsAdded: 1 });
+    expect(await fresh.pet.findFirst({ where: { name: 'Biscuit' } })).toMatchObject({
+      colors: ['tan', 'white'],
+      adoptionFeeAmount: 19500,
+    });
+    expect(await seedDatabase(fresh)).toMatchObject({ detailsAdded: 0 });
+  });
+
   it('describes the animals of an older seed, never one someone described', async () => {
     const fresh = await freshPrisma();
     await seedDatabase(fresh);
@@ -122,6 +175,7 @@ describe('seedDatabase', () => {
       categoriesCreated: 0,
       petsCreated: 0,
       profilesAdded: 1,
+      detailsAdded: 0,
     });
     expect(await fresh.pet.findFirst({ where: { name: 'Luna' } })).toMatchObject({
       sex: 'female',

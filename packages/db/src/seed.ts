@@ -1,5 +1,13 @@
 import type { PrismaClient } from './generated/prisma/client.js';
-import type { PetAge, PetSex, PetSize, PetStatus } from './generated/prisma/enums.js';
+import type {
+  PetAge,
+  PetCoatLength,
+  PetColor,
+  PetEnergyLevel,
+  PetSex,
+  PetSize,
+  PetStatus,
+} from './generated/prisma/enums.js';
 
 /**
  * Demo content of an adoption store: its categories and a few dozen animals, each with a profile
@@ -332,11 +340,211 @@ export const SEED_CATALOGUE: Record<string, TSeedPet[]> = {
   ],
 };
 
+/** The details adopters ask about (issue 28), as a row holds them: null when unknown. */
+type TSeedDetails = {
+  goodWithChildren: boolean | null;
+  goodWithDogs: boolean | null;
+  goodWithCats: boolean | null;
+  houseTrained: boolean | null;
+  spayedNeutered: boolean | null;
+  vaccinated: boolean | null;
+  specialNeeds: boolean | null;
+  specialNeedsNote: string | null;
+  energyLevel: PetEnergyLevel | null;
+  coatLength: PetCoatLength | null;
+  colors: PetColor[];
+  /** In pence; null: ask the store. */
+  adoptionFeeAmount: number | null;
+  adoptionFeeCurrency: string | null;
+};
+
+/** Yes, no, or unknown, for the table below. */
+type TFact = 'y' | 'n' | '?';
+const factOf = (fact: TFact): boolean | null => (fact === '?' ? null : fact === 'y');
+
+/**
+ * One animal's details in a line: good with children, dogs, cats; house-trained, spayed or
+ * neutered, vaccinated; special needs (with its note), energy, coat, colours, and the fee in pence
+ * (null: ask the store).
+ */
+const details = (
+  [children, dogs, cats]: [TFact, TFact, TFact],
+  [houseTrained, spayedNeutered, vaccinated]: [TFact, TFact, TFact],
+  specialNeedsNote: string | null,
+  energyLevel: PetEnergyLevel | null,
+  coatLength: PetCoatLength | null,
+  colors: PetColor[],
+  fee: number | null,
+): TSeedDetails => ({
+  goodWithChildren: factOf(children),
+  goodWithDogs: factOf(dogs),
+  goodWithCats: factOf(cats),
+  houseTrained: factOf(houseTrained),
+  spayedNeutered: factOf(spayedNeutered),
+  vaccinated: factOf(vaccinated),
+  specialNeeds: specialNeedsNote !== null,
+  specialNeedsNote,
+  energyLevel,
+  coatLength,
+  colors,
+  adoptionFeeAmount: fee,
+  adoptionFeeCurrency: fee === null ? null : 'GBP',
+});
+
+/** The demo animals' details by name (each name is seeded once). */
+export const SEED_DETAILS: Record<string, TSeedDetails> = {
+  Biscuit: details(
+    ['y', 'y', '?'],
+    ['y', 'y', 'y'],
+    null,
+    'high',
+    'short',
+    ['tan', 'white'],
+    19500,
+  ),
+  Luna: details(['y', 'y', 'y'], ['y', 'y', 'y'], null, 'medium', 'short', ['golden'], 22500),
+  Max: details(['y', 'y', '?'], ['n', 'n', 'y'], null, 'high', 'short', ['white', 'brown'], 25000),
+  Bella: details(
+    ['y', 'y', 'y'],
+    ['y', 'y', 'y'],
+    'Takes a daily tablet for her joints, hidden in a treat.',
+    'low',
+    'medium',
+    ['brown', 'white'],
+    9500,
+  ),
+  Rocky: details(['n', 'y', 'n'], ['y', 'y', 'y'], null, 'medium', 'short', ['black'], 19500),
+  Daisy: details(
+    ['y', 'y', 'y'],
+    ['y', 'y', 'y'],
+    'A heart murmur: checked twice a year by a vet, no limits on walks.',
+    'low',
+    'long',
+    ['red', 'white'],
+    17500,
+  ),
+  Otis: details(
+    ['y', 'y', 'n'],
+    ['y', 'y', 'y'],
+    null,
+    'high',
+    'medium',
+    ['black', 'white'],
+    19500,
+  ),
+  Mochi: details(['y', 'n', 'n'], ['y', 'y', 'y'], null, 'high', 'short', ['tabby'], 8500),
+  Oliver: details(['y', '?', 'y'], ['y', 'y', 'y'], null, 'low', 'short', ['blue'], 8500),
+  Cleo: details(
+    ['n', 'n', 'n'],
+    ['y', 'y', 'y'],
+    'Hyperthyroid: a tablet twice a day and a check-up every three months.',
+    'low',
+    'short',
+    ['cream', 'brown'],
+    4500,
+  ),
+  Simba: details(['y', '?', 'y'], ['y', 'n', 'y'], null, 'high', 'long', ['ginger'], 9500),
+  Pepper: details(['y', 'y', 'y'], ['y', 'y', 'y'], null, 'medium', 'short', ['black'], 8500),
+  Nala: details(['y', '?', 'y'], ['y', 'y', 'y'], null, 'high', 'long', ['brown', 'tabby'], 9500),
+  Thumper: details(
+    ['y', 'n', 'y'],
+    ['y', 'y', 'y'],
+    null,
+    'medium',
+    'short',
+    ['black', 'white'],
+    4500,
+  ),
+  Clover: details(['n', 'n', '?'], ['y', 'n', 'y'], null, 'high', 'short', ['grey'], 4500),
+  Hazel: details(['y', 'n', 'y'], ['y', 'y', 'y'], null, 'low', 'medium', ['golden'], 4500),
+  'Bun Bun': details(
+    ['y', 'n', 'y'],
+    ['y', 'y', 'y'],
+    'Needs his mane brushed daily and a vet check for his teeth every few months.',
+    'low',
+    'long',
+    ['cream'],
+    3000,
+  ),
+  Kiwi: details(['y', 'n', 'n'], ['?', '?', '?'], null, 'high', null, ['green', 'yellow'], 2500),
+  Sunny: details(['y', 'n', 'n'], ['?', '?', '?'], null, 'medium', null, ['grey', 'yellow'], 4000),
+  Rio: details(
+    ['n', 'n', 'n'],
+    ['?', '?', '?'],
+    null,
+    'high',
+    null,
+    ['yellow', 'orange', 'green'],
+    null,
+  ),
+  Peaches: details(['y', 'n', 'n'], ['?', '?', '?'], null, 'low', null, ['green', 'orange'], 2000),
+  Pumpkin: details(
+    ['y', 'n', '?'],
+    ['?', 'n', '?'],
+    null,
+    'medium',
+    'medium',
+    ['ginger', 'white'],
+    2000,
+  ),
+  Nugget: details(['y', 'n', '?'], ['?', 'n', '?'], null, 'low', 'short', ['cream'], 2000),
+  Cinnamon: details(['y', 'n', '?'], ['?', 'n', '?'], null, 'medium', 'medium', ['ginger'], 2000),
+  Peanut: details(['y', 'n', 'n'], ['?', 'n', '?'], null, 'high', 'short', ['golden'], 1000),
+  Gizmo: details(['n', 'n', 'n'], ['?', 'n', '?'], null, 'high', 'short', ['grey', 'white'], 1000),
+  Teddy: details(['y', 'n', 'n'], ['?', 'n', '?'], null, 'medium', 'long', ['cream'], 1000),
+  Spike: details(
+    ['y', '?', '?'],
+    ['?', '?', '?'],
+    'Needs a UVB lamp and a basking spot at 40 °C; we show you the set-up.',
+    'low',
+    null,
+    ['tan', 'orange'],
+    7500,
+  ),
+  Mango: details(['?', '?', '?'], ['?', '?', '?'], null, 'low', null, ['yellow', 'spotted'], 5000),
+  Sheldon: details(
+    ['y', '?', '?'],
+    ['?', '?', '?'],
+    'Hibernates from November to March, in a fridge kept at 5 °C: we explain how.',
+    'low',
+    null,
+    ['brown', 'golden'],
+    null,
+  ),
+  Bubbles: details(['?', '?', '?'], ['?', '?', '?'], null, 'medium', null, ['orange', 'white'], 0),
+  Finn: details(['?', '?', '?'], ['?', '?', '?'], null, 'low', null, ['blue'], 500),
+  Goldie: details(['?', '?', '?'], ['?', '?', '?'], null, 'low', null, ['golden'], 0),
+  Bandit: details(
+    ['n', '?', '?'],
+    ['y', 'y', 'y'],
+    null,
+    'high',
+    'short',
+    ['brown', 'cream'],
+    6000,
+  ),
+  Ziggy: details(['y', '?', '?'], ['y', 'y', 'y'], null, 'medium', 'short', ['white'], 6000),
+};
+
+/** The details' fields, from an empty set of them. */
+const DETAIL_FIELDS = Object.keys(
+  details(['?', '?', '?'], ['?', '?', '?'], null, null, null, [], null),
+) as (keyof TSeedDetails)[];
+
+/** Whether a row has none of the details: an animal seeded before them, or never described. */
+const hasNoDetails = (row: TSeedDetails): boolean =>
+  DETAIL_FIELDS.every((field) =>
+    field === 'colors' ? row.colors.length === 0 : row[field] === null,
+  );
+
 /** A seed animal as a row: its arrival day as the DATE it is. */
 const profileOf = ({ name: _name, status: _status, arrivedAt, ...profile }: TSeedPet) => ({
   ...profile,
   arrivedAt: new Date(`${arrivedAt}T00:00:00Z`),
 });
+
+/** A seed animal's details (every seed animal has a line in SEED_DETAILS: seed.test.ts). */
+const detailsOf = (name: string): Partial<TSeedDetails> => SEED_DETAILS[name] ?? {};
 
 /**
  * Transaction-scoped advisory lock key of the seed (arbitrary, distinct from Prisma's 72707369 and
@@ -349,6 +557,8 @@ export type TSeedResult = {
   petsCreated: number;
   /** Animals seeded before profiles existed that got their profile. */
   profilesAdded: number;
+  /** Animals seeded before the details existed (issue 28) that got theirs. */
+  detailsAdded: number;
 };
 
 export const seedDatabase = (prisma: PrismaClient): Promise<TSeedResult> =>
@@ -376,6 +586,7 @@ export const seedDatabase = (prisma: PrismaClient): Promise<TSeedResult> =>
         size: true,
         breed: true,
         arrivedAt: true,
+        ...Object.fromEntries(DETAIL_FIELDS.map((field) => [field, true])),
       },
     });
     const has = new Set(existing.map((pet) => `${pet.categoryId}/${pet.name}`));
@@ -387,12 +598,14 @@ export const seedDatabase = (prisma: PrismaClient): Promise<TSeedResult> =>
           status: pet.status,
           categoryId: category.id,
           ...profileOf(pet),
+          ...detailsOf(pet.name),
         })),
     );
     const { count: petsCreated } = await tx.pet.createMany({ data: missing });
     // Animals of an older seed, never described: someone who edited one is not overwritten.
     const categoryNames = new Map(categories.map((category) => [category.id, category.name]));
     let profilesAdded = 0;
+    let detailsAdded = 0;
     for (const row of existing) {
       const seeded = SEED_CATALOGUE[categoryNames.get(row.categoryId) ?? '']?.find(
         (pet) => pet.name === row.name,
@@ -409,6 +622,10 @@ export const seedDatabase = (prisma: PrismaClient): Promise<TSeedResult> =>
         await tx.pet.update({ where: { id: row.id }, data: profileOf(seeded) });
         profilesAdded += 1;
       }
+      if (seeded && hasNoDetails(row as unknown as TSeedDetails)) {
+        await tx.pet.update({ where: { id: row.id }, data: detailsOf(seeded.name) });
+        detailsAdded += 1;
+      }
     }
-    return { categoriesCreated, petsCreated, profilesAdded };
+    return { categoriesCreated, petsCreated, profilesAdded, detailsAdded };
   });

@@ -221,6 +221,13 @@ const OWNER_COLUMNS = [
   'account_sessions.idle_seconds as sessionIdleSeconds',
 ] as const;
 
+/** The columns an organisation's key takes from its organisation at lookup. */
+const ORG_LIMIT_COLUMNS: ReadonlySet<string> = new Set([
+  'plan',
+  'rate_limit_per_minute as rateLimitPerMinute',
+  'rate_limit_per_day as rateLimitPerDay',
+]);
+
 /**
  * The key presented as its current secret or, after a roll, as its previous one: two unique
  * indexes, one BitmapOr. Whether the previous one still works is the caller's to decide (its
@@ -235,7 +242,22 @@ const STORED_STATEMENT = prepare((db, p: { hash: string }) =>
     .leftJoin('account_sessions', 'account_sessions.id', 'api_keys.session_id')
     .select([
       'api_keys.id as apiKeyId',
-      ...KEY_COLUMNS.map((column) => `api_keys.${column}` as `api_keys.${typeof column}`),
+      ...KEY_COLUMNS.filter((column) => !ORG_LIMIT_COLUMNS.has(column)).map(
+        (column) => `api_keys.${column}` as `api_keys.${typeof column}`,
+      ),
+      // An organisation's key has its organisation's plan and limits, whatever the row says, so
+      // a plan change reaches every key of the organisation (within the key cache's 5 s).
+      sql<ApiKeyPlan>`coalesce(organizations.plan, api_keys.plan)`.as('plan'),
+      sql<
+        number | null
+      >`case when organizations.id is null then api_keys.rate_limit_per_minute else organizations.rate_limit_per_minute end`.as(
+        'rateLimitPerMinute',
+      ),
+      sql<
+        number | null
+      >`case when organizations.id is null then api_keys.rate_limit_per_day else organizations.rate_limit_per_day end`.as(
+        'rateLimitPerDay',
+      ),
       'api_keys.hash',
       'api_keys.previous_hash as previousHash',
       'api_keys.previous_hash_expires_at as previousHashExpiresAt',

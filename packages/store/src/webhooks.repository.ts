@@ -486,8 +486,52 @@ const DISABLE_IF_FAILING = prepare((db, p: { id: string; since: string; reason: 
             .where('a.at', '>=', sql<Date>`${p.since}::timestamptz`),
         ),
       ),
-    ),
+    )
+    .returning(['id', 'url']),
 );
+
+/**
+ * The people an endpoint belongs to, told when it is disabled: the members of the organisation
+ * whose key registered it, the person a session credential belongs to, and whoever made the key;
+ * active accounts only. An operator's key (`pnpm keys create`) has none: its deliveries list says it.
+ */
+const OWNERS_OF_ENDPOINT = prepare((db, p: { id: string }) =>
+  db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('api_keys as k', 'k.id', 'e.api_key_id')
+    .innerJoin('accounts as a', (join) =>
+      join.on((eb) =>
+        eb.or([
+          eb('a.organization_id', '=', eb.ref('k.organization_id')),
+          eb('a.id', '=', eb.ref('k.account_id')),
+          eb('a.id', '=', eb.ref('k.created_by_account_id')),
+        ]),
+      ),
+    )
+    .where('e.id', '=', p.id)
+    .where('a.status', '=', 'active')
+    .select(['a.email', 'a.name', 'k.name as keyName', 'k.start as keyStart'])
+    .distinct()
+    .orderBy('a.email'),
+);
+
+/** What the email to an endpoint's owners says (the API's `webhook-disabled` template). */
+export type TWebhookDisabledMailData = {
+  name: string;
+  endpointId: string;
+  url: string;
+  reason: string;
+  keyName: string;
+  keyStart: string;
+};
+
+/** The outbox a disabled endpoint's email goes through, on the transaction that disables it. */
+export type TWebhookMailOutbox = {
+  enqueue: (
+    client: PoolClient,
+    ...mails: { template: 'webhook-disabled'; to: string; data: TWebhookDisabledMailData }[]
+  ) => Promise<void>;
+};
 
 /**
  * Test deliveries older than `before`, at most `limit`: the others go with their events
@@ -536,7 +580,11 @@ export class WebhooksRepository {
   /** The key that encrypts secrets, read once (made by the first process that needs it). */
   private readonly key: () => Promise<Buffer>;
 
-  constructor(private readonly pool: Pool) {
+  /** `mail`: where a disabled endpoint's owners are told; without it, only its deliveries say so. */
+  constructor(
+    private readonly pool: Pool,
+    private readonly mail?: TWebhookMailOutbox,
+  ) {
     this.key = sealingKey(pool, SECRETS_KEY_NAME);
   }
 
@@ -820,11 +868,30 @@ export class WebhooksRepository {
         nextAttemptAt: status === 'pending' ? next.nextAttemptAt : null,
       });
       if (status === 'failed') {
-        await DISABLE_IF_FAILING.execute(client, {
+        const { rows: disabled } = await DISABLE_IF_FAILING.execute(client, {
           id: delivery.endpointId,
           since: delivery.createdAt,
           reason: next.disableReason,
         });
+        const endpoint = disabled[0];
+        if (endpoint && this.mail) {
+          const { rows: owners } = await OWNERS_OF_ENDPOINT.execute(client, { id: endpoint.id });
+          await this.mail.enqueue(
+            client,
+            ...owners.map((owner) => ({
+              template: 'webhook-disabled' as const,
+              to: owner.email,
+              data: {
+                name: owner.name,
+                endpointId: webhookEndpointIdOf(endpoint.id),
+                url: endpoint.url,
+                reason: next.disableReason,
+                keyName: owner.keyName,
+                keyStart: owner.keyStart,
+              },
+            })),
+          );
+        }
       }
     });
   }

@@ -88,7 +88,8 @@ describe('startProcess', () => {
     );
     started.push(child);
     await child.waitForHttp(`http://127.0.0.1:${port}/`, { timeoutMs: 10_000 });
-  });
+    // Starting node alone took over 5 s on a CI machine busy with the rest of the suite.
+  }, 20_000);
 
   it('stops gracefully with SIGTERM, and with SIGKILL after the grace period', async () => {
     const polite = node(

@@ -15,10 +15,11 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { ANONYMOUS_LIMITS, PLAN_LIMITS, type TRateLimits } from '../api-keys/api-key-plans';
 import type { TCaller } from '../api-keys/caller';
-import { PG_POOL } from '../app.tokens';
+import { CONFIG, PG_POOL } from '../app.tokens';
 import { AuthService } from '../auth/auth.service';
 import { refusal as failedAuthRefusal } from '../auth/failed-auth-budget';
 import { callerOf, clientAddressOf } from '../auth/identity';
+import type { TConfig } from '../config';
 import { AppError } from '../core/app-error';
 import { OPENAPI_PATH } from '../http/routes';
 import { isV1Path, pathOf } from '../http/v1-gate';
@@ -104,9 +105,14 @@ export class AdmissionGuard extends ThrottlerGuard {
     @Inject(LOGGER) private readonly appLogger: Logger,
     private readonly auth: AuthService,
     @Inject(PG_POOL) private readonly pool: Pool,
+    @Inject(CONFIG) config: TConfig,
   ) {
     super(options, unusedStorage, reflector);
+    this.isProduction = config.APP_ENV === 'production';
   }
+
+  /** Production: test-mode keys may read there but not change the store (`permit`). */
+  private readonly isProduction: boolean;
 
   override async onModuleInit(): Promise<void> {
     await super.onModuleInit();
@@ -140,7 +146,7 @@ export class AdmissionGuard extends ThrottlerGuard {
       }
       await this.limit(request, reply);
       if (route.access === 'key') {
-        await permit(route, request, this.pool);
+        await permit(route, request, this.pool, this.isProduction);
       }
     }
     await checkBody(route, request);

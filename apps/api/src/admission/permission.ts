@@ -58,8 +58,8 @@ const enforcePartnerLimits = async (
 
 /**
  * The permission step of admission: a valid key (else its 401), then what the operation asks of
- * it (403 `forbidden`: a read-only key writing, a partner key on a staff operation, a partner's
- * limits). It comes after the rate limiter, so a 401 or a 403 is counted and carries rate-limit
+ * it (403 `forbidden`: a read-only key writing, a test-mode key writing on production where the
+ * contract does not allow it, a partner key on a staff operation, a partner's limits). It comes after the rate limiter, so a 401 or a 403 is counted and carries rate-limit
  * headers, and before any validation of the input, so a caller without the right learns nothing
  * about its request. A 403 depends only on the key and the operation (and, for a partner's limits,
  * who created the animal), never on whether a resource exists: an order the key may not see
@@ -69,6 +69,7 @@ export const permit = (
   route: TAdmissionRoute,
   request: FastifyRequest,
   pool: Pool,
+  isProduction: boolean,
 ): void | Promise<void> => {
   const { identity } = request;
   const caller = identity?.caller;
@@ -94,6 +95,12 @@ export const permit = (
     throw new AppError(
       'forbidden',
       'This API key is read-only: it can list and read, not change anything.',
+    );
+  }
+  if (route.isWrite && isProduction && caller.environment === 'staging' && !route.testKeysAllowed) {
+    throw new AppError(
+      'forbidden',
+      'A test key (pets_test_) can read the live store and manage its own webhook endpoints, not change anything else: use a live key, or the staging environment.',
     );
   }
   if (route.partnerLimits && caller.role === 'partner') {

@@ -8,6 +8,7 @@ import {
   type TApiKeyRole,
   type TPartnerLimits,
   type TSiteAccess,
+  testKeysAllowedOf,
 } from '@pets/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { TsRestAppRouteMetadataKey } from '@ts-rest/nest';
@@ -40,6 +41,8 @@ export type TAdmissionRoute = {
   route: AppRoute | undefined;
   /** A site-only operation (`siteContract`): who at the site may call it; undefined: /v1. */
   siteAccess: TSiteAccess | undefined;
+  /** A write a test-mode key may make on production (the contract's `testKeys`). */
+  testKeysAllowed: boolean;
 };
 
 // biome-ignore lint/complexity/noBannedTypes: Nest's handlers are typed as Function.
@@ -56,6 +59,7 @@ const describe = (reflector: Reflector, handler: Function): TAdmissionRoute => {
     needsBody: !(route && 'body' in route && typeof route.body === 'symbol'),
     route,
     siteAccess: route && siteAccessOf(route),
+    testKeysAllowed: route !== undefined && testKeysAllowedOf(route),
   };
 };
 

@@ -1,17 +1,7 @@
-import type { ApiKeyPlan } from '@pets/db';
+import { PLAN_LIMITS, type TRateLimits } from '@pets/contract/rules';
 
-export type TRateLimits = { perMinute: number; perDay: number };
-
-/**
- * Requests per minute and per day of each plan (the spec's table). Enterprise limits are agreed
- * per customer and stored on the key itself.
- */
-export const PLAN_LIMITS: Record<ApiKeyPlan, TRateLimits | null> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-  enterprise: null,
-};
+// The plans' numbers live in @pets/contract, so the developer portal shows what the limiter counts.
+export { PLAN_LIMITS, type TRateLimits };
 
 /** Requests without a valid key are limited per client address with the Free plan's numbers. */
 export const ANONYMOUS_LIMITS = PLAN_LIMITS.free as TRateLimits;

@@ -117,7 +117,8 @@ export class ApiKeysService {
 
   /**
    * What an Authorization header value presents, with no lookup: the SHA-256 (hex) of a
-   * well-formed key of this environment, to `verify`; else the 401 to answer.
+   * well-formed key this environment takes (production: live and test; staging: test), to
+   * `verify`; else the 401 to answer.
    */
   examine(authorization: string | undefined): TIdentity | string {
     if (authorization === undefined) {
@@ -143,9 +144,11 @@ export class ApiKeysService {
     if (environment === null) {
       return unauthorized('Invalid API key.');
     }
-    if (environment !== this.config.APP_ENV) {
+    // The prefix is the key's mode: production takes live keys and test keys (which `permit` keeps
+    // to reads there); staging takes test keys only.
+    if (environment === 'production' && this.config.APP_ENV !== 'production') {
       return unauthorized(
-        `This is a ${environment} key; this is the ${this.config.APP_ENV} environment.`,
+        `This is a live key (pets_live_); this is the ${this.config.APP_ENV} environment, which takes test keys (pets_test_).`,
       );
     }
     return hashApiKey(key);

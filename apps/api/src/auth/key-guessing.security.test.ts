@@ -97,12 +97,14 @@ describe('failed authentications are limited per client address', () => {
 
   it('malformed keys cost no lookup and count as failures', async () => {
     const before = api.keyLookups();
-    const staging = generateApiKey('staging').key;
+    // A test key (pets_test_) is well formed on production too (a key's mode): an unknown prefix
+    // is not.
+    const unknownPrefix = guess().replace(/^pets_live_/, 'pets_beta_');
     const attempts = [
       'Bearer hunter2',
       `Bearer ${guess().slice(0, -1)}`,
       `Bearer ${guess()}!`,
-      `Bearer ${staging}`,
+      `Bearer ${unknownPrefix}`,
       'Basic dXNlcjpwYXNz',
     ];
     for (const authorization of attempts) {

@@ -18,7 +18,10 @@ export const KEYS_USAGE = `Manage API keys.
 
   pnpm keys create --plan <free|pro|business|enterprise> [--name <name>]
                    [--rpm <n> --rpd <n>]   (enterprise only, and required for it)
-                   [--env <production|staging>]   (default: APP_ENV)
+                   [--mode <live|test>]   (default: live on production, test on staging)
+                                     (production takes both: a test key, pets_test_, reads the
+                                     store and manages its own webhooks, never changes anything
+                                     else; staging takes test keys only)
                    [--role <partner|staff>]   (default: partner)
                    [--read-only]   (a partner key that can only read: no writes)
                    [--first-party]   (the store's own site: partner keys only)
@@ -70,6 +73,8 @@ const instant = (flag: string, value: string | undefined): Date | undefined => {
 
 const DEFAULT_OVERLAP_HOURS = 24;
 
+const MODE_ENVIRONMENT = { live: 'production', test: 'staging' } as const;
+
 const create = async (args: string[], io: TCliIo): Promise<number> => {
   const { values } = parseCommandArgs({
     args,
@@ -79,6 +84,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
       rpm: { type: 'string' },
       rpd: { type: 'string' },
       env: { type: 'string' },
+      mode: { type: 'string' },
       role: { type: 'string' },
       'read-only': { type: 'boolean' },
       'first-party': { type: 'boolean' },
@@ -98,7 +104,13 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
   const rateLimitPerDay = wholeNumber('rpd', values.rpd);
   const expiresAt = instant('expires-at', values['expires-at']);
   const config = loadCliConfig(io.env);
-  const environment = values.env ?? config.APP_ENV;
+  if (values.mode !== undefined && values.mode !== 'live' && values.mode !== 'test') {
+    throw new UsageError(`--mode must be live or test, not "${values.mode}"`);
+  }
+  // The stored environment is the key's mode: production = live, staging = test. `--env` is the
+  // older spelling of the same choice, still accepted.
+  const environment =
+    values.mode === undefined ? (values.env ?? config.APP_ENV) : MODE_ENVIRONMENT[values.mode];
   // Checked before the database is opened: a typo costs no database start.
   const parsed = ZNewApiKeyInput.safeParse({
     name: values.name ?? `${values.plan} key`,

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { signingKey } from '@pets/store/signing-keys.repository';
 import type { Pool } from 'pg';
+import { lazySigningKey } from './lazy-signing-key';
 
 /**
  * The links in account emails (verify an address, reset a password, accept an invitation) and the
@@ -69,20 +69,10 @@ export const verifyAccountLink = (
 
 /** The signer and checker, on the database's key (read on first use and kept; see OrderLinks). */
 export class AccountLinks {
-  private key: Promise<Buffer> | undefined;
+  private readonly secret: () => Promise<Buffer>;
 
-  constructor(private readonly pool: Pool) {}
-
-  private secret(): Promise<Buffer> {
-    if (this.key === undefined) {
-      const reading = signingKey(this.pool, KEY_NAME).catch((error: unknown) => {
-        this.key = undefined;
-        throw error;
-      });
-      this.key = reading;
-      return reading;
-    }
-    return this.key;
+  constructor(pool: Pool) {
+    this.secret = lazySigningKey(pool, KEY_NAME);
   }
 
   /** A signing function for the emails being written now. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ORDER_LINK_DAYS, ORDER_LINK_TOKEN_PATTERN } from '@pets/contract';
-import { signingKey } from '@pets/store/signing-keys.repository';
 import type { Pool } from 'pg';
+import { lazySigningKey } from './lazy-signing-key';
 
 /**
  * The private links to an application in its adopter's emails: a token naming the order and when
@@ -54,20 +54,10 @@ export const verifyOrderLink = (key: Buffer, token: string, nowMs: number): numb
  * by the next use.
  */
 export class OrderLinks {
-  private key: Promise<Buffer> | undefined;
+  private readonly secret: () => Promise<Buffer>;
 
-  constructor(private readonly pool: Pool) {}
-
-  private secret(): Promise<Buffer> {
-    if (this.key === undefined) {
-      const reading = signingKey(this.pool, KEY_NAME).catch((error: unknown) => {
-        this.key = undefined;
-        throw error;
-      });
-      this.key = reading;
-      return reading;
-    }
-    return this.key;
+  constructor(pool: Pool) {
+    this.secret = lazySigningKey(pool, KEY_NAME);
   }
 
   /** A signing function for the emails being written now (one key read for all of them). */

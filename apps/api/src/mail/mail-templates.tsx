@@ -7,6 +7,7 @@ import {
   type TOrderStatus,
 } from '@pets/contract/schemas';
 import { formatStoreInstant, mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
+import type { TWebhookDisabledMailData } from '@pets/store/webhooks.repository';
 import {
   Body,
   Button,
@@ -101,7 +102,13 @@ export type TMailRequest =
       data: TApplicationMailData;
     }
   | { template: 'application-links'; to: string; orderId?: undefined; data: TLinksMailData }
-  | { template: 'staff-digest'; to: string; orderId?: undefined; data: TDigestMailData };
+  | { template: 'staff-digest'; to: string; orderId?: undefined; data: TDigestMailData }
+  | {
+      template: 'webhook-disabled';
+      to: string;
+      orderId?: undefined;
+      data: TWebhookDisabledMailData;
+    };
 
 export type TMailStore = Pick<
   TStoreConfig,
@@ -398,6 +405,19 @@ const ACCOUNT_INVITE: TTemplate<TAccountMailData> = {
   ),
 };
 
+/** An endpoint failed for the whole retry schedule and was disabled: its owners are told. */
+const WEBHOOK_DISABLED: TTemplate<TWebhookDisabledMailData> = {
+  subject: (data) => `Webhook endpoint ${data.endpointId} was disabled`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`Hello ${data.name}`}</Heading>
+      <P>{`Every delivery to your webhook endpoint ${data.endpointId} (${data.url}) failed for about 3 days, so ${context.store.name} stopped sending to it. It was registered with the key "${data.keyName}" (${data.keyStart}...).`}</P>
+      <P>{data.reason}</P>
+      <P>{`When it answers again, enable it with PATCH /v1/webhook-endpoints/${data.endpointId} {"status": "enabled"}: events are sent from then on, and GET /v1/events lists the ones in between (kept 30 days). Its deliveries, with each attempt's answer, are at GET /v1/webhook-endpoints/${data.endpointId}/deliveries.`}</P>
+    </>
+  ),
+};
+
 /** The messages whose input is not one application: each with its own kind of `data`. */
 const LIST_TEMPLATES = {
   'application-links': LINKS,
@@ -405,6 +425,7 @@ const LIST_TEMPLATES = {
   'account-verify': ACCOUNT_VERIFY,
   'account-reset': ACCOUNT_RESET,
   'account-invite': ACCOUNT_INVITE,
+  'webhook-disabled': WEBHOOK_DISABLED,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;

@@ -1,8 +1,14 @@
 import { PET_PROFILE_FIELDS, type TPet } from '@pets/contract';
 import { expect } from 'vitest';
 
-/** Every profile field unknown, from the contract's list: a field added to Pet needs nothing here. */
-const UNKNOWN_PROFILE = Object.fromEntries(PET_PROFILE_FIELDS.map((field) => [field, null]));
+/**
+ * Every profile field unknown, from the contract's list: a field added to Pet needs nothing here
+ * (unknown is null, but for the colours: none listed).
+ */
+const UNKNOWN_PROFILE = {
+  ...Object.fromEntries(PET_PROFILE_FIELDS.map((field) => [field, null])),
+  colors: [],
+};
 
 /**
  * The Pet the API answers for an animal added with only the given fields: its profile unknown

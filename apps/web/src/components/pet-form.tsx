@@ -5,15 +5,24 @@ import {
   PET_BREED_MAX_LENGTH,
   PET_DESCRIPTION_MAX_LENGTH,
   PET_NAME_MAX_LENGTH,
+  PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
   type TCategory,
   ZPetAge,
+  ZPetCoatLength,
+  ZPetColor,
+  ZPetEnergyLevel,
   ZPetSex,
   ZPetSize,
   ZPetStatus,
 } from '@pets/contract/schemas';
+import { COAT_LABELS, ENERGY_LABELS } from '@/lib/pet-details';
 import {
   EMPTY_PET_FORM,
+  FEE_CURRENCIES,
+  PET_FACT_FIELDS,
   PET_FORM_FIELDS,
+  PET_FORM_LABELS,
+  type TPetFactField,
   type TPetFormField,
   type TPetFormState,
   validatePetForm,
@@ -44,10 +53,73 @@ const FIELD_IDS: Record<TPetFormField, string> = {
   breed: 'pet-breed',
   arrivedAt: 'pet-arrived-at',
   description: 'pet-description',
+  goodWithChildren: 'pet-good-with-children',
+  goodWithDogs: 'pet-good-with-dogs',
+  goodWithCats: 'pet-good-with-cats',
+  houseTrained: 'pet-house-trained',
+  spayedNeutered: 'pet-spayed-neutered',
+  vaccinated: 'pet-vaccinated',
+  specialNeeds: 'pet-special-needs',
+  specialNeedsNote: 'pet-special-needs-note',
+  energyLevel: 'pet-energy-level',
+  coatLength: 'pet-coat-length',
+  color1: 'pet-color-1',
+  color2: 'pet-color-2',
+  color3: 'pet-color-3',
+  adoptionFee: 'pet-adoption-fee',
+  feeCurrency: 'pet-fee-currency',
 };
 
 /** Sex as staff record it: `unknown` is a real answer here ("we cannot tell"), unlike blank. */
 const SEX_CHOICES: Record<string, string> = { ...SEX_LABELS, unknown: 'Not known (cannot tell)' };
+
+/** A select's choices from the contract's values and their words: `[value, words]`. */
+const choices = <T extends string>(values: readonly T[], words: (value: T) => string) =>
+  values.map((value) => [value, words(value)] as const);
+
+const COLOURS = choices(
+  ZPetColor.options,
+  (color) => color.charAt(0).toUpperCase() + color.slice(1),
+);
+const YES_NO = [
+  ['yes', 'Yes'],
+  ['no', 'No'],
+] as const;
+
+type TSelectField =
+  | 'sex'
+  | 'age'
+  | 'size'
+  | TPetFactField
+  | 'energyLevel'
+  | 'coatLength'
+  | 'color1'
+  | 'color2'
+  | 'color3';
+
+/** Every select of the form: what its blank option says, and its other choices. */
+const SELECTS: Record<
+  TSelectField,
+  { blank: string; options: readonly (readonly [string, string])[] }
+> = {
+  sex: { blank: 'Not said', options: choices(ZPetSex.options, (sex) => SEX_CHOICES[sex] ?? sex) },
+  age: { blank: 'Not said', options: choices(ZPetAge.options, (age) => AGE_LABELS[age]) },
+  size: { blank: 'Not said', options: choices(ZPetSize.options, (size) => SIZE_LABELS[size]) },
+  ...(Object.fromEntries(
+    PET_FACT_FIELDS.map((field) => [field, { blank: 'Not known', options: YES_NO }]),
+  ) as Record<TPetFactField, { blank: string; options: typeof YES_NO }>),
+  energyLevel: {
+    blank: 'Not said',
+    options: choices(ZPetEnergyLevel.options, (level) => ENERGY_LABELS[level]),
+  },
+  coatLength: {
+    blank: 'Not said',
+    options: choices(ZPetCoatLength.options, (coat) => COAT_LABELS[coat]),
+  },
+  color1: { blank: 'None', options: COLOURS },
+  color2: { blank: 'None', options: COLOURS },
+  color3: { blank: 'None', options: COLOURS },
+};
 
 /**
  * "Add an animal". Checked in the browser with the contract's ZNewPet before anything is sent;
@@ -69,6 +141,22 @@ export const PetForm = ({
       fieldIds: FIELD_IDS,
       validate: validatePetForm,
     });
+
+  /** One of SELECTS, labelled as PET_FORM_LABELS says. */
+  const select = (field: TSelectField) => (
+    <Field key={field} id={FIELD_IDS[field]} label={PET_FORM_LABELS[field]} error={errors[field]}>
+      {(control) => (
+        <select {...control} {...bind(field)} className="select">
+          <option value="">{SELECTS[field].blank}</option>
+          {SELECTS[field].options.map(([value, words]) => (
+            <option key={value} value={value}>
+              {words}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
 
   return (
     <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
@@ -131,26 +219,7 @@ export const PetForm = ({
         <p className="field__hint">
           What adopters choose by. Leave anything you do not know blank.
         </p>
-        {(
-          [
-            ['sex', 'Sex', ZPetSex.options, SEX_CHOICES],
-            ['age', 'Age', ZPetAge.options, AGE_LABELS],
-            ['size', 'Size when grown', ZPetSize.options, SIZE_LABELS],
-          ] as const
-        ).map(([field, label, options, labels]) => (
-          <Field key={field} id={FIELD_IDS[field]} label={label} error={errors[field]}>
-            {(control) => (
-              <select {...control} {...bind(field)} className="select">
-                <option value="">Not said</option>
-                {options.map((option) => (
-                  <option key={option} value={option}>
-                    {(labels as Record<string, string>)[option]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ))}
+        {(['sex', 'age', 'size'] as const).map(select)}
 
         <Field
           id={FIELD_IDS.breed}
@@ -201,6 +270,72 @@ export const PetForm = ({
               maxLength={PET_DESCRIPTION_MAX_LENGTH}
               className="textarea"
             />
+          )}
+        </Field>
+      </fieldset>
+
+      <fieldset className="form__group">
+        <legend className="form__group-title">Good with, and needs</legend>
+        <p className="field__hint">
+          What decides most adoptions. Leave “Not known” where nobody has seen.
+        </p>
+        {PET_FACT_FIELDS.map(select)}
+
+        <Field
+          id={FIELD_IDS.specialNeedsNote}
+          label="About the special needs"
+          hint={
+            <>
+              A condition, a medicine, a diet: what an adopter should know, up to{' '}
+              {PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters.
+            </>
+          }
+          error={errors.specialNeedsNote}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              {...bind('specialNeedsNote')}
+              rows={3}
+              maxLength={PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH}
+              className="textarea"
+            />
+          )}
+        </Field>
+
+        {(['energyLevel', 'coatLength', 'color1', 'color2', 'color3'] as const).map(select)}
+
+        <Field
+          id={FIELD_IDS.adoptionFee}
+          label="Adoption fee"
+          hint="An amount such as 95.00; 0 for a free adoption; blank when adopters should ask."
+          error={errors.adoptionFee}
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...bind('adoptionFee')}
+              type="text"
+              inputMode="decimal"
+              autoComplete="off"
+              maxLength={16}
+              className="input"
+            />
+          )}
+        </Field>
+
+        <Field id={FIELD_IDS.feeCurrency} label="Currency of the fee" error={errors.feeCurrency}>
+          {(control) => (
+            <select {...control} {...bind('feeCurrency')} className="select">
+              {(FEE_CURRENCIES.includes(values.feeCurrency)
+                ? FEE_CURRENCIES
+                : [values.feeCurrency, ...FEE_CURRENCIES]
+              ).map((currency) => (
+                <option key={currency} value={currency}>
+                  {currency}
+                </option>
+              ))}
+            </select>
           )}
         </Field>
       </fieldset>

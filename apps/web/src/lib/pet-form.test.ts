@@ -1,3 +1,4 @@
+import { PET_UNKNOWN_DETAILS } from '@pets/contract/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   EMPTY_PET_FORM,
@@ -15,7 +16,7 @@ const values = (name: string, categoryId: string, status = 'available') => ({
   status,
 });
 
-/** The profile when nothing of it is known: every field null. */
+/** The profile when nothing of it is known: every field null (the colours: none). */
 const UNKNOWN_PROFILE = {
   sex: null,
   age: null,
@@ -23,6 +24,7 @@ const UNKNOWN_PROFILE = {
   breed: null,
   arrivedAt: null,
   description: null,
+  ...PET_UNKNOWN_DETAILS,
 };
 
 describe('validatePetForm (the contract ZNewPet)', () => {
@@ -138,6 +140,119 @@ describe('the profile fields', () => {
   });
 });
 
+describe('the details adopters ask about', () => {
+  const detailed = {
+    ...values('Juniper', '1'),
+    goodWithChildren: 'yes',
+    goodWithCats: 'no',
+    specialNeeds: 'yes',
+    specialNeedsNote: 'Deaf in one ear.\r\nApproach from the front.',
+    energyLevel: 'high',
+    coatLength: 'short',
+    color1: 'black',
+    color2: '',
+    color3: 'white',
+    adoptionFee: '1,195.5',
+    feeCurrency: 'GBP',
+  };
+
+  it('sends yes and no as true and false, blanks as null, colours in order, the fee in pence', () => {
+    expect(validatePetForm(detailed)).toMatchObject({
+      success: true,
+      data: {
+        goodWithChildren: true,
+        goodWithDogs: null,
+        goodWithCats: false,
+        specialNeeds: true,
+        specialNeedsNote: 'Deaf in one ear.\nApproach from the front.',
+        energyLevel: 'high',
+        coatLength: 'short',
+        colors: ['black', 'white'],
+        adoptionFee: { amount: 119550, currency: 'GBP' },
+      },
+    });
+    expect(toNewPetInput({ ...detailed, adoptionFee: '0' })).toMatchObject({
+      adoptionFee: { amount: 0, currency: 'GBP' },
+    });
+    expect(toNewPetInput({ ...detailed, adoptionFee: '500', feeCurrency: 'JPY' })).toMatchObject({
+      adoptionFee: { amount: 500, currency: 'JPY' },
+    });
+    expect(toNewPetInput({ ...detailed, adoptionFee: '  ' })).toMatchObject({ adoptionFee: null });
+  });
+
+  it('names the field with a problem, in words', () => {
+    for (const fee of ['95.505', 'ninety', '-5', '9.5.0']) {
+      expect(validatePetForm({ ...detailed, adoptionFee: fee })).toEqual({
+        success: false,
+        fieldErrors: {
+          adoptionFee:
+            'Write the fee as an amount, such as 95.00, or leave it blank to say "ask the store".',
+        },
+      });
+    }
+    expect(validatePetForm({ ...detailed, color3: 'black' })).toEqual({
+      success: false,
+      fieldErrors: { color1: 'Choose each colour once.' },
+    });
+    expect(validatePetForm({ ...detailed, color2: 'mauve', goodWithDogs: 'maybe' })).toEqual({
+      success: false,
+      fieldErrors: {
+        goodWithDogs: 'Choose one of the options.',
+        color2: 'Choose one of the options.',
+      },
+    });
+    expect(validatePetForm({ ...detailed, adoptionFee: '5', feeCurrency: 'QQQ' })).toEqual({
+      success: false,
+      fieldErrors: { feeCurrency: 'Currency must be an ISO 4217 currency code, such as EUR.' },
+    });
+  });
+
+  it("shows a stored animal's details as the form holds them", () => {
+    expect(
+      petFormValues({
+        name: 'Rex',
+        categoryId: 3,
+        status: 'sold',
+        ...UNKNOWN_PROFILE,
+        goodWithDogs: false,
+        vaccinated: true,
+        colors: ['tan', 'white'],
+        adoptionFee: { amount: 9550, currency: 'EUR' },
+      }),
+    ).toEqual({
+      ...values('Rex', '3', 'sold'),
+      goodWithDogs: 'no',
+      vaccinated: 'yes',
+      color1: 'tan',
+      color2: 'white',
+      adoptionFee: '95.50',
+      feeCurrency: 'EUR',
+    });
+  });
+
+  it("puts the API's details on the colours and the fee under their fields", () => {
+    expect(
+      fieldErrorsFromApi({
+        code: 'invalid_request',
+        message: 'bad',
+        status: 400,
+        details: [
+          { field: 'colors.1', message: 'Invalid enum value' },
+          {
+            field: 'adoptionFee.currency',
+            message: 'must be an ISO 4217 currency code, such as EUR',
+          },
+          { field: 'adoptionFee.amount', message: 'must be at most 10000000' },
+        ],
+      }),
+    ).toEqual({
+      color2: 'Choose one of the options.',
+      feeCurrency: 'Currency must be an ISO 4217 currency code, such as EUR.',
+      adoptionFee: 'Adoption fee must be at most 10000000.',
+    });
+  });
+});
+
 describe('readPetFormValues', () => {
   it('reads every field as text, a missing one as blank', () => {
     const data = new FormData();
@@ -147,6 +262,7 @@ describe('readPetFormValues', () => {
     expect(readPetFormValues(data)).toEqual({
       ...values('Rex', '4', ''),
       breed: 'Terrier',
+      feeCurrency: '',
     });
   });
 });

@@ -46,9 +46,19 @@ export type TRouteMetadata = {
    * roles. Anyone else gets `404`; a person of another role `403`.
    */
   siteAccess?: TSiteAccess;
+  /**
+   * `allowed`: a test-mode key (`pets_test_`) may call this write on the production API (a key's
+   * own webhook endpoints). Every other write refuses it there with `403 forbidden`: a test key
+   * reads the live store but never changes it. On staging every key is a test key and may write.
+   */
+  testKeys?: 'allowed';
 };
 
 export type TSiteAccess = 'visitor' | { account: readonly ('admin' | 'staff' | 'developer')[] };
+
+/** Whether a test-mode key may call this write on production (see `testKeys`). */
+export const testKeysAllowedOf = (route: { metadata?: unknown }): boolean =>
+  (route.metadata as TRouteMetadata | undefined)?.testKeys === 'allowed';
 
 /** Who at the site may call a site-only operation (undefined: a public /v1 operation). */
 export const siteAccessOf = (route: { metadata?: unknown }): TSiteAccess | undefined =>

@@ -63,6 +63,7 @@ export const webhooksRouter = c.router({
     body: ZNewWebhookEndpoint,
     responses: { 201: ZWebhookEndpointWithSecret, ...errors(400, 403, 413, 415) },
     metadata: {
+      testKeys: 'allowed',
       responseHeaders: { 201: [Header.location] },
       responseDescriptions: { 403: FORBIDDEN_WRITE, 409: KEY_IN_USE },
     } satisfies TRouteMetadata,
@@ -89,6 +90,7 @@ export const webhooksRouter = c.router({
     body: ZUpdateWebhookEndpoint,
     responses: { 200: ZWebhookEndpoint, ...errors(400, 403, 404, 413, 415) },
     metadata: {
+      testKeys: 'allowed',
       responseDescriptions: { 403: FORBIDDEN_WRITE, 404: NOT_FOUND },
     } satisfies TRouteMetadata,
   },
@@ -105,6 +107,7 @@ export const webhooksRouter = c.router({
       ...errors(400, 403, 404, 413, 415),
     },
     metadata: {
+      testKeys: 'allowed',
       responseDescriptions: { 204: 'Deleted.', 403: FORBIDDEN_WRITE, 404: NOT_FOUND },
     } satisfies TRouteMetadata,
   },
@@ -121,6 +124,7 @@ export const webhooksRouter = c.router({
     body: NO_BODY,
     responses: { 200: ZWebhookEndpointWithSecret, ...errors(400, 403, 404, 413, 415) },
     metadata: {
+      testKeys: 'allowed',
       responseDescriptions: { 403: FORBIDDEN_WRITE, 404: NOT_FOUND, 409: KEY_IN_USE },
     } satisfies TRouteMetadata,
   }),
@@ -136,6 +140,7 @@ export const webhooksRouter = c.router({
     body: NO_BODY,
     responses: { 202: ZWebhookDelivery, ...errors(400, 403, 404, 413, 415) },
     metadata: {
+      testKeys: 'allowed',
       responseDescriptions: { 403: FORBIDDEN_WRITE, 404: NOT_FOUND, 409: KEY_IN_USE },
     } satisfies TRouteMetadata,
   }),
@@ -166,6 +171,7 @@ export const webhooksRouter = c.router({
     body: NO_BODY,
     responses: { 202: ZWebhookDelivery, ...errors(400, 403, 404, 413, 415) },
     metadata: {
+      testKeys: 'allowed',
       responseDescriptions: {
         403: FORBIDDEN_WRITE,
         404:

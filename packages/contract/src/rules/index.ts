@@ -7,4 +7,5 @@ export * from './etag';
 export * from './link';
 export * from './phone';
 export * from './photo-limit';
+export * from './plans';
 export * from './trusted-proxies';

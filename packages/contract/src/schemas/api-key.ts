@@ -58,6 +58,11 @@ export const ZCurrentKey = extendApi(
           'Who the key belongs to; `null` for a key the store made for a partner or a script (`pnpm keys`).',
       },
     ),
+    mode: z
+      .enum(['live', 'test'])
+      .describe(
+        "The key's mode, named by its prefix (`pets_live_`, `pets_test_`). On production a `test` key may read, and manage its own webhook endpoints, but not change the store; on staging every key is `test`.",
+      ),
     expiresAt: z
       .string()
       .datetime()
@@ -77,6 +82,7 @@ export const ZCurrentKey = extendApi(
       plan: 'business',
       firstParty: false,
       owner: null,
+      mode: 'live',
       expiresAt: null,
     },
   },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ID, PAGE_SIZE } from './common';
 import {
   PET_IDS_MAX,
+  PET_UNKNOWN_DETAILS,
   PETS_CURSOR,
   ZListPetsQuery,
   ZNewPet,
@@ -243,6 +244,7 @@ describe('ZPet', () => {
     size: null,
     breed: null,
     arrivedAt: null,
+    ...PET_UNKNOWN_DETAILS,
     photos: [],
     applicationsInReview: 0,
     updatedAt: '2026-11-27T10:00:00.000Z',

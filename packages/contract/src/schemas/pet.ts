@@ -142,6 +142,143 @@ export const ZPetArrivedAt = extendApi(
   },
 );
 
+// The details adopters ask about (issue 28), as Petfinder's `attributes` and `environment` and
+// RescueGroups' energy levels carry them. Each is optional on NewPet, cleared with `null` on
+// PetUpdate, and present on Pet: `null` when unknown (colours: `[]`).
+
+/** A yes/no detail: `true`, `false`, or `null` when the store does not know. */
+const fact = (description: string) =>
+  extendApi(z.boolean({ invalid_type_error: 'must be true, false or null' }), {
+    description: `${description} \`null\` when the store does not know.`,
+  });
+
+export const ZPetGoodWithChildren = fact('Whether the animal is happy around children.');
+export const ZPetGoodWithDogs = fact('Whether the animal gets on with dogs.');
+export const ZPetGoodWithCats = fact('Whether the animal gets on with cats.');
+export const ZPetHouseTrained = fact(
+  'Whether the animal is house-trained (litter-trained, for a cat or a rabbit).',
+);
+export const ZPetSpayedNeutered = fact('Whether the animal is spayed or neutered.');
+export const ZPetVaccinated = fact("Whether the animal's vaccinations are up to date.");
+export const ZPetSpecialNeeds = fact(
+  'Whether the animal has special needs (a condition, a medicine, a diet); `specialNeedsNote` ' +
+    'says which.',
+);
+
+export const PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH = 500;
+
+export const ZPetSpecialNeedsNote = storableText(
+  z
+    .string({ invalid_type_error: 'must be a string or null' })
+    .trim()
+    .min(1, 'must not be empty (send null for no note)')
+    .max(
+      PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
+      `must be at most ${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters`,
+    ),
+).describe(
+  `What an adopter should know about the animal's special needs, in plain text, at most ` +
+    `${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters.`,
+);
+
+export const ZPetEnergyLevel = extendApi(z.enum(['low', 'medium', 'high']), {
+  description:
+    'How lively the animal is: `low` (content with short walks and long naps), `medium`, `high` ' +
+    '(needs a lot of exercise and play every day).',
+});
+export type TPetEnergyLevel = z.infer<typeof ZPetEnergyLevel>;
+export const PetEnergyLevel = ZPetEnergyLevel.enum;
+
+export const ZPetCoatLength = extendApi(z.enum(['hairless', 'short', 'medium', 'long']), {
+  description: "The length of the animal's coat: `hairless`, `short`, `medium`, `long`.",
+});
+export type TPetCoatLength = z.infer<typeof ZPetCoatLength>;
+export const PetCoatLength = ZPetCoatLength.enum;
+
+/** The closed list of colours and patterns, as the database's `pet_color` type holds them. */
+export const ZPetColor = extendApi(
+  z.enum([
+    'black',
+    'white',
+    'grey',
+    'brown',
+    'red',
+    'ginger',
+    'cream',
+    'golden',
+    'tan',
+    'blue',
+    'silver',
+    'yellow',
+    'green',
+    'orange',
+    'brindle',
+    'tabby',
+    'tortoiseshell',
+    'calico',
+    'spotted',
+    'merle',
+  ]),
+  { description: 'A colour or pattern of the coat, the plumage or the scales.' },
+);
+export type TPetColor = z.infer<typeof ZPetColor>;
+
+export const PET_COLORS_MAX = 3;
+
+const colorsDescription = `Up to ${PET_COLORS_MAX} colours or patterns, the main one first, none twice.`;
+
+export const ZPetColors = extendApi(
+  z
+    .array(ZPetColor, { invalid_type_error: 'must be a list of colours or null' })
+    .max(PET_COLORS_MAX, `must hold at most ${PET_COLORS_MAX} colours`)
+    .refine((colors) => new Set(colors).size === colors.length, 'must not name a colour twice'),
+  { uniqueItems: true, description: `${colorsDescription} \`null\` or \`[]\` clears the list.` },
+);
+
+/** The largest fee: ten million minor units (100,000.00 in a currency of cents). */
+export const ADOPTION_FEE_AMOUNT_MAX = 10_000_000;
+
+/** Whether a code is an ISO 4217 currency this runtime knows (ICU's list, as `Intl` has it). */
+const isKnownCurrency = (code: string): boolean =>
+  (Intl as { supportedValuesOf?: (key: 'currency') => string[] })
+    .supportedValuesOf?.('currency')
+    .includes(code) ?? /^[A-Z]{3}$/.test(code);
+
+export const ZAdoptionFee = extendApi(
+  z
+    .object({
+      amount: extendApi(
+        z
+          .number({ required_error: 'is required', invalid_type_error: 'must be an integer' })
+          .int('must be an integer (minor units: cents, pence)')
+          .min(0, 'must not be negative')
+          .max(ADOPTION_FEE_AMOUNT_MAX, `must be at most ${ADOPTION_FEE_AMOUNT_MAX}`),
+        {
+          format: 'int32',
+          description:
+            "The fee in the currency's minor units (cents, pence): `9500` is 95.00. `0` is a " +
+            'free adoption.',
+        },
+      ),
+      currency: extendApi(
+        z
+          .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+          .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals, such as EUR')
+          .refine(
+            (code) => !/^[A-Z]{3}$/.test(code) || isKnownCurrency(code),
+            'must be an ISO 4217 currency code, such as EUR',
+          ),
+        { maxLength: 3, description: 'The ISO 4217 currency code, in capitals (`EUR`, `GBP`).' },
+      ),
+    })
+    .strict(),
+  // No title: a titled schema becomes a `$ref`, which OpenAPI 3.0 cannot make nullable beside it.
+  {
+    description: 'What adopting the animal costs. `null` on a Pet: ask the store.',
+  },
+);
+export type TAdoptionFee = z.infer<typeof ZAdoptionFee>;
+
 /** The profile fields of a body: each may be left out, or `null` for unknown (none). */
 const profileInput = {
   description: ZPetDescription.nullable().optional(),
@@ -150,6 +287,18 @@ const profileInput = {
   size: ZPetSize.nullable().optional(),
   breed: ZPetBreed.nullable().optional(),
   arrivedAt: ZPetArrivedAt.nullable().optional(),
+  goodWithChildren: ZPetGoodWithChildren.nullable().optional(),
+  goodWithDogs: ZPetGoodWithDogs.nullable().optional(),
+  goodWithCats: ZPetGoodWithCats.nullable().optional(),
+  houseTrained: ZPetHouseTrained.nullable().optional(),
+  spayedNeutered: ZPetSpayedNeutered.nullable().optional(),
+  vaccinated: ZPetVaccinated.nullable().optional(),
+  specialNeeds: ZPetSpecialNeeds.nullable().optional(),
+  specialNeedsNote: ZPetSpecialNeedsNote.nullable().optional(),
+  energyLevel: ZPetEnergyLevel.nullable().optional(),
+  coatLength: ZPetCoatLength.nullable().optional(),
+  colors: ZPetColors.nullable().optional(),
+  adoptionFee: ZAdoptionFee.nullable().optional(),
 };
 
 /** A profile field's value as TNewPet/TPetUpdate carry it (null: unknown; undefined: not sent). */
@@ -169,6 +318,17 @@ const PROFILE_EXAMPLE = {
   size: 'medium',
   breed: 'Beagle mix',
   arrivedAt: '2026-03-03',
+  goodWithChildren: true,
+  goodWithDogs: true,
+  goodWithCats: true,
+  houseTrained: true,
+  spayedNeutered: true,
+  vaccinated: true,
+  specialNeeds: false,
+  energyLevel: 'high',
+  coatLength: 'short',
+  colors: ['tan', 'white'],
+  adoptionFee: { amount: 9500, currency: 'EUR' },
 } as const;
 
 export const ZNewPet = extendApi(
@@ -246,6 +406,25 @@ export const ZPet = extendApi(
       format: 'date',
       description: `${ARRIVED_AT_DESCRIPTION} \`null\` when unknown.`,
     }),
+    goodWithChildren: ZPetGoodWithChildren.nullable(),
+    goodWithDogs: ZPetGoodWithDogs.nullable(),
+    goodWithCats: ZPetGoodWithCats.nullable(),
+    houseTrained: ZPetHouseTrained.nullable(),
+    spayedNeutered: ZPetSpayedNeutered.nullable(),
+    vaccinated: ZPetVaccinated.nullable(),
+    specialNeeds: ZPetSpecialNeeds.nullable(),
+    specialNeedsNote: z
+      .string()
+      .max(PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH)
+      .nullable()
+      .describe('What an adopter should know about its special needs; `null` when none.'),
+    energyLevel: ZPetEnergyLevel.nullable(),
+    coatLength: ZPetCoatLength.nullable(),
+    colors: extendApi(z.array(ZPetColor).max(PET_COLORS_MAX), {
+      uniqueItems: true,
+      description: `${colorsDescription} \`[]\` when none are recorded.`,
+    }),
+    adoptionFee: ZAdoptionFee.nullable(),
     photos: extendApi(z.array(ZPetPhoto).max(PET_PHOTOS_MAX), {
       description:
         `The photos of the animal in their order, the first its main photo; \`[]\` when it has ` +
@@ -271,6 +450,7 @@ export const ZPet = extendApi(
       categoryId: 1,
       status: 'available',
       ...PROFILE_EXAMPLE,
+      specialNeedsNote: null,
       photos: [],
       applicationsInReview: 2,
       updatedAt: '2026-11-23T11:02:00.000Z',
@@ -278,6 +458,39 @@ export const ZPet = extendApi(
   },
 );
 export type TPet = z.infer<typeof ZPet>;
+
+/** The details of issue 28 as a Pet shows them when nobody has given any. */
+export const PET_UNKNOWN_DETAILS = {
+  goodWithChildren: null,
+  goodWithDogs: null,
+  goodWithCats: null,
+  houseTrained: null,
+  spayedNeutered: null,
+  vaccinated: null,
+  specialNeeds: null,
+  specialNeedsNote: null,
+  energyLevel: null,
+  coatLength: null,
+  colors: [],
+  adoptionFee: null,
+} satisfies Partial<TPet>;
+
+/** The details' fields, in the order a Pet shows them. */
+export const PET_DETAIL_FIELDS = Object.keys(
+  PET_UNKNOWN_DETAILS,
+) as (keyof typeof PET_UNKNOWN_DETAILS)[];
+/** The details of a Pet, as the store reads them and the site words them. */
+export type TPetDetails = Pick<TPet, keyof typeof PET_UNKNOWN_DETAILS>;
+/** The yes/no details: `true`, `false` or `null` (unknown). */
+export const PET_DETAIL_FACTS = [
+  'goodWithChildren',
+  'goodWithDogs',
+  'goodWithCats',
+  'houseTrained',
+  'spayedNeutered',
+  'vaccinated',
+  'specialNeeds',
+] as const satisfies readonly (keyof TPetDetails)[];
 
 export const ZPets = extendApi(z.array(ZPet).max(PAGE_SIZE.max), { title: 'Pets' });
 export type TPets = z.infer<typeof ZPets>;

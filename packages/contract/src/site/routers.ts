@@ -6,12 +6,19 @@ import {
   ZAccountRole,
   ZAccountToken,
   ZAuditEntry,
+  ZCreateOrgKey,
   ZCurrentSession,
   ZEmail,
+  ZIssuedOrgKey,
+  ZKeyUsage,
   ZListAuditQuery,
+  ZOrgKey,
+  ZOrgUsageNow,
+  ZOrganization,
   ZPassword,
   ZPasswordAttempt,
   ZPersonName,
+  ZRollOrgKey,
   ZSignInRequest,
   ZSignInResponse,
   ZSignUpRequest,
@@ -25,6 +32,7 @@ const access = (siteAccess: TSiteAccess) => ({ siteAccess }) satisfies TRouteMet
 const VISITOR = access('visitor');
 const ANY_ACCOUNT = access({ account: ['admin', 'staff', 'developer'] });
 const ADMIN = access({ account: ['admin'] });
+const DEVELOPER = access({ account: ['developer'] });
 
 const ZAccountId = z.object({ id: z.string().regex(/^[1-9][0-9]{0,17}$/) });
 const ZMessage = z.object({ message: z.string() });
@@ -209,6 +217,71 @@ export const auditRouter = c.router({
   },
 });
 
+const ZKeyIdParam = z.object({ keyId: z.string().regex(/^[1-9][0-9]{0,17}$/) });
+
+/**
+ * Developers: their organisation's keys and usage (the developer portal). Every operation is
+ * scoped to the person's organisation: another organisation's key id is 404.
+ */
+export const orgRouter = c.router({
+  getOrganization: {
+    method: 'GET',
+    path: '/org',
+    summary: "The developer's organisation: its plan and the limits of its keys",
+    responses: { 200: ZOrganization },
+    metadata: DEVELOPER,
+  },
+  listOrgKeys: {
+    method: 'GET',
+    path: '/org/keys',
+    summary: "The organisation's keys, newest first (never the keys themselves)",
+    responses: { 200: z.object({ keys: z.array(ZOrgKey) }) },
+    metadata: DEVELOPER,
+  },
+  createOrgKey: {
+    method: 'POST',
+    path: '/org/keys',
+    summary: 'Create a key; the answer holds it in plain text, the only time it is shown',
+    body: ZCreateOrgKey,
+    responses: { 201: ZIssuedOrgKey },
+    metadata: DEVELOPER,
+  },
+  revokeOrgKey: {
+    method: 'POST',
+    path: '/org/keys/:keyId/revoke',
+    summary: 'Revoke a key: both its secrets stop working',
+    pathParams: ZKeyIdParam,
+    body: c.noBody(),
+    responses: { 200: z.object({ apiKey: ZOrgKey }) },
+    metadata: DEVELOPER,
+  },
+  rollOrgKey: {
+    method: 'POST',
+    path: '/org/keys/:keyId/roll',
+    summary: 'Give a key a new secret, shown once; the old one works for the overlap',
+    pathParams: ZKeyIdParam,
+    body: ZRollOrgKey,
+    responses: { 200: ZIssuedOrgKey },
+    metadata: DEVELOPER,
+  },
+  getKeyUsage: {
+    method: 'GET',
+    path: '/org/keys/:keyId/usage',
+    summary: "A key's requests per hour and per UTC day, by status class",
+    pathParams: ZKeyIdParam,
+    query: z.object({ days: z.coerce.number().int().min(1).max(30).default(30) }),
+    responses: { 200: ZKeyUsage },
+    metadata: DEVELOPER,
+  },
+  getOrgUsageNow: {
+    method: 'GET',
+    path: '/org/usage/now',
+    summary: "Each key's requests in its current minute and day windows, against the plan",
+    responses: { 200: ZOrgUsageNow },
+    metadata: DEVELOPER,
+  },
+});
+
 export const SITE_PATH_PREFIX = '/internal';
 
 /**
@@ -223,6 +296,7 @@ export const siteContract = c.router(
     account: accountRouter,
     team: teamRouter,
     audit: auditRouter,
+    org: orgRouter,
   },
   {
     pathPrefix: SITE_PATH_PREFIX,

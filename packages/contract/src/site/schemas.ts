@@ -112,3 +112,108 @@ export const ZListAuditQuery = z.object({
   before: ZId.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+
+// --- The developer portal: the organisation's keys and usage (issue 27, §4.1–4.3) -------------
+
+/** A key's mode, its prefix: `live` (pets_live_) or `test` (pets_test_, reads only on production). */
+export const ZKeyMode = z.enum(['live', 'test']);
+export type TKeyMode = z.infer<typeof ZKeyMode>;
+
+export const ZPlanName = z.enum(['free', 'pro', 'business', 'enterprise']);
+export const ZPlanLimits = z.object({
+  perMinute: z.number().int(),
+  perDay: z.number().int(),
+});
+
+/** The developer's organisation, its plan and the limits every one of its keys gets. */
+export const ZOrganization = z.object({
+  id: ZId,
+  name: z.string().max(100),
+  plan: ZPlanName,
+  limits: ZPlanLimits,
+});
+export type TOrganization = z.infer<typeof ZOrganization>;
+
+/** The most live keys an organisation may have at once (revoked and expired ones do not count). */
+export const MAX_LIVE_KEYS_PER_ORGANIZATION = 50;
+/** The furthest ahead a key's expiry may be set. */
+export const MAX_KEY_LIFETIME_DAYS = 365;
+/** A roll's overlap, in hours: none (the old secret stops at once) to 7 days. */
+export const MAX_ROLL_OVERLAP_HOURS = 168;
+
+/** A key of the organisation as the portal lists it: never the key itself. */
+export const ZOrgKey = z.object({
+  id: ZId,
+  name: z.string().max(100),
+  /** The key's first characters, e.g. pets_live_3xK9: what lists and logs show. */
+  start: z.string(),
+  mode: ZKeyMode,
+  readOnly: z.boolean(),
+  createdAt: ZInstant,
+  lastUsedAt: ZInstant.nullable(),
+  expiresAt: ZInstant.nullable(),
+  status: z.enum(['active', 'expired', 'revoked']),
+  /** After a roll: until when the old secret still works (null when no overlap is running). */
+  previousSecretExpiresAt: ZInstant.nullable(),
+});
+export type TOrgKey = z.infer<typeof ZOrgKey>;
+
+export const ZCreateOrgKey = z.object({
+  name: z.string().trim().min(1).max(100),
+  mode: ZKeyMode,
+  readOnly: z.boolean().default(false),
+  /** At most a year ahead; absent, the key does not expire. */
+  expiresAt: ZInstant.optional(),
+});
+
+/** A new key or a new secret: `key` is the plaintext, shown this once and never again. */
+export const ZIssuedOrgKey = z.object({ key: z.string(), apiKey: ZOrgKey });
+export type TIssuedOrgKey = z.infer<typeof ZIssuedOrgKey>;
+
+export const ZRollOrgKey = z.object({
+  overlapHours: z.number().int().min(0).max(MAX_ROLL_OVERLAP_HOURS),
+});
+
+/** Requests of one hour or one UTC day, by status class. */
+export const ZUsageCounts = z.object({
+  '2xx': z.number().int(),
+  '3xx': z.number().int(),
+  '4xx': z.number().int(),
+  '429': z.number().int(),
+  '5xx': z.number().int(),
+});
+export const ZUsagePeriod = z.object({
+  /** The start of the hour or of the UTC day. */
+  start: ZInstant,
+  counts: ZUsageCounts,
+});
+
+/** A key's requests, every hour and every UTC day of the period (zeros included), oldest first. */
+export const ZKeyUsage = z.object({
+  keyId: ZId,
+  days: z.number().int(),
+  hourly: z.array(ZUsagePeriod),
+  daily: z.array(ZUsagePeriod),
+});
+export type TKeyUsage = z.infer<typeof ZKeyUsage>;
+
+/** One rate-limit window of a key as it stands: requests counted against the plan's limit. */
+export const ZWindowNow = z.object({
+  used: z.number().int(),
+  limit: z.number().int(),
+  /** Until the window starts again (0 when it has not started). */
+  resetInSeconds: z.number().int(),
+});
+
+export const ZOrgUsageNow = z.object({
+  keys: z.array(
+    z.object({
+      id: ZId,
+      name: z.string().max(100),
+      start: z.string(),
+      minute: ZWindowNow,
+      day: ZWindowNow,
+    }),
+  ),
+});
+export type TOrgUsageNow = z.infer<typeof ZOrgUsageNow>;

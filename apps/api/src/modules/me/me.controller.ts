@@ -23,6 +23,7 @@ export class MeController {
         plan: caller.plan,
         firstParty: caller.firstParty,
         owner: caller.owner && { type: caller.owner.type, name: caller.owner.name },
+        mode: caller.environment === 'production' ? 'live' : 'test',
         // A person's session: its absolute end; any other key: its own expiry, if it has one.
         expiresAt:
           caller.session === null

@@ -27,6 +27,7 @@ describe('getCurrentKey', () => {
       plan: 'business',
       firstParty: false,
       owner: null,
+      mode: 'live',
       expiresAt: null,
     });
     expect(String(body.start).length).toBeLessThan(staff.length);

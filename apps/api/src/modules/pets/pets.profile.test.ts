@@ -1,6 +1,7 @@
 import { nextLinkTarget, PETS_CURSOR, type TPet } from '@pets/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, json, useTestApi } from '../../test/api-harness';
+import { expectedPet } from '../../test/pets';
 
 /**
  * Animal profiles over real HTTP against PostgreSQL: the profile on create, update and every Pet, the
@@ -93,16 +94,10 @@ describe('createPet and updatePet with a profile', () => {
     );
     expect(response.status).toBe(201);
     const pet = (await response.json()) as TPet;
-    expect(pet).toEqual({
-      id: expect.any(Number),
-      name: 'Biscuit',
-      categoryId: dogs,
-      status: 'available',
-      ...profile,
-      photos: [],
-      applicationsInReview: 0,
-      updatedAt: expect.any(String),
-    });
+    // The details of issue 28 unknown: pets.details.test.ts sends them.
+    expect(pet).toEqual(
+      expectedPet({ name: 'Biscuit', categoryId: dogs, status: 'available', ...profile } as TPet),
+    );
     // Stored, not only answered: the list and the deprecated getPet say the same.
     expect(await list(`id=${pet.id}`)).toEqual([pet]);
     expect(await (await api.fetch(`/v1/pets/${pet.id}`)).json()).toEqual(pet);
@@ -207,6 +202,18 @@ describe('listPets: every Pet carries its profile and photos', () => {
           'size',
           'status',
           'updatedAt',
+          'goodWithChildren',
+          'goodWithDogs',
+          'goodWithCats',
+          'houseTrained',
+          'spayedNeutered',
+          'vaccinated',
+          'specialNeeds',
+          'specialNeedsNote',
+          'energyLevel',
+          'coatLength',
+          'colors',
+          'adoptionFee',
         ].sort(),
       );
       expect(pet.photos).toEqual([]);

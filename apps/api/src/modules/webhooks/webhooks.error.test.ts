@@ -3,8 +3,16 @@ import {
   type TWebhookEndpoint,
   WEBHOOK_RETRY_SCHEDULE_SECONDS,
 } from '@pets/contract';
+import type { TIssuedOrgKey } from '@pets/contract/site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ACCOUNT_TEST_ENV,
+  createAccount,
+  signInAs,
+  testSite,
+} from '../../accounts/accounts.test-support';
 import { json, startTestApi, type TTestApi } from '../../test/api-harness';
+import { startSmtpServer, type TTestSmtpServer } from '../../test/smtp-server';
 import { createEndpoint, eventually, startReceiver, type TReceiver } from './webhooks.test-support';
 
 /**
@@ -89,6 +97,62 @@ describe('failing endpoints', () => {
       type: 'pet.created',
       data: { name: 'Sent' },
     });
+  });
+});
+
+describe("a disabled endpoint's owners", () => {
+  let api: TTestApi;
+  let smtp: TTestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    api = await startTestApi({
+      env: { ...WEBHOOK_ENV, ...ACCOUNT_TEST_ENV, SMTP_URL: smtp.url },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await api?.close();
+    await smtp?.close();
+  });
+
+  it("are told by email, once: the organisation's members, not another organisation's", async () => {
+    const site = await testSite(api);
+    const developer = await createAccount(api, 'developer', { name: 'Dana Developer' });
+    const outsider = await createAccount(api, 'developer');
+    const signedIn = await signInAs(site, developer);
+    const created = await site.asPerson(signedIn.credential, '/internal/org/keys', {
+      body: { name: 'Shelter app', mode: 'live', readOnly: false },
+    });
+    expect(created.status).toBe(201);
+    const { key, apiKey } = (await created.json()) as TIssuedOrgKey;
+    const endpoint = await createEndpoint(api, key, { url: hooks.url, events: ['pet.created'] });
+    // An operator's key (no person behind it) fails too: its endpoint is disabled, nobody emailed.
+    const operatorKey = await api.createKey({ name: 'Operator', plan: 'business' });
+    const operatorEndpoint = await createEndpoint(api, operatorKey, {
+      url: hooks.url,
+      events: ['pet.created'],
+    });
+    hooks.answer(503);
+    await newPet(api, operatorKey, 'Kea');
+
+    const [message] = await smtp.waitFor(1, 20_000);
+    expect(message?.to).toBe(developer.email);
+    expect(message?.subject).toBe(`Webhook endpoint ${endpoint.id} was disabled`);
+    expect(message?.html).toContain('Hello Dana Developer');
+    expect(message?.text).toContain(hooks.url);
+    expect(message?.text).toContain(`"Shelter app" (${apiKey.start}...)`);
+    expect(message?.text).toContain('the receiver answered 503, not 2xx');
+    expect(message?.text).toContain(`PATCH /v1/webhook-endpoints/${endpoint.id}`);
+    for (const each of [endpoint, operatorEndpoint]) {
+      const response = await api.fetch(`/v1/webhook-endpoints/${each.id}`, {
+        key: each === endpoint ? key : operatorKey,
+      });
+      expect(((await response.json()) as TWebhookEndpoint).status).toBe('disabled');
+    }
+    // Disabled once, told once: nothing more arrives, and nothing to the other organisation.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(smtp.received.map((each) => each.to)).toEqual([developer.email]);
+    expect(smtp.received.some((each) => each.to.includes(outsider.email))).toBe(false);
+    hooks.answer(200);
   });
 });
 

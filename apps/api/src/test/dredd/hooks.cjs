@@ -42,10 +42,27 @@ const newEndpoint = () =>
   call('POST', '/webhook-endpoints', { url: 'https://partner.example/hooks', events: ['*'] });
 const endpointIds = async () => ({ endpointId: (await newEndpoint()).id });
 
-/** Fresh data for an operation: its path parameters, and the body's ids where it has them. */
+/**
+ * The document's own example of an operation's JSON body. Dredd 14 does not take the example of
+ * NewPet or PetUpdate (a schema with an inline strict object, the fee, in it): it builds a body of
+ * empty strings from the schema instead, so those two get the document's example from here.
+ */
+const documentExample = (path, method) => {
+  const { $ref } = document.paths[path][method].requestBody.content['application/json'].schema;
+  return document.components.schemas[$ref.split('/').pop()].example;
+};
+
+/**
+ * Fresh data for an operation: its path parameters, and the body's ids where it has them
+ * (`body`, merged into Dredd's) or the whole body (`wholeBody`).
+ */
 const fresh = {
+  'POST /pets': async () => ({ wholeBody: documentExample('/pets', 'post') }),
   'GET /pets/{petId}': async () => ({ petId: (await newPet()).id }),
-  'PATCH /pets/{petId}': async () => ({ petId: (await newPet()).id }),
+  'PATCH /pets/{petId}': async () => ({
+    petId: (await newPet()).id,
+    wholeBody: documentExample('/pets/{petId}', 'patch'),
+  }),
   'POST /pets/{petId}/photos': async () => ({ petId: (await newPet()).id }),
   'DELETE /pets/{petId}/photos/{photoId}': async () => {
     const pet = await newPet();
@@ -118,9 +135,12 @@ hooks.beforeEach((transaction, done) => {
   }
   const make = fresh[`${request.method} ${transaction.origin.resourceName}`];
   Promise.resolve(make ? make() : {})
-    .then(({ body, ...ids }) => {
+    .then(({ body, wholeBody, ...ids }) => {
       if (body) {
         request.body = JSON.stringify({ ...JSON.parse(request.body), ...body });
+      }
+      if (wholeBody) {
+        request.body = JSON.stringify(wholeBody);
       }
       if (request.body && request.headers['Content-Type'] === 'application/json') {
         // The examples name category 1; this database's category is another.

@@ -636,6 +636,24 @@ export interface components {
          *       "size": "medium",
          *       "breed": "Beagle mix",
          *       "arrivedAt": "2026-03-03",
+         *       "goodWithChildren": true,
+         *       "goodWithDogs": true,
+         *       "goodWithCats": true,
+         *       "houseTrained": true,
+         *       "spayedNeutered": true,
+         *       "vaccinated": true,
+         *       "specialNeeds": false,
+         *       "energyLevel": "high",
+         *       "coatLength": "short",
+         *       "colors": [
+         *         "tan",
+         *         "white"
+         *       ],
+         *       "adoptionFee": {
+         *         "amount": 9500,
+         *         "currency": "EUR"
+         *       },
+         *       "specialNeedsNote": null,
          *       "photos": [],
          *       "applicationsInReview": 2,
          *       "updatedAt": "2026-11-23T11:02:00.000Z"
@@ -683,6 +701,44 @@ export interface components {
              * @description The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, no time zone: the store's own calendar). `null` when unknown.
              */
             arrivedAt: string | null;
+            /** @description Whether the animal is happy around children. `null` when the store does not know. */
+            goodWithChildren: boolean | null;
+            /** @description Whether the animal gets on with dogs. `null` when the store does not know. */
+            goodWithDogs: boolean | null;
+            /** @description Whether the animal gets on with cats. `null` when the store does not know. */
+            goodWithCats: boolean | null;
+            /** @description Whether the animal is house-trained (litter-trained, for a cat or a rabbit). `null` when the store does not know. */
+            houseTrained: boolean | null;
+            /** @description Whether the animal is spayed or neutered. `null` when the store does not know. */
+            spayedNeutered: boolean | null;
+            /** @description Whether the animal's vaccinations are up to date. `null` when the store does not know. */
+            vaccinated: boolean | null;
+            /** @description Whether the animal has special needs (a condition, a medicine, a diet); `specialNeedsNote` says which. `null` when the store does not know. */
+            specialNeeds: boolean | null;
+            /** @description What an adopter should know about its special needs; `null` when none. */
+            specialNeedsNote: string | null;
+            /**
+             * @description How lively the animal is: `low` (content with short walks and long naps), `medium`, `high` (needs a lot of exercise and play every day).
+             * @enum {string|null}
+             */
+            energyLevel: "low" | "medium" | "high" | null;
+            /**
+             * @description The length of the animal's coat: `hairless`, `short`, `medium`, `long`.
+             * @enum {string|null}
+             */
+            coatLength: "hairless" | "short" | "medium" | "long" | null;
+            /** @description Up to 3 colours or patterns, the main one first, none twice. `[]` when none are recorded. */
+            colors: ("black" | "white" | "grey" | "brown" | "red" | "ginger" | "cream" | "golden" | "tan" | "blue" | "silver" | "yellow" | "green" | "orange" | "brindle" | "tabby" | "tortoiseshell" | "calico" | "spotted" | "merle")[];
+            /** @description What adopting the animal costs. `null` on a Pet: ask the store. */
+            adoptionFee: {
+                /**
+                 * Format: int32
+                 * @description The fee in the currency's minor units (cents, pence): `9500` is 95.00. `0` is a free adoption.
+                 */
+                amount: number;
+                /** @description The ISO 4217 currency code, in capitals (`EUR`, `GBP`). */
+                currency: string;
+            } | null;
             /** @description The photos of the animal in their order, the first its main photo; `[]` when it has none (show an illustration of its category). At most 20. */
             photos: components["schemas"]["PetPhoto"][];
             /**
@@ -743,7 +799,24 @@ export interface components {
          *       "age": "young",
          *       "size": "medium",
          *       "breed": "Beagle mix",
-         *       "arrivedAt": "2026-03-03"
+         *       "arrivedAt": "2026-03-03",
+         *       "goodWithChildren": true,
+         *       "goodWithDogs": true,
+         *       "goodWithCats": true,
+         *       "houseTrained": true,
+         *       "spayedNeutered": true,
+         *       "vaccinated": true,
+         *       "specialNeeds": false,
+         *       "energyLevel": "high",
+         *       "coatLength": "short",
+         *       "colors": [
+         *         "tan",
+         *         "white"
+         *       ],
+         *       "adoptionFee": {
+         *         "amount": 9500,
+         *         "currency": "EUR"
+         *       }
          *     }
          */
         NewPet: {
@@ -784,6 +857,44 @@ export interface components {
              * @example 2026-03-03
              */
             arrivedAt?: string | null;
+            /** @description Whether the animal is happy around children. `null` when the store does not know. */
+            goodWithChildren?: boolean | null;
+            /** @description Whether the animal gets on with dogs. `null` when the store does not know. */
+            goodWithDogs?: boolean | null;
+            /** @description Whether the animal gets on with cats. `null` when the store does not know. */
+            goodWithCats?: boolean | null;
+            /** @description Whether the animal is house-trained (litter-trained, for a cat or a rabbit). `null` when the store does not know. */
+            houseTrained?: boolean | null;
+            /** @description Whether the animal is spayed or neutered. `null` when the store does not know. */
+            spayedNeutered?: boolean | null;
+            /** @description Whether the animal's vaccinations are up to date. `null` when the store does not know. */
+            vaccinated?: boolean | null;
+            /** @description Whether the animal has special needs (a condition, a medicine, a diet); `specialNeedsNote` says which. `null` when the store does not know. */
+            specialNeeds?: boolean | null;
+            /** @description What an adopter should know about the animal's special needs, in plain text, at most 500 characters. */
+            specialNeedsNote?: string | null;
+            /**
+             * @description How lively the animal is: `low` (content with short walks and long naps), `medium`, `high` (needs a lot of exercise and play every day).
+             * @enum {string|null}
+             */
+            energyLevel?: "low" | "medium" | "high" | null;
+            /**
+             * @description The length of the animal's coat: `hairless`, `short`, `medium`, `long`.
+             * @enum {string|null}
+             */
+            coatLength?: "hairless" | "short" | "medium" | "long" | null;
+            /** @description Up to 3 colours or patterns, the main one first, none twice. `null` or `[]` clears the list. */
+            colors?: ("black" | "white" | "grey" | "brown" | "red" | "ginger" | "cream" | "golden" | "tan" | "blue" | "silver" | "yellow" | "green" | "orange" | "brindle" | "tabby" | "tortoiseshell" | "calico" | "spotted" | "merle")[] | null;
+            /** @description What adopting the animal costs. `null` on a Pet: ask the store. */
+            adoptionFee?: {
+                /**
+                 * Format: int32
+                 * @description The fee in the currency's minor units (cents, pence): `9500` is 95.00. `0` is a free adoption.
+                 */
+                amount: number;
+                /** @description The ISO 4217 currency code, in capitals (`EUR`, `GBP`). */
+                currency: string;
+            } | null;
         };
         /**
          * PetUpdate
@@ -831,6 +942,44 @@ export interface components {
              * @example 2026-03-03
              */
             arrivedAt?: string | null;
+            /** @description Whether the animal is happy around children. `null` when the store does not know. */
+            goodWithChildren?: boolean | null;
+            /** @description Whether the animal gets on with dogs. `null` when the store does not know. */
+            goodWithDogs?: boolean | null;
+            /** @description Whether the animal gets on with cats. `null` when the store does not know. */
+            goodWithCats?: boolean | null;
+            /** @description Whether the animal is house-trained (litter-trained, for a cat or a rabbit). `null` when the store does not know. */
+            houseTrained?: boolean | null;
+            /** @description Whether the animal is spayed or neutered. `null` when the store does not know. */
+            spayedNeutered?: boolean | null;
+            /** @description Whether the animal's vaccinations are up to date. `null` when the store does not know. */
+            vaccinated?: boolean | null;
+            /** @description Whether the animal has special needs (a condition, a medicine, a diet); `specialNeedsNote` says which. `null` when the store does not know. */
+            specialNeeds?: boolean | null;
+            /** @description What an adopter should know about the animal's special needs, in plain text, at most 500 characters. */
+            specialNeedsNote?: string | null;
+            /**
+             * @description How lively the animal is: `low` (content with short walks and long naps), `medium`, `high` (needs a lot of exercise and play every day).
+             * @enum {string|null}
+             */
+            energyLevel?: "low" | "medium" | "high" | null;
+            /**
+             * @description The length of the animal's coat: `hairless`, `short`, `medium`, `long`.
+             * @enum {string|null}
+             */
+            coatLength?: "hairless" | "short" | "medium" | "long" | null;
+            /** @description Up to 3 colours or patterns, the main one first, none twice. `null` or `[]` clears the list. */
+            colors?: ("black" | "white" | "grey" | "brown" | "red" | "ginger" | "cream" | "golden" | "tan" | "blue" | "silver" | "yellow" | "green" | "orange" | "brindle" | "tabby" | "tortoiseshell" | "calico" | "spotted" | "merle")[] | null;
+            /** @description What adopting the animal costs. `null` on a Pet: ask the store. */
+            adoptionFee?: {
+                /**
+                 * Format: int32
+                 * @description The fee in the currency's minor units (cents, pence): `9500` is 95.00. `0` is a free adoption.
+                 */
+                amount: number;
+                /** @description The ISO 4217 currency code, in capitals (`EUR`, `GBP`). */
+                currency: string;
+            } | null;
         };
         /**
          * PetPhotoOrder
@@ -1128,6 +1277,7 @@ export interface components {
          *       "plan": "business",
          *       "firstParty": false,
          *       "owner": null,
+         *       "mode": "live",
          *       "expiresAt": null
          *     }
          */
@@ -1160,6 +1310,11 @@ export interface components {
                 /** @description The name of the person or the organisation. */
                 name: string;
             } | null;
+            /**
+             * @description The key's mode, named by its prefix (`pets_live_`, `pets_test_`). On production a `test` key may read, and manage its own webhook endpoints, but not change the store; on staging every key is `test`.
+             * @enum {string}
+             */
+            mode: "live" | "test";
             /**
              * Format: date-time
              * @description When the key stops working (a person's session: its absolute end); `null`: it does not expire, though it may be revoked.
@@ -1226,6 +1381,44 @@ export interface components {
                  * @description The day the animal arrived at the store, a calendar date `YYYY-MM-DD` (RFC 3339 full-date, no time zone: the store's own calendar). `null` when unknown.
                  */
                 arrivedAt: string | null;
+                /** @description Whether the animal is happy around children. `null` when the store does not know. */
+                goodWithChildren: boolean | null;
+                /** @description Whether the animal gets on with dogs. `null` when the store does not know. */
+                goodWithDogs: boolean | null;
+                /** @description Whether the animal gets on with cats. `null` when the store does not know. */
+                goodWithCats: boolean | null;
+                /** @description Whether the animal is house-trained (litter-trained, for a cat or a rabbit). `null` when the store does not know. */
+                houseTrained: boolean | null;
+                /** @description Whether the animal is spayed or neutered. `null` when the store does not know. */
+                spayedNeutered: boolean | null;
+                /** @description Whether the animal's vaccinations are up to date. `null` when the store does not know. */
+                vaccinated: boolean | null;
+                /** @description Whether the animal has special needs (a condition, a medicine, a diet); `specialNeedsNote` says which. `null` when the store does not know. */
+                specialNeeds: boolean | null;
+                /** @description What an adopter should know about its special needs; `null` when none. */
+                specialNeedsNote: string | null;
+                /**
+                 * @description How lively the animal is: `low` (content with short walks and long naps), `medium`, `high` (needs a lot of exercise and play every day).
+                 * @enum {string|null}
+                 */
+                energyLevel: "low" | "medium" | "high" | null;
+                /**
+                 * @description The length of the animal's coat: `hairless`, `short`, `medium`, `long`.
+                 * @enum {string|null}
+                 */
+                coatLength: "hairless" | "short" | "medium" | "long" | null;
+                /** @description Up to 3 colours or patterns, the main one first, none twice. `[]` when none are recorded. */
+                colors: ("black" | "white" | "grey" | "brown" | "red" | "ginger" | "cream" | "golden" | "tan" | "blue" | "silver" | "yellow" | "green" | "orange" | "brindle" | "tabby" | "tortoiseshell" | "calico" | "spotted" | "merle")[];
+                /** @description What adopting the animal costs. `null` on a Pet: ask the store. */
+                adoptionFee: {
+                    /**
+                     * Format: int32
+                     * @description The fee in the currency's minor units (cents, pence): `9500` is 95.00. `0` is a free adoption.
+                     */
+                    amount: number;
+                    /** @description The ISO 4217 currency code, in capitals (`EUR`, `GBP`). */
+                    currency: string;
+                } | null;
                 /** @description The photos of the animal in their order, the first its main photo; `[]` when it has none (show an illustration of its category). At most 20. */
                 photos: components["schemas"]["PetPhoto"][];
                 /**

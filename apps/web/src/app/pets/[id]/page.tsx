@@ -7,6 +7,7 @@ import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
 import { BackLink } from '@/components/back-link';
 import { FavouriteButton } from '@/components/favourite-button';
+import { PetDetails } from '@/components/pet-details';
 import { PetGallery } from '@/components/pet-gallery';
 import { PetVisual } from '@/components/pet-visual';
 import { ShareButton } from '@/components/share-button';
@@ -14,6 +15,7 @@ import { StatusBadge } from '@/components/status-badge';
 import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
 import { findPet, listCategories } from '@/lib/api';
+import { colorsInWords, feeInWords } from '@/lib/pet-details';
 import { backToListHref, parsePetId } from '@/lib/pet-links';
 import { applicationsInReviewText, profileLine, storyParagraphs } from '@/lib/pet-profile';
 import {
@@ -122,6 +124,7 @@ const PetPage = async ({ params, searchParams }: TProps) => {
   const [mainPhoto, ...morePhotos] = pet.data.photos;
   const profile = profileLine(pet.data, new Date(), storeConfig().timeZone);
   const story = storyParagraphs(pet.data.description);
+  const colors = colorsInWords(pet.data.colors);
   return (
     <>
       {backLink}
@@ -159,6 +162,7 @@ const PetPage = async ({ params, searchParams }: TProps) => {
               ))}
             </section>
           ) : null}
+          <PetDetails pet={pet.data} />
           <dl className="facts">
             <div className="facts__row">
               <dt>Category</dt>
@@ -170,6 +174,16 @@ const PetPage = async ({ params, searchParams }: TProps) => {
                 <dd>{pet.data.breed}</dd>
               </div>
             ) : null}
+            {colors ? (
+              <div className="facts__row">
+                <dt>Colours</dt>
+                <dd>{colors}</dd>
+              </div>
+            ) : null}
+            <div className="facts__row">
+              <dt>Adoption fee</dt>
+              <dd>{feeInWords(pet.data.adoptionFee)}</dd>
+            </div>
             <div className="facts__row">
               <dt>Status</dt>
               <dd>
