@@ -332,18 +332,15 @@ const LIST_OLDEST_STATEMENTS = prepareShapes([...FILTERS, 'before'], (db, p: TLi
  * this is.
  */
 const NAME_KEY = sql`lower(pets.name)`;
-const LIST_BY_NAME_STATEMENTS = prepareShapes(
-  [...FILTERS, 'after'],
-  (db, p: TListParams, has) => {
-    let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
-    if (has('after')) {
-      query = query.where(
-        sql<boolean>`(${NAME_KEY}, pets.id) > (lower(${p.after}), ${p.before}::bigint)`,
-      );
-    }
-    return query.orderBy(NAME_KEY, 'asc').orderBy('id', 'asc').limit(p.limit);
-  },
-);
+const LIST_BY_NAME_STATEMENTS = prepareShapes([...FILTERS, 'after'], (db, p: TListParams, has) => {
+  let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
+  if (has('after')) {
+    query = query.where(
+      sql<boolean>`(${NAME_KEY}, pets.id) > (lower(${p.after}), ${p.before}::bigint)`,
+    );
+  }
+  return query.orderBy(NAME_KEY, 'asc').orderBy('id', 'asc').limit(p.limit);
+});
 
 /**
  * sort=arrived: the latest arrival first, ties newest first, the animals whose arrival is unknown

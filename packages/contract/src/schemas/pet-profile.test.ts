@@ -338,7 +338,9 @@ describe('PETS_CURSOR carries the new filters', () => {
 
   it('in the fixed order after status, categoryId and id, the name percent-encoded', () => {
     const cursor = PETS_CURSOR.encode(12, { status: 'available', ...filters });
-    expect(cursorText(cursor)).toBe('v2:12:available:::male:young:small:Mr%20Whiskers::::::::::::::::');
+    expect(cursorText(cursor)).toBe(
+      'v2:12:available:::male:young:small:Mr%20Whiskers::::::::::::::::',
+    );
     expect(PETS_CURSOR.read(cursor, {})).toEqual({
       before: 12n,
       filters: { status: 'available', ...filters },
