@@ -150,9 +150,9 @@ describe('ZListPetsQuery: the details, the fee and the sort', () => {
     expect(listPetsQueryIssue({})).toBeUndefined();
   });
 
-  it('reads sort=newest as no sort (one list, one cursor), and takes the other orders', () => {
-    expect(query({ sort: 'newest' })).toMatchObject({ success: true, data: { sort: undefined } });
-    for (const sort of ['oldest', 'name', 'arrived', 'updatedAt']) {
+  it('takes the orders, and leaves sort out when not sent (a cursor carries its own)', () => {
+    expect(query({}).data).not.toHaveProperty('sort');
+    for (const sort of ['newest', 'oldest', 'name', 'arrived', 'updatedAt']) {
       expect(query({ sort })).toMatchObject({ success: true, data: { sort } });
     }
     expect(query({ sort: 'price' }).success).toBe(false);
@@ -448,6 +448,20 @@ describe('PETS_CURSOR: the cursor of listPets', () => {
     expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
     expect(PETS_CURSOR.read(cursor, { sort: filters.sort })).toEqual({ before: 12n, filters });
     expect(PETS_CURSOR.read(cursor, { sort: 'oldest' })).toMatchObject({ mismatch: 'sort' });
+  });
+
+  it('writes sort=newest, the order without sort, as no sort: one list, one cursor', () => {
+    const newest = PETS_CURSOR.encode(12, { sort: 'newest', status: 'sold' });
+    expect(newest).toBe(PETS_CURSOR.encode(12, { status: 'sold' }));
+    expect(PETS_CURSOR.read(newest, { sort: 'newest' })).toEqual({
+      before: 12n,
+      filters: { status: 'sold' },
+    });
+    const byName = PETS_CURSOR.encode(12, { sort: 'name', nameAfter: 'Bella' });
+    expect(PETS_CURSOR.read(byName, { sort: 'newest' })).toEqual({
+      mismatch: 'sort',
+      issued: 'name',
+    });
   });
 
   it('keeps reading cursors issued before the details and the sorts (ten slots)', () => {

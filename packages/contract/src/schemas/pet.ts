@@ -773,7 +773,8 @@ export const PETS_CURSOR = listCursor<TPetsListFilters>(
     size: enumFilter(ZPetSize),
     name: textFilter((words) => ZPetNameSearchQuery.safeParse(words).data),
     updatedSince: instantFilter,
-    sort: enumFilter(ZPetsListSort),
+    // `newest` is the order of a list without `sort`: one list, one cursor.
+    sort: { ...enumFilter(ZPetsListSort), absent: 'newest' },
     updatedAfter: instantFilter,
     goodWithChildren: factFilter,
     goodWithDogs: factFilter,
@@ -904,17 +905,14 @@ export const ZListPetsQuery = z.object({
   }),
   feeMax: ZPetsFeeMaxQuery.optional(),
   feeCurrency: ZPetsFeeCurrencyQuery.optional(),
-  // `newest` is the order of a list without `sort`: read as absent, so its cursors are one.
-  sort: extendApi(
-    ZPetsListSort.optional().transform((sort) => (sort === 'newest' ? undefined : sort)),
-    { default: 'newest' },
-  ),
+  // No zod default: a cursor's sort applies when the request names none.
+  sort: extendApi(ZPetsListSort.optional(), { default: 'newest' }),
   include: ZPetsListInclude.optional(),
   cursor: ZPetsCursorQuery,
 });
 /**
  * The query as the server works with it: `id` read into its distinct ids, largest first; `name`
- * into its words joined by single spaces; `sort=newest` as no sort.
+ * into its words joined by single spaces.
  */
 export type TListPetsQuery = z.infer<typeof ZListPetsQuery>;
 /** The query as a client sends it: `id` is its text (`'42'` or `'42,7'`). */
