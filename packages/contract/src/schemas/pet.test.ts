@@ -498,9 +498,19 @@ describe('PETS_CURSOR: the cursor of listPets', () => {
     const cursor = PETS_CURSOR.encode(MAX_ID, {
       name: '語'.repeat(100),
       sort: 'name',
-      nameAfter: '語'.repeat(100),
+      nameAfter: '🐈'.repeat(100),
     });
     expect(query({ cursor })).toMatchObject({ success: true });
+    expect(PETS_CURSOR.read(cursor, {})).toMatchObject({
+      filters: { nameAfter: '🐈'.repeat(100) },
+    });
+  });
+
+  it("carries a name as the database holds it, spaces included, and no longer than a name's", () => {
+    const spaced = PETS_CURSOR.encode(12, { sort: 'name', nameAfter: ' Rex ' });
+    expect(PETS_CURSOR.read(spaced, {})).toMatchObject({ filters: { nameAfter: ' Rex ' } });
+    const long = PETS_CURSOR.encode(12, { sort: 'name', nameAfter: 'x'.repeat(101) });
+    expect(PETS_CURSOR.read(long, {})).toBeNull();
   });
 
   it(`stays within the cursor's maximum length with ${PET_IDS_MAX} of the longest ids`, () => {

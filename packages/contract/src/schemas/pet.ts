@@ -787,7 +787,10 @@ export const PETS_CURSOR = listCursor<TPetsListFilters>(
     coatLength: enumFilter(ZPetCoatLength),
     feeMax: { write: String, read: (text) => ZPetsFeeMaxQuery.safeParse(text).data },
     feeCurrency: { write: String, read: (text) => ZPetsFeeCurrencyQuery.safeParse(text).data },
-    nameAfter: textFilter((name) => ZPetName.safeParse(name).data),
+    // As the database holds it (a name of the seed or of an import may not be trimmed).
+    nameAfter: textFilter((name) =>
+      name.length > 0 && [...name].length <= PET_NAME_MAX_LENGTH ? name : undefined,
+    ),
     arrivedAfter: {
       write: String,
       read: (text) => (text === PETS_ARRIVAL_UNKNOWN || isCalendarDate(text) ? text : undefined),
@@ -818,7 +821,8 @@ const PETS_CURSOR_FILTER_MAX_LENGTHS = [
   'hairless'.length,
   String(ADOPTION_FEE_AMOUNT_MAX).length,
   3,
-  PET_NAME_MAX_LENGTH * 9,
+  // Characters, as varchar(100) counts them: one outside the BMP percent-encodes into 12.
+  PET_NAME_MAX_LENGTH * 12,
   PETS_ARRIVAL_UNKNOWN.length,
 ];
 
