@@ -127,6 +127,9 @@ export type TShapedQuery<TParams, TRow extends QueryResultRow> = {
  *     return query.orderBy('id', 'desc').limit(p.limit);
  *   });
  */
+/** The compiled shapes one `prepareShapes` keeps (a few KiB each); an application uses dozens. */
+const MAX_CACHED_SHAPES = 256;
+
 export const prepareShapes = <TParams extends Record<string, unknown>, TRow extends QueryResultRow>(
   optional: readonly (keyof TParams & string)[],
   build: (
@@ -162,6 +165,15 @@ export const prepareShapes = <TParams extends Record<string, unknown>, TRow exte
     let statement = statements.get(shape);
     if (statement === undefined) {
       statement = prepareShape(shape);
+      if (statements.size >= MAX_CACHED_SHAPES) {
+        // A client walking every combination of filters must not grow the process without
+        // bound: the oldest shape compiled (never the empty one) makes room, and is compiled
+        // again if it is asked for again.
+        const [, oldest] = statements.keys();
+        if (oldest !== undefined) {
+          statements.delete(oldest);
+        }
+      }
       statements.set(shape, statement);
     }
     return statement;
