@@ -140,7 +140,7 @@ const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
 /**
  * Requests whose plans the benchmark shows without loading them: the profile filters
  * (one each, the rarest combination, with the old filters), the name search (a common word, one
- * animal) and the total count (`include=total_count`), with and without filters. EXPLAIN ANALYZE
+ * animal), the details' filters and the sorts (one each), and the total count (`include=total_count`), with and without filters. EXPLAIN ANALYZE
  * runs each once: its plan, the rows it read and its time go into the table.
  */
 const planCasesFor = (
@@ -162,6 +162,29 @@ const planCasesFor = (
     ['name=maple', { name: 'maple' }],
     ['name=maple 1234', { name: 'maple 1234' }],
     ['name=maple&status=available&sex=male', { name: 'maple', status: 'available', sex: 'male' }],
+    // The details (DETAIL_COLUMNS' proportions): each yes/no answer's rarer side, the others'
+    // rarest value, the fee at both ends, and each sort (first page and a deep one).
+    ['goodWithChildren=false', { goodWithChildren: false }],
+    ['goodWithDogs=false', { goodWithDogs: false }],
+    ['goodWithCats=true', { goodWithCats: true }],
+    ['houseTrained=false', { houseTrained: false }],
+    ['spayedNeutered=false', { spayedNeutered: false }],
+    ['vaccinated=false', { vaccinated: false }],
+    ['specialNeeds=true', { specialNeeds: true }],
+    ['energyLevel=high', { energyLevel: 'high' }],
+    ['coatLength=hairless', { coatLength: 'hairless' }],
+    ['feeMax=0&feeCurrency=GBP', { feeMax: 0, feeCurrency: 'GBP' }],
+    ['feeMax=3000&feeCurrency=GBP', { feeMax: 3000, feeCurrency: 'GBP' }],
+    ['feeCurrency=EUR', { feeCurrency: 'EUR' }],
+    ['sort=oldest', { sort: 'oldest' }],
+    ['sort=name', { sort: 'name' }],
+    ['sort=name (a page at Maple 5)', { sort: 'name', before: 5n, nameAfter: 'Maple 5' }],
+    ['sort=arrived', { sort: 'arrived' }],
+    [
+      'sort=arrived (a page at 2024-01-01)',
+      { sort: 'arrived', before: 500n, arrivedAfter: '2024-01-01' },
+    ],
+    ['sort=updatedAt', { sort: 'updatedAt' }],
   ]
     .map(([query, filters]) => ({
       request: `GET /v1/pets?${query}&limit=20`,

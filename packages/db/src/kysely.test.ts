@@ -72,6 +72,34 @@ describe('prepareShapes', () => {
     );
   });
 
+  it('keeps a bounded number of shapes: a client walking every combination costs compiles, not memory', () => {
+    const names = Array.from({ length: 12 }, (_, index) => `f${index}`);
+    let builds = 0;
+    const wide = prepareShapes(names, (db, p: Record<string, string>, has) => {
+      builds += 1;
+      let query = db.selectFrom('pets').select(['id']);
+      for (const name of names) {
+        if (has(name)) {
+          query = query.where('name', '=', p[name] as string);
+        }
+      }
+      return query;
+    });
+    const paramsOf = (shape: number) =>
+      Object.fromEntries(names.map((name, bit) => [name, shape & (1 << bit) ? 'x' : '']));
+    for (let shape = 1; shape < 1 << names.length; shape += 1) {
+      wide.statementFor(paramsOf(shape));
+    }
+    // Every one of the 4,095 shapes was compiled once; the most recent ones are still kept.
+    expect(builds).toBe(1 << names.length);
+    const before = builds;
+    wide.statementFor(paramsOf((1 << names.length) - 1));
+    expect(builds).toBe(before);
+    // An early one was dropped to make room, and is compiled again when asked for.
+    wide.statementFor(paramsOf(1));
+    expect(builds).toBe(before + 1);
+  });
+
   it('refuses a filter it was not told is optional', () => {
     expect(() =>
       prepareShapes(['status'], (db, p: { status: string; name: string }, has) =>

@@ -115,10 +115,11 @@ export type TShapedQuery<TParams, TRow extends QueryResultRow> = {
 
 /**
  * A query whose filters come and go (a list with optional filters): one prepared statement per
- * combination of the `optional` parameters, 2^n of them, compiled when the module loads. `build`
- * is called once per combination with `has(name)`: whether that filter is in the statement being
- * prepared. A request runs the statement of the optional values it gives (truthy ones), picked
- * with a bitmask: nothing is compiled or allocated per request beyond what execute() does.
+ * combination of the `optional` parameters (up to 30), each compiled once, the first time a
+ * request needs it. `build` is called once per combination with `has(name)`: whether that filter
+ * is in the statement being prepared. A request runs the statement of the optional values it
+ * gives (truthy ones), picked with a bitmask: after a shape's first request, nothing is compiled
+ * or allocated per request beyond what execute() does.
  *
  *   const list = prepareShapes(['status'], (db, p: { status: string; limit: number }, has) => {
  *     let query = db.selectFrom('pets').select(['id', 'name']);
@@ -126,6 +127,9 @@ export type TShapedQuery<TParams, TRow extends QueryResultRow> = {
  *     return query.orderBy('id', 'desc').limit(p.limit);
  *   });
  */
+/** The compiled shapes one `prepareShapes` keeps (a few KiB each); an application uses dozens. */
+const MAX_CACHED_SHAPES = 256;
+
 export const prepareShapes = <TParams extends Record<string, unknown>, TRow extends QueryResultRow>(
   optional: readonly (keyof TParams & string)[],
   build: (
@@ -134,6 +138,9 @@ export const prepareShapes = <TParams extends Record<string, unknown>, TRow exte
     has: (name: keyof TParams & string) => boolean,
   ) => Compilable<TRow>,
 ): TShapedQuery<TParams, TRow> => {
+  if (optional.length > 30) {
+    throw new Error('prepareShapes: at most 30 optional parameters (a shape is a 31-bit mask)');
+  }
   const bitOf = (name: string): number => {
     const index = optional.indexOf(name);
     if (index < 0) {
@@ -141,9 +148,12 @@ export const prepareShapes = <TParams extends Record<string, unknown>, TRow exte
     }
     return 1 << index;
   };
-  const statements = Array.from({ length: 1 << optional.length }, (_, shape) =>
-    prepare((db, params: TParams) => build(db, params, (name) => (shape & bitOf(name)) !== 0)),
-  );
+  const prepareShape = (shape: number) =>
+    prepare((db, params: TParams) => build(db, params, (name) => (shape & bitOf(name)) !== 0));
+  // Each shape compiled the first time a request needs it: a list of twenty filters has a
+  // million shapes, of which an application uses a few dozen. The shape without any is compiled
+  // now, so that a mistake in `build` (a filter not in `optional`) shows when the module loads.
+  const statements = new Map<number, TPreparedQuery<TParams, TRow>>([[0, prepareShape(0)]]);
   const count = optional.length;
   const statementFor = (params: TParams): TPreparedQuery<TParams, TRow> => {
     let shape = 0;
@@ -152,7 +162,21 @@ export const prepareShapes = <TParams extends Record<string, unknown>, TRow exte
         shape |= 1 << bit;
       }
     }
-    return statements[shape] as TPreparedQuery<TParams, TRow>;
+    let statement = statements.get(shape);
+    if (statement === undefined) {
+      statement = prepareShape(shape);
+      if (statements.size >= MAX_CACHED_SHAPES) {
+        // A client walking every combination of filters must not grow the process without
+        // bound: the oldest shape compiled (never the empty one) makes room, and is compiled
+        // again if it is asked for again.
+        const [, oldest] = statements.keys();
+        if (oldest !== undefined) {
+          statements.delete(oldest);
+        }
+      }
+      statements.set(shape, statement);
+    }
+    return statement;
   };
   return { statementFor, execute: (db, params) => statementFor(params).execute(db, params) };
 };

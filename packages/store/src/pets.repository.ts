@@ -3,8 +3,10 @@ import type {
   TPage,
   TPet,
   TPetAge,
+  TPetCoatLength,
   TPetColor,
   TPetDetails,
+  TPetEnergyLevel,
   TPetEventType,
   TPetPhoto,
   TPetSex,
@@ -17,7 +19,9 @@ import type {
 import { toPage } from '@pets/contract/rules';
 import {
   nameSearchWords,
+  PET_DETAIL_FACTS,
   PET_PROFILE_FIELDS,
+  PETS_ARRIVAL_UNKNOWN,
   PETS_CURSOR,
   type TPetProfileInput,
 } from '@pets/contract/schemas';
@@ -138,9 +142,10 @@ const toPet = (row: TPetRow, mediaBaseUrl: string): TPet => ({
 });
 
 /**
- * A page request, the cursor already read (`before`: the page holds ids below it); the filters
- * are the contract's (`id`: at most PET_IDS_MAX distinct ids; `name`: the search's words joined
- * by spaces).
+ * A page request, the cursor already read (`before`: the id of the cursor's animal, the last of
+ * the page before; the page starts after it in the list's order); the filters are the
+ * contract's (`id`: at most PET_IDS_MAX distinct ids; `name`: the search's words joined by
+ * spaces).
  */
 export type TPetFilter = TPetsListFilters & {
   limit: number;
@@ -158,12 +163,28 @@ type TFilterParams = {
   name: string;
   /** updatedSince, as an ISO instant. */
   updatedSince: string;
+  /** The yes/no filters as the text `true` or `false` (false would read as absent). */
+  goodWithChildren: string;
+  goodWithDogs: string;
+  goodWithCats: string;
+  houseTrained: string;
+  spayedNeutered: string;
+  vaccinated: string;
+  specialNeeds: string;
+  energyLevel: TPetEnergyLevel;
+  coatLength: TPetCoatLength;
+  /** As text: 0 would read as absent. */
+  feeMax: string;
+  feeCurrency: string;
 };
 
 type TListParams = TFilterParams & {
   limit: number;
   before: string;
-  /** sort=updatedAt's cursor (with `before`, its id): the page starts after (after, before). */
+  /**
+   * The sort key of the cursor's animal (with `before`, its id): its updatedAt (sort=updatedAt),
+   * its name (sort=name) or its arrival date, `-infinity` when unknown (sort=arrived).
+   */
   after: string;
 };
 
@@ -177,7 +198,23 @@ const FILTERS = [
   'size',
   'name',
   'updatedSince',
+  ...PET_DETAIL_FACTS,
+  'energyLevel',
+  'coatLength',
+  'feeMax',
+  'feeCurrency',
 ] as const;
+
+/** The column of each yes/no filter. */
+const FACT_COLUMNS = {
+  goodWithChildren: 'good_with_children',
+  goodWithDogs: 'good_with_dogs',
+  goodWithCats: 'good_with_cats',
+  houseTrained: 'house_trained',
+  spayedNeutered: 'spayed_neutered',
+  vaccinated: 'vaccinated',
+  specialNeeds: 'special_needs',
+} as const satisfies Record<(typeof PET_DETAIL_FACTS)[number], string>;
 
 /**
  * The name search: the words of the name (the GIN index pets_name_search_idx is on this very
@@ -218,6 +255,25 @@ const filtered = <Q extends SelectQueryBuilder<DB, 'pets', object>>(
   }
   if (has('updatedSince')) {
     where = where.where('updated_at', '>=', sql<Date>`${p.updatedSince}::timestamptz`) as Q;
+  }
+  // `= true` leaves out the unknown (NULL) as well as `false`: only what the store knows.
+  for (const fact of PET_DETAIL_FACTS) {
+    if (has(fact)) {
+      where = where.where(FACT_COLUMNS[fact], '=', sql<boolean>`${p[fact]}::boolean`) as Q;
+    }
+  }
+  if (has('energyLevel')) {
+    where = where.where('energy_level', '=', p.energyLevel) as Q;
+  }
+  if (has('coatLength')) {
+    where = where.where('coat_length', '=', p.coatLength) as Q;
+  }
+  if (has('feeCurrency')) {
+    where = where.where('adoption_fee_currency', '=', p.feeCurrency) as Q;
+  }
+  // A fee NULL (unknown) is never <= anything: left out.
+  if (has('feeMax')) {
+    where = where.where('adoption_fee_amount', '<=', sql<number>`${p.feeMax}::integer`) as Q;
   }
   return where;
 };
@@ -261,8 +317,97 @@ const LIST_BY_UPDATED_AT_STATEMENTS = prepareShapes(
   },
 );
 
-const listStatementsFor = (filter: TPetFilter) =>
-  filter.sort === 'updatedAt' ? LIST_BY_UPDATED_AT_STATEMENTS : LIST_STATEMENTS;
+/** sort=oldest: the primary key walked forwards, from the cursor's id. */
+const LIST_OLDEST_STATEMENTS = prepareShapes([...FILTERS, 'before'], (db, p: TListParams, has) => {
+  let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
+  if (has('before')) {
+    query = query.where('id', '>', p.before);
+  }
+  return query.orderBy('id', 'asc').limit(p.limit);
+});
+
+/**
+ * sort=name: A to Z by lower(name), upper and lower case alike in the database's collation, ties
+ * by id; walked from the cursor's (lower(name), id) on pets_name_lower_id_idx, whose expression
+ * this is.
+ */
+const NAME_KEY = sql`lower(pets.name)`;
+const LIST_BY_NAME_STATEMENTS = prepareShapes([...FILTERS, 'after'], (db, p: TListParams, has) => {
+  let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
+  if (has('after')) {
+    query = query.where(
+      sql<boolean>`(${NAME_KEY}, pets.id) > (lower(${p.after}), ${p.before}::bigint)`,
+    );
+  }
+  return query.orderBy(NAME_KEY, 'asc').orderBy('id', 'asc').limit(p.limit);
+});
+
+/**
+ * sort=arrived: the latest arrival first, ties newest first, the animals whose arrival is unknown
+ * last (as `-infinity`, before every date); walked backwards from the cursor's (arrival, id) on
+ * pets_arrived_at_id_idx, whose expression this is.
+ */
+const ARRIVAL_KEY = sql`coalesce(pets.arrived_at, '-infinity'::date)`;
+const LIST_BY_ARRIVAL_STATEMENTS = prepareShapes(
+  [...FILTERS, 'after'],
+  (db, p: TListParams, has) => {
+    let query = filtered(db.selectFrom('pets').select(PET_COLUMNS), p, has);
+    if (has('after')) {
+      query = query.where(
+        sql<boolean>`(${ARRIVAL_KEY}, pets.id) < (${p.after}::date, ${p.before}::bigint)`,
+      );
+    }
+    return query.orderBy(ARRIVAL_KEY, 'desc').orderBy('id', 'desc').limit(p.limit);
+  },
+);
+
+const listStatementsFor = (filter: TPetFilter) => {
+  switch (filter.sort) {
+    case 'updatedAt':
+      return LIST_BY_UPDATED_AT_STATEMENTS;
+    case 'oldest':
+      return LIST_OLDEST_STATEMENTS;
+    case 'name':
+      return LIST_BY_NAME_STATEMENTS;
+    case 'arrived':
+      return LIST_BY_ARRIVAL_STATEMENTS;
+    default:
+      return LIST_STATEMENTS;
+  }
+};
+
+/** The sort key of the cursor's animal, as the list's statement takes it ('' for none). */
+const afterOf = (filter: TPetFilter): string => {
+  if (!filter.before) {
+    return '';
+  }
+  switch (filter.sort) {
+    case 'updatedAt':
+      return filter.updatedAfter ?? '';
+    case 'name':
+      return filter.nameAfter ?? '';
+    case 'arrived':
+      return filter.arrivedAfter === PETS_ARRIVAL_UNKNOWN
+        ? '-infinity'
+        : (filter.arrivedAfter ?? '');
+    default:
+      return '';
+  }
+};
+
+/** What the next page's cursor carries besides the filters: the sort key of the page's last animal. */
+const positionOf = (filter: TPetFilter, last: TPetRow): Partial<TPetsListFilters> => {
+  switch (filter.sort) {
+    case 'updatedAt':
+      return { updatedAfter: last.updatedAt };
+    case 'name':
+      return { nameAfter: last.name };
+    case 'arrived':
+      return { arrivedAfter: last.arrivedAt ?? PETS_ARRIVAL_UNKNOWN };
+    default:
+      return {};
+  }
+};
 
 /** How many animals match the filters (listPets' `include=total_count`): one count per shape. */
 const COUNT_STATEMENTS = prepareShapes([...FILTERS], (db, p: TFilterParams, has) =>
@@ -516,6 +661,9 @@ const nameQuery = (words: string | undefined): string =>
         .join(' & ')
     : '';
 
+const factParam = (value: boolean | undefined): string =>
+  value === undefined ? '' : String(value);
+
 /**
  * The values of the filters; an absent filter's is empty, which picks the shape without it (so
  * it is not sent: that shape has no `$n` for it).
@@ -529,14 +677,25 @@ const filterParams = (filter: TPetsListFilters): TFilterParams => ({
   size: filter.size as TPetSize,
   name: nameQuery(filter.name),
   updatedSince: filter.updatedSince ? new Date(Date.parse(filter.updatedSince)).toISOString() : '',
+  goodWithChildren: factParam(filter.goodWithChildren),
+  goodWithDogs: factParam(filter.goodWithDogs),
+  goodWithCats: factParam(filter.goodWithCats),
+  houseTrained: factParam(filter.houseTrained),
+  spayedNeutered: factParam(filter.spayedNeutered),
+  vaccinated: factParam(filter.vaccinated),
+  specialNeeds: factParam(filter.specialNeeds),
+  energyLevel: filter.energyLevel as TPetEnergyLevel,
+  coatLength: filter.coatLength as TPetCoatLength,
+  feeMax: filter.feeMax === undefined ? '' : String(filter.feeMax),
+  feeCurrency: filter.feeCurrency ?? '',
 });
 
 const listParams = (filter: TPetFilter): TListParams => ({
   ...filterParams(filter),
   limit: filter.limit + 1,
   before: filter.before ? String(filter.before) : '',
-  // Both or neither: a cursor of sort=updatedAt carries the last animal's updatedAt and id.
-  after: filter.updatedAfter && filter.before ? filter.updatedAfter : '',
+  // Both or neither: a cursor of a sort by a column carries the last animal's value and id.
+  after: afterOf(filter),
 });
 
 /** The statement and its values in `$n` order, for EXPLAIN and reviews. */
@@ -624,12 +783,12 @@ export class PetsRepository {
     const { rows } = await listStatementsFor(filter).execute(this.db, listParams(filter));
     const page = toPage(rows, filter.limit, PETS_CURSOR, filter);
     const last = page.items[page.items.length - 1];
-    if (filter.sort === 'updatedAt' && page.nextCursor !== null && last) {
-      // The next page starts after the last animal's (updatedAt, id): the cursor carries both.
+    if (page.nextCursor !== null && last && filter.sort !== undefined) {
+      // The next page starts after the last animal's (sort key, id): the cursor carries both.
       const { before: _, limit: __, ...filters } = filter;
       return {
         items: page.items.map(this.toPet),
-        nextCursor: PETS_CURSOR.encode(last.id, { ...filters, updatedAfter: last.updatedAt }),
+        nextCursor: PETS_CURSOR.encode(last.id, { ...filters, ...positionOf(filter, last) }),
       };
     }
     return { items: page.items.map(this.toPet), nextCursor: page.nextCursor };

@@ -40,11 +40,20 @@ export const petsRouter = c.router({
     path: '/pets',
     summary: 'List animals',
     description:
-      'Animals, newest first, at most `limit` of them, each with its profile and photos. Filter ' +
-      'with `status`, `categoryId`, `id` (one id or a comma-separated list: how to fetch animals ' +
-      'by id), `sex`, `age`, `size` and the `name` search; filters combine. When more animals ' +
-      'match, the `Link` header carries a `rel="next"` address with an opaque `cursor`. With ' +
-      '`include=total_count`, the `X-Total-Count` header tells how many animals match in all.',
+      'Animals, newest first (or in the `sort` order: `oldest`, `name`, `arrived`, ' +
+      '`updatedAt`), at most `limit` of them, each with its profile and photos. Filter with ' +
+      '`status`, `categoryId`, `id` (one id or a comma-separated list: how to fetch animals by ' +
+      'id), `sex`, `age`, `size`, the `name` search and the details: `goodWithChildren`, ' +
+      '`goodWithDogs`, `goodWithCats`, `houseTrained`, `spayedNeutered`, `vaccinated` and ' +
+      '`specialNeeds` (each `true` or `false`), `energyLevel`, `coatLength`, and the fee ' +
+      '(`feeMax` with `feeCurrency`); filters combine. A yes/no filter matches only what the ' +
+      'store knows: `goodWithCats=true` lists the animals known to get on with cats, leaving out ' +
+      'those known not to and those nobody has said (`null`); `goodWithCats=false` lists only ' +
+      'those known not to. `feeMax` leaves out the animals whose fee is unknown and those whose ' +
+      'fee is in another currency; a free adoption (`0`) is within any `feeMax`. When more ' +
+      'animals match, the `Link` header carries a `rel="next"` address with an opaque `cursor`, ' +
+      'which keeps the filters and the sort. With `include=total_count`, the `X-Total-Count` ' +
+      'header tells how many animals match in all.',
     query: ZListPetsQuery,
     responses: {
       ...notModified,

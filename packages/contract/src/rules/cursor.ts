@@ -67,6 +67,12 @@ export const listCursorMaxLength = (filterMaxLengths: readonly number[]): number
 export type TCursorFilter<V> = {
   write: (value: V) => string;
   read: (text: string) => V | undefined;
+  /**
+   * The value that names what leaving the filter out means (`sort=newest`, the default order):
+   * written as an empty slot, so a cursor is the same whether it was sent or not, and sent with a
+   * cursor of another value, a mismatch like any other.
+   */
+  absent?: V;
 };
 
 export type TCursorFilters<F> = { [K in keyof F]-?: TCursorFilter<NonNullable<F[K]>> };
@@ -118,7 +124,7 @@ export const listCursor = <F extends Record<string, unknown>>(
     let text = `v2:${lastId}`;
     for (const [name, filter] of entries) {
       const value = values[name];
-      text += value === undefined ? ':' : `:${filter.write(value)}`;
+      text += value === undefined || value === filter.absent ? ':' : `:${filter.write(value)}`;
     }
     return toBase64Url(text);
   };
@@ -145,7 +151,11 @@ export const listCursor = <F extends Record<string, unknown>>(
       const [name, filter] = entries[index] as [keyof F & string, TCursorFilter<unknown>];
       const issued = parts[index + 2] || undefined;
       const value = sent[name];
-      if (value !== undefined) {
+      if (value !== undefined && value === filter.absent) {
+        if (issued !== undefined) {
+          return { mismatch: name, issued };
+        }
+      } else if (value !== undefined) {
         if (issued !== filter.write(value)) {
           return { mismatch: name, issued };
         }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ID, PAGE_SIZE } from './common';
 import {
+  listPetsQueryIssue,
   PET_IDS_MAX,
   PET_UNKNOWN_DETAILS,
   PETS_CURSOR,
@@ -81,6 +82,80 @@ describe('ZListPetsQuery.categoryId', () => {
 
   it.each(['0', '-2', 'dogs', '1.5', String(MAX_ID + 1)])('rejects %j', (categoryId) => {
     expect(query({ categoryId }).success).toBe(false);
+  });
+});
+
+describe('ZListPetsQuery: the details, the fee and the sort', () => {
+  it.each([
+    'goodWithChildren',
+    'goodWithDogs',
+    'goodWithCats',
+    'houseTrained',
+    'spayedNeutered',
+    'vaccinated',
+    'specialNeeds',
+  ])('reads %s from the text true or false, and refuses anything else', (name) => {
+    expect(query({ [name]: 'true' })).toMatchObject({ success: true, data: { [name]: true } });
+    expect(query({ [name]: 'false' })).toMatchObject({ success: true, data: { [name]: false } });
+    expect(query({ [name]: true })).toMatchObject({ success: true, data: { [name]: true } });
+    expect(query({}).data).not.toHaveProperty(name);
+    for (const bad of ['yes', 'TRUE', '1', '', 'null', ['true', 'true']]) {
+      const result = query({ [name]: bad });
+      expect(result.success, JSON.stringify(bad)).toBe(false);
+      expect(result.error?.issues).toEqual([
+        expect.objectContaining({ path: [name], message: `${name} must be true or false` }),
+      ]);
+    }
+  });
+
+  it('takes energyLevel and coatLength as their enums', () => {
+    expect(query({ energyLevel: 'low', coatLength: 'hairless' })).toMatchObject({
+      success: true,
+      data: { energyLevel: 'low', coatLength: 'hairless' },
+    });
+    expect(query({ energyLevel: 'sleepy' }).success).toBe(false);
+    expect(query({ coatLength: 'curly' }).success).toBe(false);
+  });
+
+  it('takes feeMax as a whole number of minor units from 0, and feeCurrency as ISO 4217', () => {
+    expect(query({ feeMax: '0', feeCurrency: 'GBP' })).toMatchObject({
+      success: true,
+      data: { feeMax: 0, feeCurrency: 'GBP' },
+    });
+    expect(query({ feeMax: '10000000' }).success).toBe(true);
+    for (const [bad, message] of [
+      ['-1', 'feeMax must not be negative'],
+      ['1.5', 'feeMax must be an integer'],
+      ['10000001', 'feeMax must be at most 10000000'],
+      ['cheap', 'feeMax must be an integer'],
+    ]) {
+      expect(query({ feeMax: bad }).error?.issues[0]?.message, bad).toBe(message);
+    }
+    for (const [bad, message] of [
+      ['gbp', 'feeCurrency must be an ISO 4217 code in capitals, such as EUR'],
+      ['XYZ', 'feeCurrency must be an ISO 4217 currency code, such as EUR'],
+    ]) {
+      expect(query({ feeCurrency: bad }).error?.issues[0]?.message, bad).toBe(message);
+    }
+  });
+
+  it('needs feeCurrency with feeMax: amounts in two currencies do not compare', () => {
+    expect(listPetsQueryIssue({ feeMax: 5000 })).toEqual({
+      field: 'feeCurrency',
+      message:
+        'feeCurrency is required with feeMax: fees in different currencies cannot be compared',
+    });
+    expect(listPetsQueryIssue({ feeMax: 5000, feeCurrency: 'EUR' })).toBeUndefined();
+    expect(listPetsQueryIssue({ feeCurrency: 'EUR' })).toBeUndefined();
+    expect(listPetsQueryIssue({})).toBeUndefined();
+  });
+
+  it('takes the orders, and leaves sort out when not sent (a cursor carries its own)', () => {
+    expect(query({}).data).not.toHaveProperty('sort');
+    for (const sort of ['newest', 'oldest', 'name', 'arrived', 'updatedAt']) {
+      expect(query({ sort })).toMatchObject({ success: true, data: { sort } });
+    }
+    expect(query({ sort: 'price' }).success).toBe(false);
   });
 });
 
@@ -289,11 +364,19 @@ describe('ZPet', () => {
   });
 });
 
+/** The slots of the details' filters and of the sorts' places, all empty. */
+const EMPTY_DETAILS = ':'.repeat(13);
+/** A cursor's text with every slot of the 23 empty but the `index`th, which holds `text`. */
+const withSlot = (index: number, text: string): string =>
+  `v2:12:${Array.from({ length: 23 }, (_, slot) => (slot === index ? text : '')).join(':')}`;
+
 describe('PETS_CURSOR: the cursor of listPets', () => {
   it('carries status, categoryId and id, and reads them back with the contract schemas', () => {
     const filters = { status: 'sold' as const, categoryId: 3, id: [9, 4] };
     const cursor = PETS_CURSOR.encode(12, filters);
-    expect(Buffer.from(cursor, 'base64url').toString()).toBe('v2:12:sold:3:9,4:::::::');
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe(
+      `v2:12:sold:3:9,4:::::::${EMPTY_DETAILS}`,
+    );
     expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
   });
 
@@ -305,7 +388,7 @@ describe('PETS_CURSOR: the cursor of listPets', () => {
     };
     const cursor = PETS_CURSOR.encode(12, filters);
     expect(Buffer.from(cursor, 'base64url').toString()).toBe(
-      'v2:12::::::::1795773600000:updatedAt:1795775400123',
+      `v2:12::::::::1795773600000:updatedAt:1795775400123${EMPTY_DETAILS}`,
     );
     // Sent again, updatedSince is the same instant in any spelling; a cursor's own is read as UTC.
     expect(
@@ -325,12 +408,110 @@ describe('PETS_CURSOR: the cursor of listPets', () => {
     expect(PETS_CURSOR.read(old, {})).toEqual({ before: 12n, filters: { status: 'sold' } });
   });
 
-  it.each(['v2:12:adopted::', 'v2:12::0:', 'v2:12:::4,9', 'v2:12:::9,9', 'v2:12:::x'])(
-    'refuses filters the schemas refuse or would write otherwise: %s',
-    (payload) => {
-      expect(PETS_CURSOR.read(Buffer.from(payload).toString('base64url'), {})).toBeNull();
-    },
-  );
+  it('carries the details filters, the fee and the sort, and reads them back', () => {
+    const filters = {
+      goodWithChildren: true,
+      goodWithCats: false,
+      specialNeeds: false,
+      energyLevel: 'low' as const,
+      coatLength: 'hairless' as const,
+      feeMax: 0,
+      feeCurrency: 'GBP',
+      sort: 'oldest' as const,
+    };
+    const cursor = PETS_CURSOR.encode(12, filters);
+    expect(Buffer.from(cursor, 'base64url').toString()).toBe(
+      'v2:12:::::::::oldest::true::false::::false:low:hairless:0:GBP::',
+    );
+    expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
+    expect(PETS_CURSOR.read(cursor, filters)).toEqual({ before: 12n, filters });
+    // A yes/no sent the other way, another fee or another sort is another list.
+    expect(PETS_CURSOR.read(cursor, { goodWithCats: true })).toMatchObject({
+      mismatch: 'goodWithCats',
+    });
+    expect(PETS_CURSOR.read(cursor, { goodWithDogs: true })).toEqual({
+      mismatch: 'goodWithDogs',
+      issued: undefined,
+    });
+    expect(PETS_CURSOR.read(cursor, { feeMax: 1 })).toMatchObject({ mismatch: 'feeMax' });
+    expect(PETS_CURSOR.read(cursor, { sort: 'name' })).toMatchObject({ mismatch: 'sort' });
+  });
+
+  it.each([
+    ['name', { sort: 'name' as const, nameAfter: 'Mr. Whiskers: the 2nd' }],
+    ['name, in any script', { sort: 'name' as const, nameAfter: 'Zoé 猫' }],
+    ['arrived', { sort: 'arrived' as const, arrivedAfter: '2026-03-03' }],
+    ['arrived, among the unknown arrivals', { sort: 'arrived' as const, arrivedAfter: 'unknown' }],
+  ])("carries sort=%s and the last animal's place, and reads them back", (_label, filters) => {
+    const cursor = PETS_CURSOR.encode(12, filters);
+    expect(Buffer.from(cursor, 'base64url').toString()).toMatch(/^[\x20-\x7e]+$/);
+    expect(PETS_CURSOR.read(cursor, {})).toEqual({ before: 12n, filters });
+    expect(PETS_CURSOR.read(cursor, { sort: filters.sort })).toEqual({ before: 12n, filters });
+    expect(PETS_CURSOR.read(cursor, { sort: 'oldest' })).toMatchObject({ mismatch: 'sort' });
+  });
+
+  it('writes sort=newest, the order without sort, as no sort: one list, one cursor', () => {
+    const newest = PETS_CURSOR.encode(12, { sort: 'newest', status: 'sold' });
+    expect(newest).toBe(PETS_CURSOR.encode(12, { status: 'sold' }));
+    expect(PETS_CURSOR.read(newest, { sort: 'newest' })).toEqual({
+      before: 12n,
+      filters: { status: 'sold' },
+    });
+    const byName = PETS_CURSOR.encode(12, { sort: 'name', nameAfter: 'Bella' });
+    expect(PETS_CURSOR.read(byName, { sort: 'newest' })).toEqual({
+      mismatch: 'sort',
+      issued: 'name',
+    });
+  });
+
+  it('keeps reading cursors issued before the details and the sorts (ten slots)', () => {
+    const old = Buffer.from('v2:12::::::::1795773600000:updatedAt:1795775400123').toString(
+      'base64url',
+    );
+    expect(PETS_CURSOR.read(old, {})).toMatchObject({
+      before: 12n,
+      filters: { sort: 'updatedAt' },
+    });
+  });
+
+  it.each([
+    'v2:12:adopted::',
+    'v2:12::0:',
+    'v2:12:::4,9',
+    'v2:12:::9,9',
+    'v2:12:::x',
+    withSlot(10, 'yes'),
+    withSlot(12, 'TRUE'),
+    withSlot(17, 'sleepy'),
+    withSlot(19, '-1'),
+    withSlot(19, '007'),
+    withSlot(20, 'gbp'),
+    withSlot(20, 'XXX'),
+    withSlot(21, '%E0%A4%A'),
+    withSlot(22, '2026-02-30'),
+    withSlot(8, 'newest!'),
+  ])('refuses filters the schemas refuse or would write otherwise: %s', (payload) => {
+    expect(PETS_CURSOR.read(Buffer.from(payload).toString('base64url'), {})).toBeNull();
+  });
+
+  it("stays within the cursor's maximum length with the longest name in it", () => {
+    const cursor = PETS_CURSOR.encode(MAX_ID, {
+      name: '語'.repeat(100),
+      sort: 'name',
+      nameAfter: '🐈'.repeat(100),
+    });
+    expect(query({ cursor })).toMatchObject({ success: true });
+    expect(PETS_CURSOR.read(cursor, {})).toMatchObject({
+      filters: { nameAfter: '🐈'.repeat(100) },
+    });
+  });
+
+  it("carries a name as the database holds it, spaces included, and no longer than a name's", () => {
+    const spaced = PETS_CURSOR.encode(12, { sort: 'name', nameAfter: ' Rex ' });
+    expect(PETS_CURSOR.read(spaced, {})).toMatchObject({ filters: { nameAfter: ' Rex ' } });
+    const long = PETS_CURSOR.encode(12, { sort: 'name', nameAfter: 'x'.repeat(101) });
+    expect(PETS_CURSOR.read(long, {})).toBeNull();
+  });
 
   it(`stays within the cursor's maximum length with ${PET_IDS_MAX} of the longest ids`, () => {
     const id = Array.from({ length: PET_IDS_MAX }, (_, index) => MAX_ID - index);

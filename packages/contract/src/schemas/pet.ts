@@ -244,6 +244,19 @@ const isKnownCurrency = (code: string): boolean =>
     .supportedValuesOf?.('currency')
     .includes(code) ?? /^[A-Z]{3}$/.test(code);
 
+/** An ISO 4217 code in capitals; `prefix` starts its messages (a query parameter's name). */
+const currencyCode = (prefix: string) =>
+  z
+    .string({
+      required_error: `${prefix}is required`,
+      invalid_type_error: `${prefix}must be a string`,
+    })
+    .regex(/^[A-Z]{3}$/, `${prefix}must be an ISO 4217 code in capitals, such as EUR`)
+    .refine(
+      (code) => !/^[A-Z]{3}$/.test(code) || isKnownCurrency(code),
+      `${prefix}must be an ISO 4217 currency code, such as EUR`,
+    );
+
 export const ZAdoptionFee = extendApi(
   z
     .object({
@@ -260,16 +273,10 @@ export const ZAdoptionFee = extendApi(
             'free adoption.',
         },
       ),
-      currency: extendApi(
-        z
-          .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-          .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals, such as EUR')
-          .refine(
-            (code) => !/^[A-Z]{3}$/.test(code) || isKnownCurrency(code),
-            'must be an ISO 4217 currency code, such as EUR',
-          ),
-        { maxLength: 3, description: 'The ISO 4217 currency code, in capitals (`EUR`, `GBP`).' },
-      ),
+      currency: extendApi(currencyCode(''), {
+        maxLength: 3,
+        description: 'The ISO 4217 currency code, in capitals (`EUR`, `GBP`).',
+      }),
     })
     .strict(),
   // No title: a titled schema becomes a `$ref`, which OpenAPI 3.0 cannot make nullable beside it.
@@ -619,27 +626,63 @@ export type TPetsListFilters = {
   name?: string | undefined;
   /** Only animals changed at or after this instant (RFC 3339, as sent). */
   updatedSince?: string | undefined;
-  /** The order of the list: absent, newest first by id; `updatedAt`, oldest change first. */
+  /** The order of the list: absent (or `newest`), newest first by id. */
   sort?: TPetsListSort | undefined;
   /**
    * Never sent by a client: in a cursor of `sort=updatedAt`, the last animal's `updatedAt`, the
    * next page starting after (updatedAt, id) of that animal.
    */
   updatedAfter?: string | undefined;
+  goodWithChildren?: boolean | undefined;
+  goodWithDogs?: boolean | undefined;
+  goodWithCats?: boolean | undefined;
+  houseTrained?: boolean | undefined;
+  spayedNeutered?: boolean | undefined;
+  vaccinated?: boolean | undefined;
+  specialNeeds?: boolean | undefined;
+  energyLevel?: TPetEnergyLevel | undefined;
+  coatLength?: TPetCoatLength | undefined;
+  /** Only animals whose fee is known, in `feeCurrency`, and at most this many minor units. */
+  feeMax?: number | undefined;
+  /** Only animals whose fee is known and in this currency. */
+  feeCurrency?: string | undefined;
+  /** Never sent by a client: in a cursor of `sort=name`, the last animal's name. */
+  nameAfter?: string | undefined;
+  /**
+   * Never sent by a client: in a cursor of `sort=arrived`, the last animal's arrival date, or
+   * PETS_ARRIVAL_UNKNOWN when it has none (the animals of unknown arrival come last).
+   */
+  arrivedAfter?: string | undefined;
 };
 
-export const ZPetsListSort = extendApi(z.enum(['updatedAt']), {
-  description:
-    'The order of the list. Omitted: newest first (by id). `updatedAt`: the animal changed ' +
-    'longest ago first, ties by id, each change moving the animal to the end (with ' +
-    '`updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec.',
-});
+/** A `sort=arrived` cursor's place among the animals whose arrival nobody recorded. */
+export const PETS_ARRIVAL_UNKNOWN = 'unknown';
+
+export const ZPetsListSort = extendApi(
+  z.enum(['newest', 'oldest', 'name', 'arrived', 'updatedAt']),
+  {
+    description:
+      'The order of the list, ties always broken by id. `newest` (the default): the animal added ' +
+      'last first. `oldest`: the animal added first first. `name`: by name A to Z, upper and lower ' +
+      "case alike (`bella` beside `Bella`, in the database's collation), ties oldest first. " +
+      '`arrived`: the latest `arrivedAt` first, ties newest first, the animals whose arrival is ' +
+      'unknown last. `updatedAt`: the animal changed longest ago first, ties by id, each change ' +
+      'moving the animal to the end (with `updatedSince`, the walk of a sync: docs/api.md, ' +
+      '"Keeping in sync"). Each pages with the cursor of its `Link` header. An addition to the spec.',
+  },
+);
 export type TPetsListSort = z.infer<typeof ZPetsListSort>;
 
 const enumFilter = <T extends string>(schema: z.ZodType<T>) => ({
   write: (value: T) => value,
   read: (text: string) => schema.safeParse(text).data,
 });
+
+/** A yes/no filter in a cursor: `true` or `false`. */
+const factFilter = {
+  write: String,
+  read: (text: string) => (text === 'true' ? true : text === 'false' ? false : undefined),
+};
 
 const decodeComponent = (text: string): string | undefined => {
   try {
@@ -648,6 +691,73 @@ const decodeComponent = (text: string): string | undefined => {
     return undefined;
   }
 };
+
+/** Text in a cursor, percent-encoded: ASCII without `:`, whatever its script. */
+const textFilter = (valid: (text: string) => string | undefined) => ({
+  write: encodeURIComponent,
+  read: (text: string) => {
+    const decoded = decodeComponent(text);
+    return decoded === undefined ? undefined : valid(decoded);
+  },
+});
+
+/** A yes/no filter of listPets: the text `true` or `false` (a typed client sends the boolean). */
+const factQuery = (name: string, description: string) =>
+  extendApi(
+    z.preprocess(
+      (value) => (value === 'true' ? true : value === 'false' ? false : value),
+      z.boolean({ invalid_type_error: `${name} must be true or false` }),
+    ) as unknown as z.ZodEffects<z.ZodBoolean, boolean, boolean>,
+    {
+      description:
+        `${description} \`true\`: only the animals the store knows to be so; \`false\`: only ` +
+        'those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. ' +
+        'An addition to the spec; omit for all.',
+    },
+  );
+
+export const ZPetsFeeMaxQuery = extendApi(
+  integerFromText(
+    z
+      .number({ invalid_type_error: 'feeMax must be an integer' })
+      .int('feeMax must be an integer (minor units: cents, pence)')
+      .min(0, 'feeMax must not be negative')
+      .max(ADOPTION_FEE_AMOUNT_MAX, `feeMax must be at most ${ADOPTION_FEE_AMOUNT_MAX}`),
+  ),
+  {
+    format: 'int32',
+    description:
+      'Only animals whose adoption fee is known, in `feeCurrency` (required with `feeMax`), and ' +
+      'at most this amount in minor units (`5000` is 50.00): `0` finds the free adoptions. ' +
+      'Animals whose fee is unknown ("ask the store") are left out, and so are fees in other ' +
+      'currencies: amounts are never converted. An addition to the spec; omit for all.',
+    example: 5000,
+  },
+);
+
+export const ZPetsFeeCurrencyQuery = extendApi(currencyCode('feeCurrency '), {
+  maxLength: 3,
+  description:
+    'Only animals whose adoption fee is known and in this ISO 4217 currency (`GBP`); required ' +
+    'with `feeMax`. An addition to the spec; omit for all.',
+  example: 'GBP',
+});
+
+/**
+ * A rule of listPets' query that no single parameter can check, or undefined: `feeMax` needs
+ * `feeCurrency`, since amounts in different currencies cannot be compared.
+ */
+export const listPetsQueryIssue = (query: {
+  feeMax?: number | undefined;
+  feeCurrency?: string | undefined;
+}): { field: 'feeCurrency'; message: string } | undefined =>
+  query.feeMax !== undefined && query.feeCurrency === undefined
+    ? {
+        field: 'feeCurrency',
+        message:
+          'feeCurrency is required with feeMax: fees in different currencies cannot be compared',
+      }
+    : undefined;
 
 /** The cursor of listPets: where the next page starts, and the list's filters. */
 export const PETS_CURSOR = listCursor<TPetsListFilters>(
@@ -661,21 +771,35 @@ export const PETS_CURSOR = listCursor<TPetsListFilters>(
     sex: enumFilter(ZPetSex),
     age: enumFilter(ZPetAge),
     size: enumFilter(ZPetSize),
-    // Percent-encoded: the cursor's text is ASCII without `:`, whatever the script of the name.
-    name: {
-      write: encodeURIComponent,
-      read: (text) => {
-        const words = decodeComponent(text);
-        return words === undefined ? undefined : ZPetNameSearchQuery.safeParse(words).data;
-      },
-    },
+    name: textFilter((words) => ZPetNameSearchQuery.safeParse(words).data),
     updatedSince: instantFilter,
-    sort: enumFilter(ZPetsListSort),
+    // `newest` is the order of a list without `sort`: one list, one cursor.
+    sort: { ...enumFilter(ZPetsListSort), absent: 'newest' },
     updatedAfter: instantFilter,
+    goodWithChildren: factFilter,
+    goodWithDogs: factFilter,
+    goodWithCats: factFilter,
+    houseTrained: factFilter,
+    spayedNeutered: factFilter,
+    vaccinated: factFilter,
+    specialNeeds: factFilter,
+    energyLevel: enumFilter(ZPetEnergyLevel),
+    coatLength: enumFilter(ZPetCoatLength),
+    feeMax: { write: String, read: (text) => ZPetsFeeMaxQuery.safeParse(text).data },
+    feeCurrency: { write: String, read: (text) => ZPetsFeeCurrencyQuery.safeParse(text).data },
+    // As the database holds it (a name of the seed or of an import may not be trimmed).
+    nameAfter: textFilter((name) =>
+      name.length > 0 && [...name].length <= PET_NAME_MAX_LENGTH ? name : undefined,
+    ),
+    arrivedAfter: {
+      write: String,
+      read: (text) => (text === PETS_ARRIVAL_UNKNOWN || isCalendarDate(text) ? text : undefined),
+    },
     // Cursors issued before the profile filters carry status, categoryId and id only; those
-    // issued before the sync filters, the seven before them.
+    // issued before the sync filters, the seven before them; before the details and the sorts,
+    // the ten before them.
   },
-  { earlierFilterCounts: [3, 7] },
+  { earlierFilterCounts: [3, 7, 10] },
 );
 
 /** Longest text of each filter in the cursor, in its order. */
@@ -692,6 +816,14 @@ const PETS_CURSOR_FILTER_MAX_LENGTHS = [
   16,
   'updatedAt'.length,
   16,
+  ...PET_DETAIL_FACTS.map(() => 'false'.length),
+  'medium'.length,
+  'hairless'.length,
+  String(ADOPTION_FEE_AMOUNT_MAX).length,
+  3,
+  // Characters, as varchar(100) counts them: one outside the BMP percent-encodes into 12.
+  PET_NAME_MAX_LENGTH * 12,
+  PETS_ARRIVAL_UNKNOWN.length,
 ];
 
 export const ZPetsCursorQuery = extendApi(
@@ -703,8 +835,8 @@ export const ZPetsCursorQuery = extendApi(
   {
     description:
       'Opaque cursor from the `rel="next"` link of a previous page: the items after that page. ' +
-      'It carries the filters of its list, so send it alone or with the same filters; a ' +
-      'different filter is refused (`400`).',
+      'It carries the filters and the sort of its list, so send it alone or with the same ' +
+      'filters and sort; a different one is refused (`400`).',
   },
 );
 
@@ -737,7 +869,48 @@ export const ZListPetsQuery = z.object({
   }),
   name: ZPetNameSearchQuery.optional(),
   updatedSince: ZUpdatedSinceQuery.optional(),
-  sort: ZPetsListSort.optional(),
+  goodWithChildren: factQuery(
+    'goodWithChildren',
+    'Only animals by whether they are happy around children.',
+  ).optional(),
+  goodWithDogs: factQuery(
+    'goodWithDogs',
+    'Only animals by whether they get on with dogs.',
+  ).optional(),
+  goodWithCats: factQuery(
+    'goodWithCats',
+    'Only animals by whether they get on with cats.',
+  ).optional(),
+  houseTrained: factQuery(
+    'houseTrained',
+    'Only animals by whether they are house-trained.',
+  ).optional(),
+  spayedNeutered: factQuery(
+    'spayedNeutered',
+    'Only animals by whether they are spayed or neutered.',
+  ).optional(),
+  vaccinated: factQuery(
+    'vaccinated',
+    'Only animals by whether their vaccinations are up to date.',
+  ).optional(),
+  specialNeeds: factQuery(
+    'specialNeeds',
+    'Only animals by whether they have special needs.',
+  ).optional(),
+  energyLevel: extendApi(ZPetEnergyLevel.optional(), {
+    description:
+      'Only animals of this energy level (animals whose level is unknown are left out). An ' +
+      'addition to the spec; omit for all.',
+  }),
+  coatLength: extendApi(ZPetCoatLength.optional(), {
+    description:
+      'Only animals of this coat length (animals whose coat is unknown are left out). An ' +
+      'addition to the spec; omit for all.',
+  }),
+  feeMax: ZPetsFeeMaxQuery.optional(),
+  feeCurrency: ZPetsFeeCurrencyQuery.optional(),
+  // No zod default: a cursor's sort applies when the request names none.
+  sort: extendApi(ZPetsListSort.optional(), { default: 'newest' }),
   include: ZPetsListInclude.optional(),
   cursor: ZPetsCursorQuery,
 });

@@ -86,6 +86,55 @@ describe('the SQL of the pets list (one compiled statement per filter shape)', (
     expect(next.values).toEqual(['2026-11-27T09:30:00.123Z', '42', 21]);
   });
 
+  it('filters the details: a yes/no as its text, the fee known, in its currency, at most', () => {
+    const { sql, values } = listPetsStatement({
+      limit: 20,
+      goodWithCats: false,
+      specialNeeds: true,
+      coatLength: 'long',
+      feeMax: 0,
+      feeCurrency: 'GBP',
+    });
+    expect(sql.slice(sql.indexOf(' from "pets"'))).toBe(
+      ' from "pets" where "good_with_cats" = $1::boolean and "special_needs" = $2::boolean and "coat_length" = $3 and "adoption_fee_currency" = $4 and "adoption_fee_amount" <= $5::integer order by "id" desc limit $6',
+    );
+    expect(values).toEqual(['false', 'true', 'long', 'GBP', '0', 21]);
+  });
+
+  it.each([
+    ['oldest', {}, ' where "id" > $1 order by "id" asc limit $2', ['42', 21]],
+    [
+      'name',
+      { nameAfter: 'Bella' },
+      ' where (lower(pets.name), pets.id) > (lower($1), $2::bigint) order by lower(pets.name) asc, "id" asc limit $3',
+      ['Bella', '42', 21],
+    ],
+    [
+      'arrived',
+      { arrivedAfter: '2026-03-03' },
+      " where (coalesce(pets.arrived_at, '-infinity'::date), pets.id) < ($1::date, $2::bigint) order by coalesce(pets.arrived_at, '-infinity'::date) desc, \"id\" desc limit $3",
+      ['2026-03-03', '42', 21],
+    ],
+    [
+      'arrived, among the unknown arrivals',
+      { arrivedAfter: 'unknown' },
+      " where (coalesce(pets.arrived_at, '-infinity'::date), pets.id) < ($1::date, $2::bigint) order by coalesce(pets.arrived_at, '-infinity'::date) desc, \"id\" desc limit $3",
+      ['-infinity', '42', 21],
+    ],
+  ] as const)(
+    "walks sort=%s from the cursor's place, on its index's expression",
+    (sort, position, where, values) => {
+      const next = listPetsStatement({
+        limit: 20,
+        sort: sort.split(',')[0] as 'oldest' | 'name' | 'arrived',
+        before: 42n,
+        ...position,
+      });
+      expect(next.sql.slice(next.sql.indexOf(' from "pets"'))).toBe(` from "pets"${where}`);
+      expect(next.values).toEqual(values);
+    },
+  );
+
   it('counts with the same filters, without the cursor or the limit', () => {
     expect(countPetsStatement({ status: 'sold', size: 'large' })).toEqual({
       sql: 'select count(*) as "total" from "pets" where "status" = $1 and "size" = $2',
@@ -358,5 +407,131 @@ describe('the plan of each list with the id filter: one scan of the primary key'
     ['ids below a cursor', { limit: 20, id: ids, before: 30_000n }],
   ])('%s', async (_label, filter) => {
     expect(await planOf(filter)).toBe('Limit > Index Scan (pets_pkey)');
+  });
+});
+
+/**
+ * The detail filters and the sorts on a table of 200,000 animals with a store's proportions (the
+ * bench's, bench/src/data.ts): every page is a Limit over an index scan (the primary key's walk
+ * for the common yes/no answers, an index of its own otherwise), never a read of the whole table
+ * into a Sort. The bench shows the same plans at 1,000,000 animals (`planCasesFor`).
+ */
+describe('the plan of each detail filter and each sort: a Limit over an index', () => {
+  const { pool, create, drop } = testDatabase();
+  beforeAll(create);
+  afterAll(drop);
+
+  type TPlanNode = {
+    'Node Type': string;
+    'Index Name'?: string;
+    Plans?: TPlanNode[];
+  };
+  /** Every node of the plan, outermost first, depth first: `Limit > Index Scan (pets_pkey)`. */
+  const planOf = async (filter: TPetFilter): Promise<string> => {
+    const { sql, values } = listPetsStatement(filter);
+    const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: TPlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) ${sql}`,
+      values,
+    );
+    const names: string[] = [];
+    const visit = (node: TPlanNode) => {
+      names.push(
+        node['Index Name'] ? `${node['Node Type']} (${node['Index Name']})` : node['Node Type'],
+      );
+      for (const child of node.Plans ?? []) {
+        visit(child);
+      }
+    };
+    const root = rows[0]?.['QUERY PLAN'][0].Plan;
+    if (root) {
+      visit(root);
+    }
+    return names.join(' > ');
+  };
+  const percentile = (seed: number) => `(abs(hashint8extended(n::bigint, ${seed})) % 100)`;
+
+  beforeAll(async () => {
+    await pool.query("INSERT INTO categories (name) VALUES ('Dogs')");
+    await pool.query(
+      `INSERT INTO pets (name, category_id, status, arrived_at, good_with_children, good_with_dogs,
+                         good_with_cats, house_trained, spayed_neutered, vaccinated, special_needs,
+                         energy_level, coat_length, adoption_fee_amount, adoption_fee_currency)
+       SELECT (ARRAY['Luna', 'milo', 'Bella', 'oliver', 'Daisy', 'Émile'])[1 + n % 6] || ' ' || n,
+              (SELECT min(id) FROM categories),
+              (ARRAY['available', 'pending', 'sold'])[1 + n % 3]::pet_status,
+              CASE WHEN ${percentile(1)} >= 5 THEN DATE '2021-11-23' + (n % 1826)::int END,
+              CASE WHEN ${percentile(4)} < 45 THEN true WHEN ${percentile(4)} < 65 THEN false END,
+              CASE WHEN ${percentile(5)} < 40 THEN true WHEN ${percentile(5)} < 60 THEN false END,
+              CASE WHEN ${percentile(6)} < 30 THEN true WHEN ${percentile(6)} < 55 THEN false END,
+              ${percentile(7)} < 70, ${percentile(8)} < 80, ${percentile(9)} < 85,
+              ${percentile(10)} < 8,
+              (ARRAY['low', 'medium', 'high'])[1 + ${percentile(11)} % 3]::pet_energy_level,
+              (CASE WHEN ${percentile(12)} < 5 THEN 'hairless' WHEN ${percentile(12)} < 55 THEN 'short'
+                    WHEN ${percentile(12)} < 85 THEN 'medium' ELSE 'long' END)::pet_coat_length,
+              CASE WHEN ${percentile(14)} < 90 THEN 2500 + ${percentile(14)} * 25 END,
+              CASE WHEN ${percentile(14)} < 90 THEN 'GBP' END
+       FROM generate_series(1, 200000) n`,
+    );
+    await pool.query('ANALYZE pets');
+  }, 120_000);
+
+  /** A walk of the primary key, newest first, skipping the animals that do not match. */
+  const PKEY = 'Limit > Index Scan (pets_pkey)';
+  /** The index of its own, or the primary key's walk when the value is not rare after all. */
+  const ownOrPkey = (index: string) =>
+    new RegExp(`^Limit > (Index Scan \\(pets_pkey\\)|Index Scan \\(${index}\\))$`);
+  /** The few matches read by the index, then sorted newest first: a bounded sort. */
+  const FEW_FEES =
+    /^Limit > (Sort > Index Scan \(pets_adoption_fee_idx\)|Sort > Bitmap Heap Scan > Bitmap Index Scan \(pets_adoption_fee_idx\))$/;
+  it.each<[string, Omit<TPetFilter, 'limit'>, string | RegExp]>([
+    ['goodWithChildren=true', { goodWithChildren: true }, PKEY],
+    ['goodWithChildren=false', { goodWithChildren: false }, PKEY],
+    ['goodWithDogs=true', { goodWithDogs: true }, PKEY],
+    ['goodWithDogs=false', { goodWithDogs: false }, PKEY],
+    ['goodWithCats=true', { goodWithCats: true }, PKEY],
+    ['goodWithCats=false', { goodWithCats: false }, PKEY],
+    ['houseTrained=true', { houseTrained: true }, PKEY],
+    ['houseTrained=false', { houseTrained: false }, PKEY],
+    ['spayedNeutered=true', { spayedNeutered: true }, PKEY],
+    ['spayedNeutered=false', { spayedNeutered: false }, PKEY],
+    ['vaccinated=true', { vaccinated: true }, PKEY],
+    ['vaccinated=false (15%)', { vaccinated: false }, PKEY],
+    ['specialNeeds=true (8%)', { specialNeeds: true }, ownOrPkey('pets_special_needs_id_idx')],
+    ['specialNeeds=false', { specialNeeds: false }, PKEY],
+    ['energyLevel=low', { energyLevel: 'low' }, PKEY],
+    ['energyLevel=high', { energyLevel: 'high' }, PKEY],
+    ['coatLength=hairless (5%)', { coatLength: 'hairless' }, ownOrPkey('pets_coat_length_id_idx')],
+    ['coatLength=short', { coatLength: 'short' }, PKEY],
+    ['feeMax=0 (no free adoption)', { feeMax: 0, feeCurrency: 'GBP' }, FEW_FEES],
+    ['feeMax=2600 (5%)', { feeMax: 2600, feeCurrency: 'GBP' }, ownOrPkey('pets_adoption_fee_idx')],
+    ['feeMax=4000 (most)', { feeMax: 4000, feeCurrency: 'GBP' }, PKEY],
+    ['feeCurrency=EUR (none)', { feeCurrency: 'EUR' }, FEW_FEES],
+    ['sort=oldest', { sort: 'oldest' }, PKEY],
+    ['sort=oldest, a later page', { sort: 'oldest', before: 150_000n }, PKEY],
+    ['sort=name', { sort: 'name' }, 'Limit > Index Scan (pets_name_lower_id_idx)'],
+    [
+      'sort=name, a later page',
+      { sort: 'name', before: 1234n, nameAfter: 'Luna 1234' },
+      'Limit > Index Scan (pets_name_lower_id_idx)',
+    ],
+    ['sort=arrived', { sort: 'arrived' }, 'Limit > Index Scan (pets_arrived_at_id_idx)'],
+    [
+      'sort=arrived, a later page',
+      { sort: 'arrived', before: 1234n, arrivedAfter: '2023-01-01' },
+      'Limit > Index Scan (pets_arrived_at_id_idx)',
+    ],
+    [
+      'sort=arrived, among the unknown arrivals',
+      { sort: 'arrived', before: 150_000n, arrivedAfter: 'unknown' },
+      'Limit > Index Scan (pets_arrived_at_id_idx)',
+    ],
+    ['sort=updatedAt', { sort: 'updatedAt' }, 'Limit > Index Scan (pets_updated_at_id_idx)'],
+  ])('%s', async (_label, filter, expected) => {
+    const plan = await planOf({ limit: 20, ...filter });
+    if (typeof expected === 'string') {
+      expect(plan).toBe(expected);
+    } else {
+      expect(plan).toMatch(expected);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   contract,
+  listPetsQueryIssue,
   PETS_CURSOR,
   type TListPetsQuery,
   type TNewPet,
@@ -34,6 +35,11 @@ export class PetsService {
    */
   list(query: TListPetsQuery): Promise<TListPage<TPage<TPet> & { total?: number }>> {
     return listPage(PETS_CURSOR, contract.pets.listPets.path, query, (filters, before) => {
+      // On the list's filters, the cursor's included: a cursor carries feeCurrency with feeMax.
+      const issue = listPetsQueryIssue(filters);
+      if (issue) {
+        throw invalidRequest(`query.${issue.field}`, issue.message);
+      }
       const pageOf = this.pets.list({ ...filters, before });
       if (query.include !== 'total_count') {
         return pageOf;

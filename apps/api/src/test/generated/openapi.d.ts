@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List animals
-         * @description Animals, newest first, at most `limit` of them, each with its profile and photos. Filter with `status`, `categoryId`, `id` (one id or a comma-separated list: how to fetch animals by id), `sex`, `age`, `size` and the `name` search; filters combine. When more animals match, the `Link` header carries a `rel="next"` address with an opaque `cursor`. With `include=total_count`, the `X-Total-Count` header tells how many animals match in all.
+         * @description Animals, newest first (or in the `sort` order: `oldest`, `name`, `arrived`, `updatedAt`), at most `limit` of them, each with its profile and photos. Filter with `status`, `categoryId`, `id` (one id or a comma-separated list: how to fetch animals by id), `sex`, `age`, `size`, the `name` search and the details: `goodWithChildren`, `goodWithDogs`, `goodWithCats`, `houseTrained`, `spayedNeutered`, `vaccinated` and `specialNeeds` (each `true` or `false`), `energyLevel`, `coatLength`, and the fee (`feeMax` with `feeCurrency`); filters combine. A yes/no filter matches only what the store knows: `goodWithCats=true` lists the animals known to get on with cats, leaving out those known not to and those nobody has said (`null`); `goodWithCats=false` lists only those known not to. `feeMax` leaves out the animals whose fee is unknown and those whose fee is in another currency; a free adoption (`0`) is within any `feeMax`. When more animals match, the `Link` header carries a `rel="next"` address with an opaque `cursor`, which keeps the filters and the sort. With `include=total_count`, the `X-Total-Count` header tells how many animals match in all.
          */
         get: operations["listPets"];
         put?: never;
@@ -2033,12 +2033,12 @@ export interface components {
         "Idempotent-Replayed": string;
         /**
          * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6>; rel="next"
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6Ojo6Ojo6Ojo6Ojo6Og>; rel="next"
          */
         Link: string;
         /**
          * @description RFC 8288 links. On lists: `rel="next"` with the address of the next page, present only when more items exist. On `getPet`: `rel="successor-version"`, the replacement operation.
-         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6>; rel="next"
+         * @example </v1/pets?limit=20&status=available&cursor=djI6MjI6YXZhaWxhYmxlOjo6Ojo6Ojo6Ojo6Ojo6Ojo6Ojo6Og>; rel="next"
          */
         "Link.optional": string;
         /**
@@ -2147,11 +2147,33 @@ export interface operations {
                 name?: string;
                 /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
                 updatedSince?: string;
-                /** @description The order of the list. Omitted: newest first (by id). `updatedAt`: the animal changed longest ago first, ties by id, each change moving the animal to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec. */
-                sort?: "updatedAt";
+                /** @description Only animals by whether they are happy around children. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                goodWithChildren?: boolean;
+                /** @description Only animals by whether they get on with dogs. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                goodWithDogs?: boolean;
+                /** @description Only animals by whether they get on with cats. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                goodWithCats?: boolean;
+                /** @description Only animals by whether they are house-trained. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                houseTrained?: boolean;
+                /** @description Only animals by whether they are spayed or neutered. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                spayedNeutered?: boolean;
+                /** @description Only animals by whether their vaccinations are up to date. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                vaccinated?: boolean;
+                /** @description Only animals by whether they have special needs. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
+                specialNeeds?: boolean;
+                /** @description Only animals of this energy level (animals whose level is unknown are left out). An addition to the spec; omit for all. */
+                energyLevel?: "low" | "medium" | "high";
+                /** @description Only animals of this coat length (animals whose coat is unknown are left out). An addition to the spec; omit for all. */
+                coatLength?: "hairless" | "short" | "medium" | "long";
+                /** @description Only animals whose adoption fee is known, in `feeCurrency` (required with `feeMax`), and at most this amount in minor units (`5000` is 50.00): `0` finds the free adoptions. Animals whose fee is unknown ("ask the store") are left out, and so are fees in other currencies: amounts are never converted. An addition to the spec; omit for all. */
+                feeMax?: number;
+                /** @description Only animals whose adoption fee is known and in this ISO 4217 currency (`GBP`); required with `feeMax`. An addition to the spec; omit for all. */
+                feeCurrency?: string;
+                /** @description The order of the list, ties always broken by id. `newest` (the default): the animal added last first. `oldest`: the animal added first first. `name`: by name A to Z, upper and lower case alike (`bella` beside `Bella`, in the database's collation), ties oldest first. `arrived`: the latest `arrivedAt` first, ties newest first, the animals whose arrival is unknown last. `updatedAt`: the animal changed longest ago first, ties by id, each change moving the animal to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). Each pages with the cursor of its `Link` header. An addition to the spec. */
+                sort?: "newest" | "oldest" | "name" | "arrived" | "updatedAt";
                 /** @description `total_count`: also count every animal that matches the filters, sent in the `X-Total-Count` header (on every page that asks). Costs a count of the matching animals; ask on the first page, where a total is shown, not on every page. An addition to the spec. */
                 include?: "total_count";
-                /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
+                /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters and the sort of its list, so send it alone or with the same filters and sort; a different one is refused (`400`). */
                 cursor?: string;
             };
             header?: {
