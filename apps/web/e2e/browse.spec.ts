@@ -81,8 +81,19 @@ test.describe('Browse', () => {
     await expect.poll(() => cardNames(page)).toEqual(expected);
     await expect(page.getByLabel('Category')).toBeFocused();
 
-    // Sex, age and size come next; then the page size, still from the keyboard.
-    for (const label of ['Sex', 'Age', 'Size', 'Per page']) {
+    // Sex, age and size come next, what the home needs and the order; then the page size, still
+    // from the keyboard.
+    for (const label of [
+      'Sex',
+      'Age',
+      'Size',
+      'Children',
+      'Dogs',
+      'Cats',
+      'House-trained',
+      'Order',
+      'Per page',
+    ]) {
       await page.keyboard.press('Tab');
       await expect(page.getByLabel(label, { exact: true })).toBeFocused();
     }
@@ -237,6 +248,83 @@ test.describe('Browse by what matters to adopters', () => {
     await page.getByRole('link', { name: 'Back to the list' }).click();
     await expect.poll(() => cardNames(page)).toEqual([`${word} 3`]);
     await expect(page.getByLabel('Name')).toHaveValue(`${word} 3`);
+  });
+
+  test('"known to be good with" keeps the animals known to be so, and the order changes the list', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const [category] = await categories(api);
+    const word = `z${uniqueName('Zorilla').split(' ')[1] ?? 'orilla'}`;
+    // Good with cats, not, and nobody knows: only the first is "good with cats".
+    for (const [suffix, goodWithCats] of [
+      ['Bramble', true],
+      ['Acorn', false],
+      ['Clover', null],
+      ['Aster', true],
+    ] as const) {
+      const created = await api.pets.createPet({
+        body: { name: `${word} ${suffix}`, categoryId: category?.id ?? 1, goodWithCats },
+      });
+      expect(created.status).toBe(201);
+    }
+    await page.goto(`${stack.siteUrl}/?name=${word}`);
+    await expect
+      .poll(() => cardNames(page))
+      .toEqual([`${word} Aster`, `${word} Clover`, `${word} Acorn`, `${word} Bramble`]);
+
+    await page.getByRole('checkbox', { name: 'Cats', exact: true }).check();
+    await expect(page).toHaveURL(`${stack.siteUrl}/?name=${word}&goodWithCats=true`);
+    const expected = (await allPets(api, stack.apiUrl, { name: word, goodWithCats: true })).map(
+      (pet) => pet.name,
+    );
+    expect(expected).toEqual([`${word} Aster`, `${word} Bramble`]);
+    await expect.poll(() => cardNames(page)).toEqual(expected);
+
+    await page.getByLabel('Order').selectOption({ label: 'Name, A to Z' });
+    await expect(page).toHaveURL(`${stack.siteUrl}/?name=${word}&goodWithCats=true&sort=name`);
+    await expect.poll(() => cardNames(page)).toEqual([`${word} Aster`, `${word} Bramble`]);
+    await page.getByRole('checkbox', { name: 'Cats', exact: true }).uncheck();
+    await expect
+      .poll(() => cardNames(page))
+      .toEqual([`${word} Acorn`, `${word} Aster`, `${word} Bramble`, `${word} Clover`]);
+    await expect(page).toHaveURL(`${stack.siteUrl}/?name=${word}&sort=name`);
+  });
+
+  test('the plain first page shows the new arrivals above the list; a filtered one does not', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const row = page.getByRole('region', { name: 'New arrivals' });
+    // Other tests may record an arrival meanwhile: the row and the API agree once both are read
+    // after it (the site caches public reads for a few seconds).
+    await expect
+      .poll(
+        async () => {
+          const [arrived] = await apiPages(
+            api,
+            stack.apiUrl,
+            { status: 'available', sort: 'arrived', limit: 4 },
+            1,
+          );
+          await page.goto(stack.siteUrl);
+          const shown = await row.getByRole('heading', { level: 3 }).allInnerTexts();
+          return (
+            shown.length === 4 && shown.join('|') === arrived?.map((pet) => pet.name).join('|')
+          );
+        },
+        { timeout: 30_000, intervals: [1_000, 2_000, 5_000] },
+      )
+      .toBe(true);
+    // Above the filters, and not counted in the list's cards.
+    const rowBox = await row.boundingBox();
+    const filtersBox = await page.getByRole('form', { name: 'Filter animals' }).boundingBox();
+    expect(rowBox?.y ?? 0).toBeLessThan(filtersBox?.y ?? 0);
+    await page.goto(`${stack.siteUrl}/?sex=female`);
+    await expect(cards(page).first()).toBeVisible();
+    await expect(page.getByRole('region', { name: 'New arrivals' })).toHaveCount(0);
   });
 
   test('without JavaScript the filters form still works, and its empty fields leave the address', async ({

@@ -1,4 +1,4 @@
-import type { TCategory } from '@pets/contract/schemas';
+import type { TCategory, TPet } from '@pets/contract/schemas';
 import { PawPrint, SearchX } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
@@ -13,12 +13,12 @@ import { StatePanel } from '@/components/state-panel';
 import { storeConfig } from '@/env';
 import { listCategories, listPets } from '@/lib/api';
 import {
-  apiStatusOf,
   browseHref,
   browseSearch,
   DEFAULT_BROWSE_QUERY,
   hasEmptyFilter,
   isFirstPage,
+  listPetsQueryOf,
   nextPageQuery,
   parseBrowseQuery,
   previousPageQuery,
@@ -64,6 +64,37 @@ const EmptyList = ({ query }: { query: TBrowseQuery }) => {
         </Link>
       </p>
     </StatePanel>
+  );
+};
+
+/** How many animals the new arrivals row shows: one row of the grid. */
+const ARRIVALS_SHOWN = 4;
+
+/**
+ * The animals that arrived last (by arrival date, listPets' `sort=arrived`), above the list on the
+ * plain first page: what a returning visitor looks for first. On a phone, a row that scrolls
+ * sideways, so the list stays near the top.
+ */
+const NewArrivals = ({ pets, categories }: { pets: TPet[]; categories: TCategory[] }) => {
+  const names = new Map(categories.map((category) => [category.id, category.name]));
+  return (
+    <section aria-labelledby="new-arrivals" className="arrivals">
+      <h2 id="new-arrivals" className="arrivals__title">
+        New arrivals
+      </h2>
+      <ul className="grid arrivals__row">
+        {pets.map((pet, index) => (
+          <PetCard
+            key={pet.id}
+            pet={pet}
+            categoryName={names.get(pet.categoryId)}
+            href={petHref(pet.id, '')}
+            isPriority={index < 2}
+            heading="h3"
+          />
+        ))}
+      </ul>
+    </section>
   );
 };
 
@@ -126,20 +157,17 @@ const BrowsePage = async ({ searchParams }: TProps) => {
     // The filters' form without JavaScript sends every field, the unchosen ones empty.
     redirect(browseHref(query));
   }
-  const [categories, page] = await Promise.all([
+  // The plain first page (no filter, no other order): the one with the new arrivals above it.
+  const isHome = browseSearch({ ...query, limit: DEFAULT_BROWSE_QUERY.limit }) === '';
+  const [categories, page, arrivals] = await Promise.all([
     listCategories(),
     listPets({
-      status: apiStatusOf(query.status),
-      categoryId: query.categoryId,
-      sex: query.sex,
-      age: query.age,
-      size: query.size,
-      name: query.name,
-      limit: query.limit,
+      ...listPetsQueryOf(query),
       cursor: query.position.cursor,
       // Counting costs the API a second statement: asked once, on the first page.
       include: isFirstPage(query) ? 'total_count' : undefined,
     }),
+    isHome ? listPets({ status: 'available', sort: 'arrived', limit: ARRIVALS_SHOWN }) : undefined,
   ]);
 
   return (
@@ -148,6 +176,9 @@ const BrowsePage = async ({ searchParams }: TProps) => {
         Every one of them is at our store, waiting to meet you. Filter by what you are looking for,
         then open an animal to learn more.
       </PageIntro>
+      {arrivals?.ok && categories.ok && arrivals.data.pets.length >= ARRIVALS_SHOWN ? (
+        <NewArrivals pets={arrivals.data.pets} categories={categories.data} />
+      ) : null}
       {categories.ok ? <BrowseFilters query={query} categories={categories.data} /> : null}
       <section aria-label="Results" className="results">
         {!page.ok && page.failure.kind === 'invalid' ? (

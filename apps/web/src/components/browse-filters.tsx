@@ -8,13 +8,18 @@ import {
   AGE_FILTERS,
   activeFilterCount,
   browseHref,
+  DEFAULT_SORT,
+  NEEDS_FILTERS,
   PAGE_SIZES,
   parseNameSearch,
   SEX_FILTERS,
   SIZE_FILTERS,
+  SORT_CHOICES,
   STATUS_FILTERS,
   type TBrowseFilters,
   type TBrowseQuery,
+  type TNeedFilter,
+  type TSortChoice,
   type TStatusFilter,
   withFilters,
 } from '@/lib/browse-query';
@@ -27,6 +32,21 @@ const STATUS_LABELS: Record<TStatusFilter, string> = {
   all: 'All',
 };
 
+/** Each need as a chip: short, since the list says what it keeps ("known to be"). */
+const NEED_LABELS: Record<TNeedFilter, string> = {
+  goodWithChildren: 'Children',
+  goodWithDogs: 'Dogs',
+  goodWithCats: 'Cats',
+  houseTrained: 'House-trained',
+};
+
+const SORT_LABELS: Record<TSortChoice, string> = {
+  newest: 'Newest listings',
+  arrived: 'Latest arrivals',
+  name: 'Name, A to Z',
+  oldest: 'Waiting longest',
+};
+
 type TProps = { query: TBrowseQuery; categories: TCategory[] };
 
 const filtersOf = ({
@@ -36,8 +56,20 @@ const filtersOf = ({
   age,
   size,
   name,
+  needs,
+  sort,
   limit,
-}: TBrowseQuery): TBrowseFilters => ({ status, categoryId, sex, age, size, name, limit });
+}: TBrowseQuery): TBrowseFilters => ({
+  status,
+  categoryId,
+  sex,
+  age,
+  size,
+  name,
+  needs,
+  sort,
+  limit,
+});
 const keyOf = (filters: TBrowseFilters) =>
   [
     filters.status,
@@ -46,6 +78,8 @@ const keyOf = (filters: TBrowseFilters) =>
     filters.age,
     filters.size,
     filters.name,
+    filters.needs.join(','),
+    filters.sort,
     filters.limit,
   ].join('|');
 
@@ -164,6 +198,9 @@ export const BrowseFilters = ({ query, categories }: TProps) => {
               filters.sex ? SEX_LABELS[filters.sex] : undefined,
               filters.age ? AGE_LABELS[filters.age] : undefined,
               filters.size ? SIZE_LABELS[filters.size] : undefined,
+              filters.needs.length > 0
+                ? `Good with ${filters.needs.map((need) => NEED_LABELS[need].toLowerCase()).join(', ')}`
+                : undefined,
             ]
               .filter(Boolean)
               .join(' · ')}
@@ -248,6 +285,44 @@ export const BrowseFilters = ({ query, categories }: TProps) => {
               ...SIZE_FILTERS.map((size) => ({ value: size, label: SIZE_LABELS[size] })),
             ]}
             isNarrow
+          />
+          <fieldset className="filters__field segmented">
+            <legend className="filters__label">Known to be good with</legend>
+            <div className="segmented__options">
+              {NEEDS_FILTERS.map((need) => (
+                <label key={need} className="segmented__option">
+                  <input
+                    type="checkbox"
+                    name={need}
+                    value="true"
+                    checked={filters.needs.includes(need)}
+                    onChange={(event) => {
+                      const isChecked = event.currentTarget.checked;
+                      apply({
+                        needs: NEEDS_FILTERS.filter((each) =>
+                          each === need ? isChecked : filters.needs.includes(each),
+                        ),
+                      });
+                    }}
+                    className="segmented__input"
+                  />
+                  <span>{NEED_LABELS[need]}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <FilterSelect
+            id="filter-sort"
+            name="sort"
+            label="Order"
+            value={filters.sort === DEFAULT_SORT ? '' : filters.sort}
+            onChange={(value) =>
+              apply({ sort: SORT_CHOICES.find((sort) => sort === value) ?? DEFAULT_SORT })
+            }
+            options={SORT_CHOICES.map((sort) => ({
+              value: sort === DEFAULT_SORT ? '' : sort,
+              label: SORT_LABELS[sort],
+            }))}
           />
           <FilterSelect
             id="filter-limit"

@@ -11,10 +11,13 @@ type TProps = {
   href: string;
   /** The first row of the grid: its photos load at once, the rest as they scroll into view. */
   isPriority?: boolean;
+  /** The name's heading: `h3` inside a section with a heading of its own (the new arrivals). */
+  heading?: 'h2' | 'h3';
 };
 
 /** An animal in the grid: the whole card is one link to its page (the name is the link text). */
-export const PetCard = ({ pet, categoryName, href, isPriority = false }: TProps) => {
+export const PetCard = ({ pet, categoryName, href, isPriority = false, heading }: TProps) => {
+  const Name = heading ?? 'h2';
   // Age, sex and size: the arrival date waits for the animal's page.
   const facts = profileFacts({ ...pet, arrivedAt: null });
   return (
@@ -28,13 +31,13 @@ export const PetCard = ({ pet, categoryName, href, isPriority = false }: TProps)
         isPriority={isPriority}
       />
       <div className="card__body">
-        <h2 className="card__name">
+        <Name className="card__name">
           {/* No prefetch: it would render each animal's metadata, one API call per card on every
               visit to the list, against the site's rate limit. Pages render fast enough on click. */}
           <Link href={href} className="card__link" prefetch={false}>
             {pet.name}
           </Link>
-        </h2>
+        </Name>
         {facts.length > 0 ? <p className="card__facts">{facts.join(' · ')}</p> : null}
         <p className="card__meta">
           <span className="card__category">{categoryName ?? 'Other'}</span>

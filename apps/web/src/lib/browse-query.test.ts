@@ -6,6 +6,7 @@ import {
   decodePosition,
   encodePosition,
   hasEmptyFilter,
+  listPetsQueryOf,
   MAX_BACK_PAGES,
   nextPageQuery,
   PAGE_SIZES,
@@ -34,6 +35,8 @@ describe('parseBrowseQuery', () => {
       position: { cursor: 'abc' },
       // The empty `back=` of older links (the first page) is implied, so dropped.
       back: [{ cursor: 'xyz' }],
+      needs: [],
+      sort: 'newest',
     });
     expect(parse('status=all').status).toBe('all');
   });
@@ -176,5 +179,52 @@ describe('hasEmptyFilter', () => {
     expect(hasEmptyFilter(record(''))).toBe(false);
     expect(hasEmptyFilter(record('status=pending&name=bis'))).toBe(false);
     expect(hasEmptyFilter(record('cursor=abc&back='))).toBe(false);
+  });
+});
+
+describe('what a home needs, and the order', () => {
+  it('reads the needs in one order, each once, and only `true`', () => {
+    expect(parse('goodWithCats=true&goodWithChildren=true&goodWithCats=true').needs).toEqual([
+      'goodWithChildren',
+      'goodWithCats',
+    ]);
+    expect(parse('goodWithDogs=false&houseTrained=yes&specialNeeds=true').needs).toEqual([]);
+  });
+
+  it('reads the order, newest first unless another is on offer', () => {
+    expect(parse('sort=arrived').sort).toBe('arrived');
+    expect(parse('sort=name').sort).toBe('name');
+    expect(parse('sort=updatedAt').sort).toBe('newest');
+    expect(parse('sort=').sort).toBe('newest');
+  });
+
+  it('writes them into the address, leaving newest out, and round-trips', () => {
+    const query = parse('houseTrained=true&goodWithDogs=true&sort=oldest');
+    expect(browseHref(query)).toBe('/?goodWithDogs=true&houseTrained=true&sort=oldest');
+    expect(browseHref(parse('sort=newest'))).toBe('/');
+    expect(parse(browseHref(query).slice(2))).toEqual(query);
+  });
+
+  it('counts each need as a filter, but not the order', () => {
+    expect(activeFilterCount(parse('goodWithCats=true&goodWithDogs=true&sort=name'))).toBe(2);
+  });
+
+  it("asks listPets for the animals known to be so, in the order's sort", () => {
+    expect(listPetsQueryOf(parse('goodWithCats=true&sort=arrived&status=all'))).toEqual({
+      status: undefined,
+      categoryId: undefined,
+      sex: undefined,
+      age: undefined,
+      size: undefined,
+      name: undefined,
+      goodWithCats: true,
+      sort: 'arrived',
+      limit: PAGE_SIZES[0],
+    });
+    expect(listPetsQueryOf(parse('')).sort).toBeUndefined();
+  });
+
+  it('sends an empty order from a form without JavaScript back to the canonical address', () => {
+    expect(hasEmptyFilter(toSearchParamsRecord(new URLSearchParams('sort=&name=')))).toBe(true);
   });
 });

@@ -2,11 +2,13 @@ import {
   MAX_ID,
   nameSearchWords,
   PAGE_SIZE,
+  type PET_DETAIL_FACTS,
   PET_NAME_SEARCH_MAX_LENGTH,
   type TPetAge,
   type TPetSex,
   type TPetSize,
   type TPetStatus,
+  type TPetsListSort,
   ZPetAge,
   ZPetSize,
   ZPetStatus,
@@ -23,6 +25,9 @@ import {
  * - `sex` (`female` or `male`), `age` (a PetAge), `size` (a PetSize): omitted means any.
  * - `name`: the name search as typed (spaces tidied), sent to listPets' `name`; omitted means any
  *   name. A text without a letter or digit searches nothing, so it is left out.
+ * - `goodWithChildren`, `goodWithDogs`, `goodWithCats`, `houseTrained`: `true` keeps the animals
+ *   the store knows to be so (listPets' filters of the same names); omitted means any.
+ * - `sort`: `arrived`, `name` or `oldest`; omitted means newest first.
  * - `limit`: the page size, one of PAGE_SIZES; omitted means the first of them.
  * - `cursor`: where this page starts, an opaque cursor of the API; omitted means the first page.
  * - `back`: the positions of the pages before this one, oldest first, so "Previous" works without
@@ -56,6 +61,28 @@ export const SEX_FILTERS: readonly TPetSex[] = ['female', 'male'];
 export const AGE_FILTERS: readonly TPetAge[] = ZPetAge.options;
 export const SIZE_FILTERS: readonly TPetSize[] = ZPetSize.options;
 
+/**
+ * What an adopter's home may need of an animal, each a yes/no detail of listPets: checked, the
+ * list keeps the animals known to be so (never those nobody has tried).
+ */
+export const NEEDS_FILTERS = [
+  'goodWithChildren',
+  'goodWithDogs',
+  'goodWithCats',
+  'houseTrained',
+] as const satisfies readonly (typeof PET_DETAIL_FACTS)[number][];
+export type TNeedFilter = (typeof NEEDS_FILTERS)[number];
+
+/** The orders on offer, listPets' `sort`; the first is the default, left out of addresses. */
+export const SORT_CHOICES = [
+  'newest',
+  'arrived',
+  'name',
+  'oldest',
+] as const satisfies readonly TPetsListSort[];
+export type TSortChoice = (typeof SORT_CHOICES)[number];
+export const DEFAULT_SORT: TSortChoice = 'newest';
+
 export type TBrowseQuery = {
   status: TStatusFilter;
   categoryId?: number;
@@ -64,6 +91,9 @@ export type TBrowseQuery = {
   size?: TPetSize;
   /** The name search, trimmed, inner spaces collapsed; never empty. */
   name?: string;
+  /** In NEEDS_FILTERS' order, each once. */
+  needs: TNeedFilter[];
+  sort: TSortChoice;
   limit: number;
   position: TPosition;
   back: TPosition[];
@@ -71,6 +101,8 @@ export type TBrowseQuery = {
 
 export const DEFAULT_BROWSE_QUERY: TBrowseQuery = {
   status: DEFAULT_STATUS,
+  needs: [],
+  sort: DEFAULT_SORT,
   limit: DEFAULT_PAGE_SIZE,
   position: {},
   back: [],
@@ -147,6 +179,8 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
     age: pick(AGE_FILTERS, first(params, 'age')),
     size: pick(SIZE_FILTERS, first(params, 'size')),
     name: parseNameSearch(first(params, 'name')),
+    needs: NEEDS_FILTERS.filter((need) => first(params, need) === 'true'),
+    sort: pick(SORT_CHOICES, first(params, 'sort')) ?? DEFAULT_SORT,
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
     position: cursor === undefined ? {} : { cursor },
     back: cursor === undefined ? [] : back,
@@ -154,7 +188,16 @@ export const parseBrowseQuery = (params: TSearchParamsRecord): TBrowseQuery => {
 };
 
 /** Parameters of the filters that a plain (JavaScript-free) GET of the filters' form may send. */
-const FORM_PARAMETERS = ['status', 'category', 'sex', 'age', 'size', 'name', 'limit'] as const;
+const FORM_PARAMETERS = [
+  'status',
+  'category',
+  'sex',
+  'age',
+  'size',
+  'name',
+  'sort',
+  'limit',
+] as const;
 
 /**
  * Whether the address carries a filter with nothing in it (`category=&name=`), as the filters'
@@ -179,6 +222,12 @@ export const browseSearch = (query: TBrowseQuery): string => {
       params.set(key, value);
     }
   }
+  for (const need of query.needs) {
+    params.set(need, 'true');
+  }
+  if (query.sort !== DEFAULT_SORT) {
+    params.set('sort', query.sort);
+  }
   if (query.limit !== DEFAULT_PAGE_SIZE) {
     params.set('limit', String(query.limit));
   }
@@ -199,7 +248,7 @@ export const isFirstPage = (query: TBrowseQuery): boolean => query.position.curs
 /** What the filters' form sets (everything but the position). */
 export type TBrowseFilters = Pick<
   TBrowseQuery,
-  'status' | 'categoryId' | 'sex' | 'age' | 'size' | 'name' | 'limit'
+  'status' | 'categoryId' | 'sex' | 'age' | 'size' | 'name' | 'needs' | 'sort' | 'limit'
 >;
 
 /** The same filters from their first page: what a change of filter leads to. */
@@ -217,7 +266,7 @@ export const activeFilterCount = (query: TBrowseQuery): number =>
     query.age !== undefined,
     query.size !== undefined,
     query.name !== undefined,
-  ].filter(Boolean).length;
+  ].filter(Boolean).length + query.needs.length;
 
 export const nextPageQuery = (query: TBrowseQuery, next: TPosition): TBrowseQuery => ({
   ...query,
@@ -233,6 +282,19 @@ export const previousPageQuery = (query: TBrowseQuery): TBrowseQuery | undefined
   const previous = query.back.at(-1) ?? {};
   return { ...query, position: previous, back: query.back.slice(0, -1) };
 };
+
+/** listPets' filters and order for the page's choices (what the list is, not where it starts). */
+export const listPetsQueryOf = (query: TBrowseQuery) => ({
+  status: apiStatusOf(query.status),
+  categoryId: query.categoryId,
+  sex: query.sex,
+  age: query.age,
+  size: query.size,
+  name: query.name,
+  ...Object.fromEntries(query.needs.map((need) => [need, true as const])),
+  sort: query.sort === DEFAULT_SORT ? undefined : query.sort,
+  limit: query.limit,
+});
 
 /** The API's status filter for a status choice: `all` means no filter. */
 export const apiStatusOf = (status: TStatusFilter): TPetStatus | undefined =>
