@@ -178,7 +178,9 @@ test.describe('Staff accounts', () => {
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByLabel('Email').fill(person.email);
     await page.getByRole('button', { name: 'Email me a link' }).click();
-    await expect(page.getByRole('status')).toContainText('a link to reset its password');
+    await expect(page.getByRole('status')).toContainText('a link to reset its password', {
+      timeout: 30_000,
+    });
     const mail = await waitForMail(stack, person.email, /Reset your .* password/);
     const link = staffLink(linksOf(mail), 'reset');
     const renewed = newPassword();

@@ -308,6 +308,10 @@ export const startStack = async (): Promise<TRunningStack> => {
       SITE_URL: `http://127.0.0.1:${sitePort}`,
       // The store's clock as the sites show it: the emails' dates agree.
       STORE_TIME_ZONE: E2E_STORE_TIME_ZONE,
+      // Several browser tests sign in at once (each a hash): past the default two at a time the
+      // API answers 503 "try again", which a person signing in never meets two at a time. The cap
+      // itself is tested in the API (auth.security.test.ts) and by edge-attacks.spec.ts.
+      PASSWORD_HASH_CONCURRENCY: '8',
     });
     const api = startProcess('api', process.execPath, [API_MAIN], {
       cwd: REPO_ROOT,
