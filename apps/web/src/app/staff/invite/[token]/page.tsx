@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { AcceptInviteForm } from '@/components/account/password-forms';
 import { PageIntro } from '@/components/page-intro';
-import { AcceptInviteForm } from '../../reset/password-forms';
+import { acceptInvitation } from '../../reset/actions';
 
 export const metadata: Metadata = {
   title: 'Join the team',
@@ -19,7 +20,7 @@ const InvitePage = async ({ params }: TProps) => {
       <PageIntro title="Join the team">
         You were invited to the store's back office. Tell us your name and choose a password.
       </PageIntro>
-      <AcceptInviteForm token={token.slice(0, 200)} />
+      <AcceptInviteForm token={token.slice(0, 200)} action={acceptInvitation} />
     </div>
   );
 };

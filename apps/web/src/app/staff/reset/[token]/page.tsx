@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import { NewPasswordForm } from '@/components/account/password-forms';
 import { PageIntro } from '@/components/page-intro';
-import { NewPasswordForm } from '../password-forms';
+import { setNewPassword } from '../actions';
 
 export const metadata: Metadata = {
   title: 'Choose a new password',
@@ -19,7 +20,7 @@ const NewPasswordPage = async ({ params }: TProps) => {
       <PageIntro title="Choose a new password">
         Once it is set, you are signed out everywhere, and you sign in with the new password.
       </PageIntro>
-      <NewPasswordForm token={token.slice(0, 200)} />
+      <NewPasswordForm token={token.slice(0, 200)} action={setNewPassword} />
     </div>
   );
 };
