@@ -111,7 +111,8 @@ export const signUp = async (_previous: TSignUpState, data: FormData): Promise<T
       return {
         ...typed,
         error:
-          (failure.kind === 'refused' && failure.message) ||
+          // The API names the field first ("email: An account ..."): the words alone here.
+          (failure.kind === 'refused' && failure.message.replace(/^[A-Za-z]+: /, '')) ||
           'Check your email address, and choose a password of 10 to 200 characters.',
       };
     }
