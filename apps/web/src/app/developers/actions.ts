@@ -97,7 +97,8 @@ export const signUp = async (_previous: TSignUpState, data: FormData): Promise<T
   if (problem) {
     return { ...typed, error: problem };
   }
-  const allowed = await visitorLimits().consume('sign-up', (await currentVisitor()).key);
+  const visitor = await currentVisitor();
+  const allowed = await visitorLimits().consume('sign-up', visitor.key);
   if (!allowed.ok) {
     return {
       ...typed,
@@ -116,6 +117,8 @@ export const signUp = async (_previous: TSignUpState, data: FormData): Promise<T
           'Check your email address, and choose a password of 10 to 200 characters.',
       };
     }
+    // Nothing was made: the attempt does not count against the visitor.
+    await visitorLimits().reward('sign-up', visitor.key);
     return {
       ...typed,
       error:
