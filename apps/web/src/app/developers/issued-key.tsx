@@ -14,8 +14,10 @@ export const IssuedKey = ({ issued, heading }: { issued: TIssuedOrgKey; heading:
     <h2 id="issued-key-heading">{heading}</h2>
     <p className="issued-key__warning">
       <TriangleAlert aria-hidden="true" focusable="false" className="button__icon" />
-      <strong>You won't see this key again.</strong> Copy it now and keep it somewhere safe, such as
-      your app's secret settings; never in its code or in a browser.
+      <span>
+        <strong>You won't see this key again.</strong> Copy it now and keep it somewhere safe, such
+        as your app's secret settings; never in its code or in a browser.
+      </span>
     </p>
     <p className="issued-key__box">
       <code id={KEY_TEXT_ID} className="issued-key__text">
