@@ -214,11 +214,15 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
         ['/developers/keys/new', 'Create a key'],
         [rollHref, 'Roll a key'],
         [revokeHref, 'Revoke a key'],
+        ['/developers/usage', 'Usage'],
         ['/developers/account', 'Developer account'],
       ] as const) {
         await page.goto(`${stack.siteUrl}${path}`);
         await expectNoSeriousViolations(page, `${label} (${width})`);
       }
+      await page.goto(`${stack.siteUrl}/developers/usage`);
+      await page.getByText('Show as a table').click();
+      await expectNoSeriousViolations(page, `Usage as a table (${width})`);
     }
   });
 

@@ -75,6 +75,27 @@ test.describe('Developer portal', () => {
     const statuses = await Promise.all(Array.from({ length: 25 }, () => statusWith(stack, key)));
     expect(statuses.every((status) => status === 200)).toBe(true);
 
+    // They show on the usage page within a minute (the API counts in batches), in the table
+    // under the chart: 25 successes today (UTC).
+    const today = new Date().toISOString().slice(0, 10);
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${stack.siteUrl}/developers/usage`);
+          await page.getByText('Show as a table').click();
+          const cells = await page
+            .getByRole('row', { name: new RegExp(`^${today}`) })
+            .getByRole('cell')
+            .allTextContents();
+          return cells[0];
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .toBe('25');
+    await expect(
+      page.getByRole('application', { name: 'Requests per day, by outcome' }),
+    ).toBeVisible();
+
     await page.goto(`${stack.siteUrl}/developers/keys`);
     const row = page.getByRole('row', { name: /Story app/ });
     await expect(row).toContainText(key.slice(0, 14));

@@ -168,7 +168,11 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   const developerContext = await browser.newContext();
   const developerPage = await developerContext.newPage();
   await signedUpDeveloper(developerPage, stack);
-  await createKeyIn(developerPage, stack.siteUrl, 'Shelter app');
+  const shelterKey = await createKeyIn(developerPage, stack.siteUrl, 'Shelter app');
+  // A few requests for the usage chart: successes and a not-found.
+  for (const path of ['/pets?limit=1', '/pets?limit=1', '/pets?limit=1', '/pets/987654321']) {
+    await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: `Bearer ${shelterKey}` } });
+  }
   await createKeyIn(developerPage, stack.siteUrl, 'Reporting', 'Live');
   await developerPage.goto(`${stack.siteUrl}/developers/keys`);
   const keyPath = (
@@ -227,6 +231,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['developer-key-new', `${stack.siteUrl}/developers/keys/new`, 'developer'],
     ['developer-key-roll', `${stack.siteUrl}${keyPath}/roll`, 'developer'],
     ['developer-key-revoke', `${stack.siteUrl}${keyPath}/revoke`, 'developer'],
+    ['developer-usage', `${stack.siteUrl}/developers/usage`, 'developer'],
     ['developer-account', `${stack.siteUrl}/developers/account`, 'developer'],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });

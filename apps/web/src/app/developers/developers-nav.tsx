@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation';
 const LINKS = [
   { href: '/developers', label: 'Dashboard' },
   { href: '/developers/keys', label: 'Keys' },
+  { href: '/developers/usage', label: 'Usage' },
   { href: '/developers/account', label: 'Account' },
 ] as const;
 
