@@ -95,6 +95,11 @@ test.describe('Developer portal', () => {
     await expect(
       page.getByRole('application', { name: 'Requests per day, by outcome' }),
     ).toBeVisible();
+    // And on the dashboard.
+    await page.goto(`${stack.siteUrl}/developers`);
+    await expect(page.getByRole('region', { name: 'Requests, last 30 days' })).toContainText(
+      '25 requests, 0 of them refused for the rate limit',
+    );
 
     await page.goto(`${stack.siteUrl}/developers/keys`);
     const row = page.getByRole('row', { name: /Story app/ });

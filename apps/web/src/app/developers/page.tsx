@@ -5,7 +5,8 @@ import { Panel } from '@/components/panel';
 import { portalReadFailure } from '@/components/portal-read-failure';
 import { TableScroll } from '@/components/table-scroll';
 import { requireDeveloper } from '@/lib/session';
-import { getOrganization, getOrgUsageNow, listOrgKeys } from '@/lib/site-api';
+import { getKeyUsage, getOrganization, getOrgUsageNow, listOrgKeys } from '@/lib/site-api';
+import { totalOf, usageDays } from '@/lib/usage-view';
 import { Unverified } from './unverified';
 
 export const metadata: Metadata = { title: 'Developer dashboard' };
@@ -39,6 +40,16 @@ const DashboardPage = async ({ searchParams }: TProps) => {
     return portalReadFailure(keys.failure, '/developers');
   }
   const active = keys.data.filter((key) => key.status === 'active');
+  // The last 30 days of every key that was ever used (a key never used has no requests).
+  const usages = await Promise.all(
+    keys.data
+      .filter((key) => key.lastUsedAt !== null)
+      .slice(0, 50)
+      .map((key) => getKeyUsage(developer.apiKey, key.id, 30)),
+  );
+  const month = usageDays(usages.flatMap((usage) => (usage.ok ? [usage.data] : [])));
+  const monthTotal = month.reduce((sum, day) => sum + totalOf(day), 0);
+  const monthLimited = month.reduce((sum, day) => sum + day.limited, 0);
   const { plan, limits } = organization.data;
   return (
     <>
@@ -72,6 +83,18 @@ const DashboardPage = async ({ searchParams }: TProps) => {
             <Link href={active.length === 0 ? '/developers/keys/new' : '/developers/keys'}>
               {active.length === 0 ? 'Create your first key' : 'See and manage your keys'}
             </Link>
+          </p>
+        </Panel>
+        <Panel id="requests" title="Requests, last 30 days">
+          <p>
+            {usages.some((usage) => !usage.ok)
+              ? 'The counts cannot be read right now.'
+              : `${count(monthTotal)} ${monthTotal === 1 ? 'request' : 'requests'}, ${count(
+                  monthLimited,
+                )} of them refused for the rate limit (429).`}
+          </p>
+          <p>
+            <Link href="/developers/usage">See usage per day</Link>
           </p>
         </Panel>
       </div>
