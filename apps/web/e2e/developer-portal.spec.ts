@@ -189,4 +189,30 @@ test.describe('Developer portal', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(developer.organization);
     expect(await createKeyIn(page, stack.siteUrl, 'Live app', 'Live')).toMatch(/^pets_live_/);
   });
+  test('works without JavaScript: sign up, confirm, a key shown once, revoked', async ({
+    browser,
+    stack,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signedUpDeveloper(page, stack);
+    await page.goto(`${stack.siteUrl}/developers/keys/new`);
+    await page.getByLabel('Name').fill('Plain app');
+    await page.getByLabel(/^Live:/).check();
+    await page.getByLabel(/^Read-only:/).check();
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    await expect(page.getByText("You won't see this key again.")).toBeVisible();
+    // No copy button without script; the key is there to select.
+    await expect(page.getByRole('button', { name: 'Copy the key' })).toHaveCount(0);
+    const key = ((await page.locator('#issued-key').textContent()) ?? '').trim();
+    expect(key).toMatch(/^pets_live_/);
+    expect(await statusWith(stack, key)).toBe(200);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    await expect(page.getByRole('row', { name: /Plain app/ })).toContainText('Read-only');
+    await page.getByRole('link', { name: 'Revoke Plain app' }).click();
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await expect(page).toHaveURL(/\/developers\/keys\?revoked=Plain\+app$/);
+    await expect.poll(() => statusWith(stack, key), { timeout: 10_000 }).toBe(401);
+    await context.close();
+  });
 });

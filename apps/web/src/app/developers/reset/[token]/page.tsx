@@ -6,7 +6,10 @@ import { setNewPassword } from '../../actions';
 export const metadata: Metadata = {
   title: 'Choose a new password',
   robots: { index: false },
-  referrer: 'no-referrer',
+  // The token is in the path: no other site may see it in a Referer. Not `no-referrer`: with it,
+  // the browser sends `Origin: null` with the page's form when script is off, which the edge
+  // refuses as a form from another site.
+  referrer: 'same-origin',
 };
 
 type TProps = { params: Promise<{ token: string }> };
