@@ -7,6 +7,7 @@ import {
 } from './developer-helpers';
 import { expect, test } from './fixtures';
 import type { TStack } from './harness/stack';
+import { mailTo } from './mail-helpers';
 import { signIn as staffSignIn } from './staff-helpers';
 
 /**
@@ -37,6 +38,20 @@ test.describe('Developer portal', () => {
     await expect(page).toHaveURL(`${stack.siteUrl}/developers?welcome=1`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
     await expect(page.getByText(developer.email)).toBeVisible();
+    // The link can be sent again (earlier ones still work).
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers?resent=1`);
+    await expect(page.getByRole('status')).toContainText('A new link is on its way.');
+    await expect
+      .poll(
+        () =>
+          mailTo(stack, developer.email).filter((mail) => /Confirm your email/.test(mail.subject))
+            .length,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(2);
     // Nothing else opens before the address is confirmed.
     await page.goto(`${stack.siteUrl}/developers/keys/new`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');

@@ -165,13 +165,14 @@ export const resendVerification = async (): Promise<void> => {
     redirect('/developers');
   }
   const allowed = await visitorLimits().consume('reset', (await currentVisitor()).key);
-  if (allowed.ok) {
-    const answer = await resendVerifyEmail(developer.apiKey);
-    if (!answer.ok && answer.failure.kind === 'signed-out') {
-      redirect(PORTAL_SESSION_EXPIRED_PATH);
-    }
+  if (!allowed.ok) {
+    redirect('/developers?resent=too-many');
   }
-  redirect('/developers?resent=1');
+  const answer = await resendVerifyEmail(developer.apiKey);
+  if (!answer.ok && answer.failure.kind === 'signed-out') {
+    redirect(PORTAL_SESSION_EXPIRED_PATH);
+  }
+  redirect(answer.ok ? '/developers?resent=1' : '/developers?resent=failed');
 };
 
 // --- Keys -----------------------------------------------------------------------------------

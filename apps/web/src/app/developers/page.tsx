@@ -26,7 +26,12 @@ const DashboardPage = async ({ searchParams }: TProps) => {
   const developer = await requireDeveloper();
   const query = await searchParams;
   if (!developer.emailVerified) {
-    return <Unverified email={developer.email} resent={query.resent !== undefined} />;
+    return (
+      <Unverified
+        email={developer.email}
+        resent={typeof query.resent === 'string' ? query.resent : undefined}
+      />
+    );
   }
   const [organization, keys, now] = await Promise.all([
     getOrganization(developer.apiKey),
