@@ -1,4 +1,5 @@
 import { expectNoSeriousViolations } from './axe';
+import { createKeyIn, fillSignUp, newDeveloper, signedUpDeveloper } from './developer-helpers';
 import { expect, test } from './fixtures';
 import { apiPages, categories, NO_RATE_LIMITS, uniqueName } from './helpers';
 import { addPhotoThroughApi, makePhoto } from './photo-helpers';
@@ -160,6 +161,68 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
       await expectNoSeriousViolations(page, `Team (${width})`);
       await page.goto(`${stack.siteUrl}/staff/audit`);
       await expectNoSeriousViolations(page, `Audit log (${width})`);
+    }
+  });
+
+  test('the developer portal: its doors, dashboard, keys, a key shown once, roll and revoke, at desktop and phone width', async ({
+    page,
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(180_000);
+    const TOKEN = '1.zzzz.AAAAAAAAAAAAAAAAAAAAAA';
+    const doors = [
+      ['/developers/sign-up', 'Sign up'],
+      ['/developers/sign-in', 'Developer sign in'],
+      [`/developers/verify/${TOKEN}`, 'Confirm your email address'],
+      ['/developers/reset', 'Developer reset'],
+      [`/developers/reset/${TOKEN}`, 'Developer new password'],
+    ] as const;
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [path, label] of doors) {
+        await page.goto(`${stack.siteUrl}${path}`);
+        await expectNoSeriousViolations(page, `${label} (${width})`);
+      }
+    }
+    // An address not confirmed yet: "check your email".
+    const unconfirmed = await browser.newContext();
+    const waiting = await unconfirmed.newPage();
+    await fillSignUp(waiting, stack.siteUrl, newDeveloper());
+    await expect(waiting.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+    for (const width of [1280, 390]) {
+      await waiting.setViewportSize({ width, height: 900 });
+      await waiting.goto(`${stack.siteUrl}/developers`);
+      await expectNoSeriousViolations(waiting, `Check your email (${width})`);
+    }
+    await unconfirmed.close();
+    // Confirmed, with a key.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signedUpDeveloper(page, stack);
+    await createKeyIn(page, stack.siteUrl, 'Axe app');
+    await expectNoSeriousViolations(page, 'A key shown once');
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    const rollHref = await page.getByRole('link', { name: 'Roll Axe app' }).getAttribute('href');
+    const revokeHref = await page
+      .getByRole('link', { name: 'Revoke Axe app' })
+      .getAttribute('href');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [path, label] of [
+        ['/developers', 'Developer dashboard'],
+        ['/developers/keys', 'Keys'],
+        ['/developers/keys/new', 'Create a key'],
+        [rollHref, 'Roll a key'],
+        [revokeHref, 'Revoke a key'],
+        ['/developers/usage', 'Usage'],
+        ['/developers/account', 'Developer account'],
+      ] as const) {
+        await page.goto(`${stack.siteUrl}${path}`);
+        await expectNoSeriousViolations(page, `${label} (${width})`);
+      }
+      await page.goto(`${stack.siteUrl}/developers/usage`);
+      await page.getByText('Show as a table').click();
+      await expectNoSeriousViolations(page, `Usage as a table (${width})`);
     }
   });
 

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { fillApplication, newAvailablePet } from './adopt-helpers';
+import { createKeyIn, fillSignUp, newDeveloper, signedUpDeveloper } from './developer-helpers';
 import type { TApiClient } from './fixtures';
 import { expect, test } from './fixtures';
 import { ARTIFACTS_DIR, SCREENSHOTS_DIR } from './harness/paths';
@@ -157,9 +158,35 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     { status: 'available', limit: 1 },
     1,
   );
+  // The developer portal: a developer whose address is not confirmed yet, and one with a key.
+  const unconfirmed = await browser.newContext();
+  const waiting = await unconfirmed.newPage();
+  await fillSignUp(waiting, stack.siteUrl, newDeveloper());
+  await expect(waiting.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+  const unconfirmedState = await unconfirmed.storageState();
+  await unconfirmed.close();
+  const developerContext = await browser.newContext();
+  const developerPage = await developerContext.newPage();
+  await signedUpDeveloper(developerPage, stack);
+  const shelterKey = await createKeyIn(developerPage, stack.siteUrl, 'Shelter app');
+  // A few requests for the usage chart: successes and a not-found.
+  for (const path of ['/pets?limit=1', '/pets?limit=1', '/pets?limit=1', '/pets/987654321']) {
+    await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: `Bearer ${shelterKey}` } });
+  }
+  await createKeyIn(developerPage, stack.siteUrl, 'Reporting', 'Live');
+  await developerPage.goto(`${stack.siteUrl}/developers/keys`);
+  const keyPath = (
+    (await developerPage.getByRole('link', { name: 'Roll Shelter app' }).getAttribute('href')) ?? ''
+  ).replace(/\/roll$/, '');
+  const developerState = await developerContext.storageState();
+  await developerContext.close();
   // A seeded animal with the details adopters ask about (db/src/seed.ts): the "Good with" block.
   const [[described] = []] = await apiPages(api, stack.apiUrl, { name: 'Luna', limit: 1 }, 1);
-  const pages: [string, string, (boolean | 'applicant' | 'admin')?][] = [
+  const pages: [
+    string,
+    string,
+    (boolean | 'applicant' | 'admin' | 'developer' | 'unconfirmed')?,
+  ][] = [
     ['browse', `${stack.siteUrl}/`],
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['browse-filtered', `${stack.siteUrl}/?status=all&sex=female&age=young`],
@@ -193,6 +220,19 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['staff-invite', `${stack.siteUrl}/staff/invite/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`],
     ['staff-team', `${stack.siteUrl}/staff/team`, 'admin'],
     ['staff-audit', `${stack.siteUrl}/staff/audit`, 'admin'],
+    // The developer portal.
+    ['developer-sign-up', `${stack.siteUrl}/developers/sign-up`],
+    ['developer-sign-in', `${stack.siteUrl}/developers/sign-in`],
+    ['developer-verify', `${stack.siteUrl}/developers/verify/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`],
+    ['developer-reset', `${stack.siteUrl}/developers/reset`],
+    ['developer-check-email', `${stack.siteUrl}/developers`, 'unconfirmed'],
+    ['developer-dashboard', `${stack.siteUrl}/developers`, 'developer'],
+    ['developer-keys', `${stack.siteUrl}/developers/keys`, 'developer'],
+    ['developer-key-new', `${stack.siteUrl}/developers/keys/new`, 'developer'],
+    ['developer-key-roll', `${stack.siteUrl}${keyPath}/roll`, 'developer'],
+    ['developer-key-revoke', `${stack.siteUrl}${keyPath}/revoke`, 'developer'],
+    ['developer-usage', `${stack.siteUrl}/developers/usage`, 'developer'],
+    ['developer-account', `${stack.siteUrl}/developers/account`, 'developer'],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const measurements: TMeasurement[] = [];
@@ -206,6 +246,8 @@ test('screenshots of the main pages at desktop and phone width, without layout s
           ...(who === true ? { storageState: staffState } : {}),
           ...(who === 'applicant' ? { storageState: applicantState } : {}),
           ...(who === 'admin' ? { storageState: adminState } : {}),
+          ...(who === 'developer' ? { storageState: developerState } : {}),
+          ...(who === 'unconfirmed' ? { storageState: unconfirmedState } : {}),
         });
         const page = await context.newPage();
         const sizes: Promise<{ type: string; bytes: number }>[] = [];
@@ -263,6 +305,16 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         layoutShift: Math.round(shift * 10_000) / 10_000,
         loadMs,
       });
+      if (name === 'developer-key-new') {
+        // The key shown once.
+        await page.getByLabel('Name').fill('Screenshot app');
+        await page.getByRole('button', { name: 'Create the key' }).click();
+        await expect(page.getByText("You won't see this key again.")).toBeVisible();
+        await page.screenshot({
+          path: join(SCREENSHOTS_DIR, `developer-key-shown-${viewportName}.png`),
+          fullPage: true,
+        });
+      }
       if (name === 'add-animal') {
         // The form with its errors showing.
         await page.getByRole('button', { name: 'Add animal' }).click();

@@ -97,6 +97,13 @@ export class AccountController {
         await this.accounts.changePassword(caller, body.currentPassword, body.newPassword, visitor);
         return { status: 204 as const, body: undefined };
       },
+      resendVerification: async () => {
+        await this.accounts.resendVerification(caller);
+        return {
+          status: 202 as const,
+          body: { message: 'If the address is not confirmed yet, a new link is on its way.' },
+        };
+      },
     });
   }
 }

@@ -376,6 +376,20 @@ export class AccountsService {
     return { account: toSiteAccount(verified, account.organizationName) };
   }
 
+  /**
+   * Queues the verify email again for the caller's own account, while its address is not
+   * confirmed; at most 3 an hour to one address, like reset links. Silent otherwise.
+   */
+  async resendVerification(caller: TCaller): Promise<void> {
+    const account = await new AccountsRepository(this.pool).findById(personOf(caller).accountId);
+    if (account?.status !== 'active' || account.emailVerifiedAt !== null) {
+      return;
+    }
+    await withTransaction(this.pool, (client) =>
+      this.mail.enqueueWithinHourlyLimit(client, this.linkMail('verify', account), 3),
+    );
+  }
+
   /** Queues a reset email when an active account has this address; the same answer either way. */
   async requestReset(email: string): Promise<void> {
     const account = await new AccountsRepository(this.pool).findByEmail(email);

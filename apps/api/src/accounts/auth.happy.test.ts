@@ -85,6 +85,37 @@ describe('a developer signs up', () => {
     });
   });
 
+  it('has the verify email sent again while the address is not confirmed, and not after', async () => {
+    const eve = 'erin-dev@example.org';
+    const beforeSignUp = smtp.received.length;
+    const signUp = await site.asVisitor('/internal/auth/sign-up', {
+      email: eve,
+      password,
+      name: 'Erin Developer',
+      organizationName: 'Erin Apps',
+    });
+    expect(signUp.status).toBe(201);
+    const first = await mailTo(eve, beforeSignUp);
+    expect(first.subject).toContain('Confirm your email');
+    const signedIn = await signInAs(site, { email: eve, password, role: 'developer' });
+    const before = smtp.received.length;
+    const resend = await site.asPerson(signedIn.credential, '/internal/account/verify/resend', {
+      method: 'POST',
+    });
+    expect(resend.status).toBe(202);
+    const again = await mailTo(eve, before);
+    const token = linkIn(again.text, 'verify');
+    expect((await site.asVisitor('/internal/auth/verify', { token })).status).toBe(200);
+    // Confirmed: a resend sends nothing (the same answer).
+    const after = smtp.received.length;
+    const late = await site.asPerson(signedIn.credential, '/internal/account/verify/resend', {
+      method: 'POST',
+    });
+    expect(late.status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(smtp.received.slice(after).filter((each) => each.to.includes(eve))).toHaveLength(0);
+  });
+
   it('cannot sign up twice with one address, whatever its case', async () => {
     const again = await site.asVisitor('/internal/auth/sign-up', {
       email: email.toUpperCase(),

@@ -24,15 +24,22 @@ export const viewport: Viewport = {
   themeColor: '#fbf8f4',
 };
 
-/** The footer's quiet door to the back office, hidden while a staff member is signed in. */
-const StaffDoor = async () =>
-  (await isSignedIn()) ? null : (
-    <p>
+/**
+ * The footer's quiet doors: to the back office (hidden while a staff member is signed in) and to
+ * the developer portal, for people who build on the store's API.
+ */
+const StaffDoor = async () => (
+  <p className="site-footer__doors">
+    {(await isSignedIn()) ? null : (
       <Link href="/staff/sign-in" className="site-footer__staff">
         Staff sign in
       </Link>
-    </p>
-  );
+    )}
+    <Link href="/developers" className="site-footer__staff">
+      Developers
+    </Link>
+  </p>
+);
 
 /** The header with the store's name, read on the server (the header also runs in the browser). */
 const Header = async () => {

@@ -7,6 +7,7 @@ export const VISITOR_LIMIT_NAMES = [
   'page',
   'form',
   'sign-in',
+  'sign-up',
   'reset',
   'lookup',
   'links',
@@ -25,11 +26,13 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
   /** Form posts (every server action) of one visitor: staff moving photos about stay well under. */
   form: { points: 60, seconds: 60 },
   /**
-   * Wrong passwords of one visitor at /staff/sign-in (the API also throttles per account, and per
+   * Wrong passwords of one visitor at /staff/sign-in and /developers/sign-in (the API also throttles per account, and per
    * account and visitor).
    */
   'sign-in': { points: 5, seconds: 600 },
-  /** Password reset links asked for by one visitor. */
+  /** Developer accounts signed up by one visitor (each sends a verify email). */
+  'sign-up': { points: 5, seconds: 3600 },
+  /** Password reset and verify links asked for by one visitor. */
   reset: { points: 10, seconds: 3600 },
   /** Application status lookups (reference + email) of one visitor. */
   lookup: { points: 10, seconds: 600 },

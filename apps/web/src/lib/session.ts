@@ -1,5 +1,5 @@
 import 'server-only';
-import type { TAccountRole } from '@pets/contract/site';
+import type { TAccountRole, TSignInArea } from '@pets/contract/site';
 import { getIronSession, type SessionOptions } from 'iron-session';
 import { cookies } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
@@ -24,6 +24,17 @@ export const SESSION_COOKIE_NAME = 'pets_session';
 export const DEVICE_COOKIE_NAME = 'pets_device';
 const DEVICE_COOKIE_SECONDS = 365 * 86_400;
 export const SIGN_IN_PATH = '/staff/sign-in';
+/** Each area's sign-in page: staff and admins at /staff, developers at /developers. */
+export const SIGN_IN_PATHS: Record<TSignInArea, string> = {
+  staff: SIGN_IN_PATH,
+  developers: '/developers/sign-in',
+};
+/** The roles each area opens for: a staff session never opens the portal, nor the reverse. */
+const AREA_OF_ROLE: Record<TAccountRole, TSignInArea> = {
+  admin: 'staff',
+  staff: 'staff',
+  developer: 'developers',
+};
 
 type TSessionCookie = {
   credential?: string;
@@ -52,16 +63,22 @@ const sessionOptions = (ttlSeconds = 8 * 60 * 60): SessionOptions => ({
 const readSession = async (ttlSeconds?: number) =>
   getIronSession<TSessionCookie>(await cookies(), sessionOptions(ttlSeconds));
 
-type TLiveSession = TStaffMember & { credential: string; sessionId: string };
+type TLiveSession = TStaffMember & {
+  credential: string;
+  sessionId: string;
+  email: string;
+  emailVerified: boolean;
+};
 
 /**
- * The session, if its cookie is sound and the API says it is still open (each use starts its
- * idle time again), else undefined. Asked once per request (React `cache`), however many parts of
- * the page want it. Only staff and admins: a developer's session is for the portal.
+ * The session of an area, if its cookie is sound, its role belongs to the area and the API says it
+ * is still open (each use starts its idle time again), else undefined. Asked once per request and
+ * area (React `cache`), however many parts of the page want it. A staff session never opens the
+ * portal, and a developer's session never opens the back office.
  */
-const liveSession = cache(async (): Promise<TLiveSession | undefined> => {
+const liveSessionIn = cache(async (area: TSignInArea): Promise<TLiveSession | undefined> => {
   const cookie = await readSession();
-  if (!cookie.credential || (cookie.role !== 'staff' && cookie.role !== 'admin')) {
+  if (!cookie.credential || !cookie.role || AREA_OF_ROLE[cookie.role] !== area) {
     return undefined;
   }
   const answer = await getSession(cookie.credential);
@@ -69,48 +86,98 @@ const liveSession = cache(async (): Promise<TLiveSession | undefined> => {
     return undefined;
   }
   const { account, session } = answer.data;
-  if (account.role === 'developer') {
+  if (AREA_OF_ROLE[account.role] !== area) {
     return undefined;
   }
   return {
     name: account.name,
     role: account.role,
     accountId: account.id,
+    email: account.email,
+    emailVerified: account.emailVerified,
     credential: cookie.credential,
     sessionId: session.id,
   };
 });
 
+/** Only staff and admins: a developer's session is for the portal. */
+const liveSession = () => liveSessionIn('staff');
+
 /** Whether a staff member is signed in (the footer hides "Staff sign in" then). */
-export const isSignedIn = async (): Promise<boolean> => {
+export const isSignedIn = async (area: TSignInArea = 'staff'): Promise<boolean> => {
   // No cookie, no question to the API: public pages stay free of it.
   if (!(await cookies()).has(SESSION_COOKIE_NAME)) {
     return false;
   }
-  return (await liveSession()) !== undefined;
+  return (await liveSessionIn(area)) !== undefined;
 };
 
 /** The signed-in person's credential, or undefined. Only server actions and the API clients use it. */
 export const staffKey = async (): Promise<string | undefined> => (await liveSession())?.credential;
 
 /**
- * Where sign-in sends someone who asked for a back-office page while signed out: that page, once
- * signed in. Only a path of the back office itself, never another site.
+ * Where sign-in sends someone who asked for a page of an area while signed out: that page, once
+ * signed in. Only a path of that area itself (never another site, nor the sign-in page).
  */
-export const safeReturnPath = (value: unknown): string | undefined => {
+export const safeReturnPath = (value: unknown, area: TSignInArea = 'staff'): string | undefined => {
   if (typeof value !== 'string' || value.length > 512) {
     return undefined;
   }
-  return /^\/staff(\/[^\\]*)?(\?[^\\]*)?$/.test(value) &&
-    !value.startsWith('//') &&
-    !value.startsWith(SIGN_IN_PATH)
+  const inArea =
+    area === 'staff' ? /^\/staff(\/[^\\]*)?(\?[^\\]*)?$/ : /^\/developers(\/[^\\]*)?(\?[^\\]*)?$/;
+  return inArea.test(value) && !value.startsWith('//') && !value.startsWith(SIGN_IN_PATHS[area])
     ? value
     : undefined;
 };
 
-const toSignIn = async (): Promise<never> => {
-  const back = safeReturnPath(await requestedPath());
-  redirect(back ? `${SIGN_IN_PATH}?${new URLSearchParams({ next: back })}` : SIGN_IN_PATH);
+const toSignIn = async (area: TSignInArea = 'staff'): Promise<never> => {
+  const back = safeReturnPath(await requestedPath(), area);
+  const path = SIGN_IN_PATHS[area];
+  redirect(back ? `${path}?${new URLSearchParams({ next: back })}` : path);
+};
+
+/** What the portal's pages know of the developer: never the credential, except `apiKey` for calls. */
+export type TDeveloper = {
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  accountId: string;
+  apiKey: string;
+};
+
+/** The signed-in developer, if any, without a redirect (the portal's header). */
+export const currentDeveloper = async (): Promise<TDeveloper | undefined> => {
+  if (!(await cookies()).has(SESSION_COOKIE_NAME)) {
+    return undefined;
+  }
+  const session = await liveSessionIn('developers');
+  return session
+    ? {
+        name: session.name,
+        email: session.email,
+        emailVerified: session.emailVerified,
+        accountId: session.accountId,
+        apiKey: session.credential,
+      }
+    : undefined;
+};
+
+/** Where a portal page goes when the API no longer accepts the developer's session. */
+export const PORTAL_SESSION_EXPIRED_PATH = '/developers/sign-in?expired=1';
+
+/**
+ * For the portal's pages and actions: the signed-in developer and their credential (for
+ * site-api.ts only, never into a client component's props), or a redirect to the portal's sign-in.
+ */
+export const requireDeveloper = async (): Promise<TDeveloper> => {
+  const session = (await liveSessionIn('developers')) ?? (await toSignIn('developers'));
+  return {
+    name: session.name,
+    email: session.email,
+    emailVerified: session.emailVerified,
+    accountId: session.accountId,
+    apiKey: session.credential,
+  };
 };
 
 /** For pages: the staff member (name and role), or a redirect to the sign-in page. */

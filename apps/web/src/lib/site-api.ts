@@ -1,5 +1,6 @@
 import 'server-only';
 import { ZError } from '@pets/contract';
+import type { TCreateOrgKey, TSignInArea } from '@pets/contract/site';
 import { webConfig } from '../env';
 import { callSiteApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
 import type { TApiFailure, TResult } from './api-result';
@@ -67,6 +68,7 @@ const accountCredential = async (credential: string): Promise<TCredential<TSiteF
 });
 
 type TSignIn = {
+  area: TSignInArea;
   email: string;
   password: string;
   idleSeconds: number;
@@ -78,8 +80,7 @@ export const signInWithPassword = async (input: TSignIn) =>
   callSiteApi(
     'signIn',
     await visitorCredential(),
-    (client) =>
-      client.auth.signIn({ body: { ...input, area: 'staff' }, fetchOptions: fetchOptions() }),
+    (client) => client.auth.signIn({ body: input, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
@@ -223,5 +224,95 @@ export const listAuditLog = async (credential: string, query: TAuditQuery) =>
     await accountCredential(credential),
     (client) =>
       client.audit.listAudit({ query: { ...query, limit: 50 }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+// --- The developer portal ----------------------------------------------------------------------
+
+type TSignUp = { email: string; password: string; name: string; organizationName: string };
+
+export const signUpDeveloper = async (body: TSignUp) =>
+  callSiteApi(
+    'signUp',
+    await visitorCredential(),
+    (client) => client.auth.signUp({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body.account : undefined),
+  );
+
+export const verifyEmail = async (token: string) =>
+  callSiteApi(
+    'verifyEmail',
+    await visitorCredential(),
+    (client) => client.auth.verifyEmail({ body: { token }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.account : undefined),
+  );
+
+export const resendVerifyEmail = async (credential: string) =>
+  callSiteApi(
+    'resendVerification',
+    await accountCredential(credential),
+    (client) => client.account.resendVerification({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 202 ? true : undefined),
+  );
+
+export const getOrganization = async (credential: string) =>
+  callSiteApi(
+    'getOrganization',
+    await accountCredential(credential),
+    (client) => client.org.getOrganization({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const listOrgKeys = async (credential: string) =>
+  callSiteApi(
+    'listOrgKeys',
+    await accountCredential(credential),
+    (client) => client.org.listOrgKeys({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.keys : undefined),
+  );
+
+export const createOrgKey = async (credential: string, body: TCreateOrgKey) =>
+  callSiteApi(
+    'createOrgKey',
+    await accountCredential(credential),
+    (client) => client.org.createOrgKey({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
+export const revokeOrgKey = async (credential: string, keyId: string) =>
+  callSiteApi(
+    'revokeOrgKey',
+    await accountCredential(credential),
+    (client) => client.org.revokeOrgKey({ params: { keyId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.apiKey : undefined),
+  );
+
+export const rollOrgKey = async (credential: string, keyId: string, overlapHours: number) =>
+  callSiteApi(
+    'rollOrgKey',
+    await accountCredential(credential),
+    (client) =>
+      client.org.rollOrgKey({
+        params: { keyId },
+        body: { overlapHours },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const getOrgUsageNow = async (credential: string) =>
+  callSiteApi(
+    'getOrgUsageNow',
+    await accountCredential(credential),
+    (client) => client.org.getOrgUsageNow({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const getKeyUsage = async (credential: string, keyId: string, days = 30) =>
+  callSiteApi(
+    'getKeyUsage',
+    await accountCredential(credential),
+    (client) =>
+      client.org.getKeyUsage({ params: { keyId }, query: { days }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
   );

@@ -142,6 +142,14 @@ export const accountRouter = c.router({
     responses: { 204: c.noBody(), 403: ZError },
     metadata: ANY_ACCOUNT,
   },
+  resendVerification: {
+    method: 'POST',
+    path: '/account/verify/resend',
+    summary: 'Send the verify email again, if the address is not confirmed yet (a few an hour)',
+    body: c.noBody(),
+    responses: { 202: ZMessage },
+    metadata: DEVELOPER,
+  },
 });
 
 /** Admins: the staff team. */

@@ -12,6 +12,7 @@ export const ZAccountStatus = z.enum(['invited', 'active', 'deactivated']);
 
 /** Where a person signs in: staff and admins at /staff, developers at /developers. */
 export const ZSignInArea = z.enum(['staff', 'developers']);
+export type TSignInArea = z.infer<typeof ZSignInArea>;
 
 /** 10 to 200 characters; the API also refuses the email address itself. */
 export const ZPassword = z.string().min(10).max(200);
@@ -165,6 +166,7 @@ export const ZCreateOrgKey = z.object({
   /** At most a year ahead; absent, the key does not expire. */
   expiresAt: ZInstant.optional(),
 });
+export type TCreateOrgKey = z.input<typeof ZCreateOrgKey>;
 
 /** A new key or a new secret: `key` is the plaintext, shown this once and never again. */
 export const ZIssuedOrgKey = z.object({ key: z.string(), apiKey: ZOrgKey });

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { ResetRequestForm } from '@/components/account/password-forms';
 import { PageIntro } from '@/components/page-intro';
-import { ResetRequestForm } from './password-forms';
+import { askForReset } from './actions';
 
 export const metadata: Metadata = { title: 'Reset your password', robots: { index: false } };
 
@@ -13,7 +14,7 @@ const ResetPage = () => (
       Enter the email address you sign in with, and we will send you a link to choose a new
       password.
     </PageIntro>
-    <ResetRequestForm />
+    <ResetRequestForm action={askForReset} />
     <p>
       <Link href="/staff/sign-in">Back to sign in</Link>
     </p>

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
+import { SignInForm } from '@/components/account/sign-in-form';
 import { PageIntro } from '@/components/page-intro';
 import { isSignedIn, safeReturnPath } from '@/lib/session';
-import { SignInForm } from './sign-in-form';
+import { signIn } from './actions';
 
 export const metadata: Metadata = { title: 'Staff sign in', robots: { index: false } };
 
@@ -45,7 +46,7 @@ const SignInPage = async ({ searchParams }: TProps) => {
           Your password is set. Sign in with it now.
         </p>
       ) : null}
-      <SignInForm returnTo={back} />
+      <SignInForm action={signIn} returnTo={back} resetHref="/staff/reset" />
     </div>
   );
 };

@@ -1,11 +1,15 @@
 import type { Metadata } from 'next';
+import { NewPasswordForm } from '@/components/account/password-forms';
 import { PageIntro } from '@/components/page-intro';
-import { NewPasswordForm } from '../password-forms';
+import { setNewPassword } from '../actions';
 
 export const metadata: Metadata = {
   title: 'Choose a new password',
   robots: { index: false },
-  referrer: 'no-referrer',
+  // The token is in the path: no other site may see it in a Referer. Not `no-referrer`: with it,
+  // the browser sends `Origin: null` with the page's form when script is off, which the edge
+  // refuses as a form from another site.
+  referrer: 'same-origin',
 };
 
 type TProps = { params: Promise<{ token: string }> };
@@ -19,7 +23,7 @@ const NewPasswordPage = async ({ params }: TProps) => {
       <PageIntro title="Choose a new password">
         Once it is set, you are signed out everywhere, and you sign in with the new password.
       </PageIntro>
-      <NewPasswordForm token={token.slice(0, 200)} />
+      <NewPasswordForm token={token.slice(0, 200)} action={setNewPassword} />
     </div>
   );
 };

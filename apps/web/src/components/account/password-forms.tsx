@@ -4,7 +4,13 @@ import { useActionState, useEffect, useRef } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
-import { acceptInvitation, askForReset, setNewPassword, type TPasswordFormState } from './actions';
+
+/** What a password form shows after a refusal (never the password). */
+type TPasswordFormState = { error?: string; email?: string; sent?: boolean };
+type TPasswordAction = (
+  previous: TPasswordFormState,
+  data: FormData,
+) => Promise<TPasswordFormState>;
 
 const INITIAL: TPasswordFormState = {};
 const ERROR_ID = 'password-form-error';
@@ -58,8 +64,8 @@ const NewPasswordFields = ({ outside }: { outside: string | undefined }) => (
 );
 
 /** "Email me a reset link". Works without JavaScript. */
-export const ResetRequestForm = () => {
-  const [state, formAction, isPending] = useActionState(askForReset, INITIAL);
+export const ResetRequestForm = ({ action }: { action: TPasswordAction }) => {
+  const [state, formAction, isPending] = useActionState(action, INITIAL);
   const errorRef = useFocusedError(state);
   if (state.sent) {
     return (
@@ -96,8 +102,8 @@ export const ResetRequestForm = () => {
 };
 
 /** The new password of a reset link. */
-export const NewPasswordForm = ({ token }: { token: string }) => {
-  const [state, formAction, isPending] = useActionState(setNewPassword, INITIAL);
+export const NewPasswordForm = ({ token, action }: { token: string; action: TPasswordAction }) => {
+  const [state, formAction, isPending] = useActionState(action, INITIAL);
   const errorRef = useFocusedError(state);
   return (
     <form action={formAction} className="form" aria-busy={isPending}>
@@ -114,8 +120,8 @@ export const NewPasswordForm = ({ token }: { token: string }) => {
 };
 
 /** An invitation: the person's name and password. */
-export const AcceptInviteForm = ({ token }: { token: string }) => {
-  const [state, formAction, isPending] = useActionState(acceptInvitation, INITIAL);
+export const AcceptInviteForm = ({ token, action }: { token: string; action: TPasswordAction }) => {
+  const [state, formAction, isPending] = useActionState(action, INITIAL);
   const errorRef = useFocusedError(state);
   const outside = state.error ? ERROR_ID : undefined;
   return (

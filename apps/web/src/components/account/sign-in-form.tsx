@@ -5,17 +5,27 @@ import { useActionState, useEffect, useRef } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
-import { signIn, type TSignInState } from './actions';
+
+/** What the sign-in form shows after a refusal, and the email typed (never the password). */
+type TSignInState = { error?: string; email?: string };
 
 const INITIAL: TSignInState = {};
 const ERROR_ID = 'sign-in-error';
 
+type TProps = {
+  /** The area's sign-in server action (app/staff/sign-in, app/developers/sign-in). */
+  action: (previous: TSignInState, data: FormData) => Promise<TSignInState>;
+  returnTo: string | undefined;
+  resetHref: string;
+};
+
 /**
- * Email and password. A real form posting to the signIn server action: it works without
- * JavaScript; with it, the refusal is announced and focused. The password is never sent back.
+ * Email and password, for the back office and the developer portal alike. A real form posting to
+ * the area's sign-in server action: it works without JavaScript; with it, the refusal is announced
+ * and focused. The password is never sent back.
  */
-export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
-  const [state, formAction, isPending] = useActionState(signIn, INITIAL);
+export const SignInForm = ({ action, returnTo, resetHref }: TProps) => {
+  const [state, formAction, isPending] = useActionState(action, INITIAL);
   const errorRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -62,7 +72,7 @@ export const SignInForm = ({ returnTo }: { returnTo: string | undefined }) => {
       </Field>
       <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={isPending} />
       <p>
-        <Link href="/staff/reset">Forgot your password?</Link>
+        <Link href={resetHref}>Forgot your password?</Link>
       </p>
     </form>
   );

@@ -1,0 +1,233 @@
+import {
+  createKeyIn,
+  fillSignUp,
+  newDeveloper,
+  signedUpDeveloper,
+  verifyLinkOf,
+} from './developer-helpers';
+import { expect, test } from './fixtures';
+import type { TStack } from './harness/stack';
+import { mailTo } from './mail-helpers';
+import { signIn as staffSignIn } from './staff-helpers';
+
+/**
+ * The developer portal (issue 27, §4): a developer signs up, confirms the address through the
+ * email's link (a button, not the link, confirms), creates a test key shown once, calls the API
+ * with it, rolls it with an overlap (both secrets work) and revokes it (both refused within
+ * seconds). Real API, real SMTP, Chromium.
+ */
+
+/** Calls the public API with a key: the status of GET /v1/pets. */
+const statusWith = async (stack: TStack, key: string): Promise<number> =>
+  (await fetch(`${stack.apiUrl}/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } }))
+    .status;
+
+test.describe('Developer portal', () => {
+  test('signs up, confirms by email, creates a key, calls the API, rolls and revokes it', async ({
+    page,
+    context,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    // Signed out, the portal sends to its sign-in, and back afterwards.
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers/sign-in?next=%2Fdevelopers%2Fkeys`);
+
+    const developer = newDeveloper();
+    await fillSignUp(page, stack.siteUrl, developer);
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers?welcome=1`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+    await expect(page.getByText(developer.email)).toBeVisible();
+    // The link can be sent again (earlier ones still work).
+    await page.getByRole('button', { name: 'Send the link again' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers?resent=1`);
+    await expect(page.getByRole('status')).toContainText('A new link is on its way.');
+    await expect
+      .poll(
+        () =>
+          mailTo(stack, developer.email).filter((mail) => /Confirm your email/.test(mail.subject))
+            .length,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(2);
+    // Nothing else opens before the address is confirmed.
+    await page.goto(`${stack.siteUrl}/developers/keys/new`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+
+    // Opening the link (as a mail scanner does) confirms nothing; the button does.
+    const link = await verifyLinkOf(stack, developer.email);
+    await page.goto(`${stack.siteUrl}${link}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your email address');
+    await page.goto(`${stack.siteUrl}/developers`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+    await page.goto(`${stack.siteUrl}${link}`);
+    await page.getByRole('button', { name: 'Confirm my email address' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers?verified=1`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(developer.organization);
+    await expect(page.getByRole('heading', { name: 'Plan: Free' })).toBeVisible();
+    await expect(page.getByText('No active key yet.')).toBeVisible();
+
+    // A test key, shown once.
+    await page
+      .getByRole('navigation', { name: 'Developers' })
+      .getByRole('link', { name: 'Keys' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Keys');
+    await page.getByRole('link', { name: 'Create a key' }).click();
+    await page.getByLabel('Name').fill('Story app');
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    await expect(page.getByText("You won't see this key again.")).toBeVisible();
+    const key = ((await page.locator('#issued-key').textContent()) ?? '').trim();
+    expect(key).toMatch(/^pets_test_/);
+    // Never in a cookie.
+    for (const cookie of await context.cookies()) {
+      expect(cookie.value).not.toContain(key);
+    }
+
+    // 25 calls with it succeed.
+    const statuses = await Promise.all(Array.from({ length: 25 }, () => statusWith(stack, key)));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+
+    // They show on the usage page within a minute (the API counts in batches), in the table
+    // under the chart: 25 successes today (UTC).
+    const today = new Date().toISOString().slice(0, 10);
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${stack.siteUrl}/developers/usage`);
+          await page.getByText('Show as a table').click();
+          const cells = await page
+            .getByRole('row', { name: new RegExp(`^${today}`) })
+            .getByRole('cell')
+            .allTextContents();
+          return cells[0];
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .toBe('25');
+    await expect(
+      page.getByRole('application', { name: 'Requests per day, by outcome' }),
+    ).toBeVisible();
+    // And on the dashboard.
+    await page.goto(`${stack.siteUrl}/developers`);
+    await expect(page.getByRole('region', { name: 'Requests, last 30 days' })).toContainText(
+      '25 requests, 0 of them refused for the rate limit',
+    );
+
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    const row = page.getByRole('row', { name: /Story app/ });
+    await expect(row).toContainText(key.slice(0, 14));
+    await expect(row).toContainText('Test');
+    await expect(row).toContainText('Active');
+    // The key itself is never shown again.
+    expect(await page.content()).not.toContain(key);
+
+    // Rolled with an hour's overlap: both secrets work.
+    await row.getByRole('link', { name: 'Roll Story app' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Roll “Story app”');
+    await page.getByLabel(/keeps working for/).selectOption('1');
+    await page.getByRole('button', { name: 'Roll the key' }).click();
+    await expect(page.getByText("You won't see this key again.")).toBeVisible();
+    const rolled = ((await page.locator('#issued-key').textContent()) ?? '').trim();
+    expect(rolled).toMatch(/^pets_test_/);
+    expect(rolled).not.toBe(key);
+    expect(await statusWith(stack, rolled)).toBe(200);
+    expect(await statusWith(stack, key)).toBe(200);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    await expect(page.getByRole('row', { name: /Story app/ })).toContainText(
+      'Rolled: old secret valid until',
+    );
+
+    // Revoked on its confirmation page: both secrets are refused within seconds.
+    await page.getByRole('link', { name: 'Revoke Story app' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revoke “Story app”?');
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await expect(page).toHaveURL(/\/developers\/keys\?revoked=Story\+app$/);
+    await expect(page.getByRole('status')).toContainText('is revoked');
+    await expect(page.getByRole('row', { name: /Story app/ })).toContainText('Revoked');
+    await expect
+      .poll(async () => [await statusWith(stack, rolled), await statusWith(stack, key)], {
+        timeout: 10_000,
+      })
+      .toEqual([401, 401]);
+  });
+
+  test('refusals in words: a taken address, a wrong password, the other area', async ({
+    page,
+    browser,
+    stack,
+  }) => {
+    const developer = await signedUpDeveloper(page, stack);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers/sign-in?signed-out=1`);
+
+    // The same address again.
+    await fillSignUp(page, stack.siteUrl, { ...newDeveloper(), email: developer.email });
+    await expect(page.locator('#sign-up-error')).toHaveText(
+      'An account with this email address exists already: sign in, or reset its password.',
+    );
+
+    // A wrong password.
+    await page.goto(`${stack.siteUrl}/developers/sign-in`);
+    await page.getByLabel('Email').fill(developer.email);
+    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#sign-in-error')).toHaveText(
+      'That email and password do not match.',
+    );
+
+    // A developer's account does not open the back office...
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await page.getByLabel('Email').fill(developer.email);
+    await page.getByLabel('Password').fill(developer.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#sign-in-error')).toHaveText(
+      'This is a developer account: sign in at the developer portal.',
+    );
+
+    // ...and a staff session does not open the portal.
+    const staffContext = await browser.newContext();
+    const staff = await staffContext.newPage();
+    await staffSignIn(staff, stack.siteUrl, stack.staffAccount);
+    await staff.goto(`${stack.siteUrl}/developers`);
+    await expect(staff).toHaveURL(`${stack.siteUrl}/developers/sign-in?next=%2Fdevelopers`);
+    await staffContext.close();
+
+    // The developer signs in at the portal and lands on the dashboard.
+    await page.goto(`${stack.siteUrl}/developers/sign-in`);
+    await page.getByLabel('Email').fill(developer.email);
+    await page.getByLabel('Password').fill(developer.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/developers`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(developer.organization);
+    expect(await createKeyIn(page, stack.siteUrl, 'Live app', 'Live')).toMatch(/^pets_live_/);
+  });
+  test('works without JavaScript: sign up, confirm, a key shown once, revoked', async ({
+    browser,
+    stack,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signedUpDeveloper(page, stack);
+    await page.goto(`${stack.siteUrl}/developers/keys/new`);
+    await page.getByLabel('Name').fill('Plain app');
+    await page.getByLabel(/^Live:/).check();
+    await page.getByLabel(/^Read-only:/).check();
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    await expect(page.getByText("You won't see this key again.")).toBeVisible();
+    // No copy button without script; the key is there to select.
+    await expect(page.getByRole('button', { name: 'Copy the key' })).toHaveCount(0);
+    const key = ((await page.locator('#issued-key').textContent()) ?? '').trim();
+    expect(key).toMatch(/^pets_live_/);
+    expect(await statusWith(stack, key)).toBe(200);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    await expect(page.getByRole('row', { name: /Plain app/ })).toContainText('Read-only');
+    await page.getByRole('link', { name: 'Revoke Plain app' }).click();
+    await page.getByRole('button', { name: 'Revoke the key' }).click();
+    await expect(page).toHaveURL(/\/developers\/keys\?revoked=Plain\+app$/);
+    await expect.poll(() => statusWith(stack, key), { timeout: 10_000 }).toBe(401);
+    await context.close();
+  });
+});

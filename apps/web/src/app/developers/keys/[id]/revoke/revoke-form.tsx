@@ -1,0 +1,37 @@
+'use client';
+
+import Link from 'next/link';
+import { useActionState, useEffect, useRef } from 'react';
+import { FormError } from '@/components/form/form-error';
+import { revokeKey, type TKeyFormState } from '../../../actions';
+
+const INITIAL: TKeyFormState = {};
+
+/** "Revoke" or "Keep it". Works without JavaScript. */
+export const RevokeForm = ({ keyId }: { keyId: string }) => {
+  const [state, formAction, isPending] = useActionState(revokeKey, INITIAL);
+  const errorRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (state.error) {
+      errorRef.current?.focus();
+    }
+  }, [state]);
+  return (
+    <form action={formAction} className="form" aria-busy={isPending}>
+      <input type="hidden" name="id" value={keyId} />
+      {state.error && !isPending ? (
+        <FormError id="revoke-key-error" focusRef={errorRef}>
+          {state.error}
+        </FormError>
+      ) : null}
+      <div className="form__actions">
+        <button type="submit" className="button button--danger" disabled={isPending}>
+          {isPending ? 'Revoking…' : 'Revoke the key'}
+        </button>
+        <Link href="/developers/keys" className="button button--secondary">
+          Keep it
+        </Link>
+      </div>
+    </form>
+  );
+};
