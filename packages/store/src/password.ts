@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import { PASSWORD_LENGTH } from '@pets/contract/rules';
 
 /** @node-rs/argon2's `Algorithm.Argon2id` (an ambient const enum, so not importable here). */
 const ARGON2ID = 2;
@@ -15,8 +16,6 @@ const ARGON2ID = 2;
 export const PASSWORD_MEMORY_KIB = 19_456;
 /** The least memory cost accepted anywhere but tests' own configuration: 8 MiB. */
 export const PASSWORD_MEMORY_FLOOR_KIB = 8_192;
-export const PASSWORD_MIN_LENGTH = 10;
-export const PASSWORD_MAX_LENGTH = 200;
 
 /** Every hashing slot is taken: try again in a second. */
 export class PasswordBusyError extends Error {
@@ -38,16 +37,17 @@ export const DEFAULT_PASSWORD_SETTINGS: TPasswordHasherSettings = {
 };
 
 /**
- * Why a new password is refused, in a sentence for the person, or null when it is fine: 10 to 200
- * characters and not the email address itself. No composition rules (NIST SP 800-63B).
+ * Why a new password is refused, in a sentence for the person, or null when it is fine: the
+ * contract's PASSWORD_LENGTH (counted in characters, not UTF-16 units) and not the email address
+ * itself. No composition rules (NIST SP 800-63B).
  */
 export const passwordProblem = (password: string, email?: string): string | null => {
   const length = [...password].length;
-  if (length < PASSWORD_MIN_LENGTH) {
-    return `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
+  if (length < PASSWORD_LENGTH.min) {
+    return `The password must be at least ${PASSWORD_LENGTH.min} characters long.`;
   }
-  if (length > PASSWORD_MAX_LENGTH) {
-    return `The password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
+  if (length > PASSWORD_LENGTH.max) {
+    return `The password must be at most ${PASSWORD_LENGTH.max} characters long.`;
   }
   if (email !== undefined && password.trim().toLowerCase() === email.trim().toLowerCase()) {
     return 'The password must not be the email address.';

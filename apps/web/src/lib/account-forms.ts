@@ -1,3 +1,4 @@
+import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import 'server-only';
 import type { TSignInArea } from '@pets/contract/site';
 import { headers } from 'next/headers';
@@ -42,8 +43,8 @@ const tooManyForAccount = (seconds: number): string =>
 
 /** The words of a new password's refusal, if any: the API's own rule (ZPassword), said first here. */
 export const passwordProblem = (password: string, repeated: string): string | undefined => {
-  if (password.length < 10 || password.length > 200) {
-    return 'Choose a password of 10 to 200 characters.';
+  if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
+    return `Choose a password of ${PASSWORD_LENGTH_WORDS}.`;
   }
   if (password !== repeated) {
     return 'The two passwords are not the same.';
@@ -116,7 +117,7 @@ export const signInTo = async (
   if (email === '' || password === '') {
     return { error: 'Enter your email address and your password.', email };
   }
-  if (password.length > 200) {
+  if (password.length > PASSWORD_LENGTH.max) {
     return { error: 'That email and password do not match.', email };
   }
   const error = await startSessionIn(area, email, password);

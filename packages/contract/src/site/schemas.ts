@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_LENGTH } from '../rules/password';
 
 /**
  * The shapes of the site-only contract (issue 27): people's accounts, sessions and tokens. Never
@@ -15,9 +16,9 @@ export const ZSignInArea = z.enum(['staff', 'developers']);
 export type TSignInArea = z.infer<typeof ZSignInArea>;
 
 /** 10 to 200 characters; the API also refuses the email address itself. */
-export const ZPassword = z.string().min(10).max(200);
+export const ZPassword = z.string().min(PASSWORD_LENGTH.min).max(PASSWORD_LENGTH.max);
 /** A password typed at sign-in: any length up to the limit (a wrong one is just wrong). */
-export const ZPasswordAttempt = z.string().min(1).max(200);
+export const ZPasswordAttempt = z.string().min(1).max(PASSWORD_LENGTH.max);
 export const ZEmail = z.string().trim().email().max(254);
 export const ZPersonName = z.string().trim().min(1).max(100);
 /** A signed token from an email link: `<account id>.<expiry b36>.<MAC>`. */

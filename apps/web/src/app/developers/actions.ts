@@ -1,5 +1,6 @@
 'use server';
 
+import { PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import type { TIssuedOrgKey } from '@pets/contract/site';
 import { MAX_KEY_LIFETIME_DAYS } from '@pets/contract/site';
 import { revalidatePath } from 'next/cache';
@@ -114,7 +115,7 @@ export const signUp = async (_previous: TSignUpState, data: FormData): Promise<T
         error:
           // The API names the field first ("email: An account ..."): the words alone here.
           (failure.kind === 'refused' && failure.message.replace(/^[A-Za-z]+: /, '')) ||
-          'Check your email address, and choose a password of 10 to 200 characters.',
+          `Check your email address, and choose a password of ${PASSWORD_LENGTH_WORDS}.`,
       };
     }
     // Nothing was made: the attempt does not count against the visitor.

@@ -1,5 +1,6 @@
 'use client';
 
+import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import { useActionState, useEffect, useRef } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
@@ -25,40 +26,45 @@ const useFocusedError = (state: TPasswordFormState) => {
   return errorRef;
 };
 
+/** A new password's input: the contract's length, and the hint that says it. */
+const newPasswordInput = (name: string) => (control: object) => (
+  <input
+    {...control}
+    name={name}
+    type="password"
+    autoComplete="new-password"
+    minLength={PASSWORD_LENGTH.min}
+    maxLength={PASSWORD_LENGTH.max}
+    required
+    className="input"
+  />
+);
+
+/** The field a new password is chosen in (a reset, an invitation, a developer's sign-up). */
+export const NewPasswordField = ({
+  id,
+  label,
+  outside,
+}: {
+  id: string;
+  label: string;
+  outside: string | undefined;
+}) => (
+  <Field
+    id={id}
+    label={label}
+    hint={`${PASSWORD_LENGTH_WORDS}. A few words you will remember work well.`}
+    outsideErrorId={outside}
+  >
+    {newPasswordInput('password')}
+  </Field>
+);
+
 const NewPasswordFields = ({ outside }: { outside: string | undefined }) => (
   <>
-    <Field
-      id="new-password"
-      label="New password"
-      hint="10 to 200 characters. A few words you will remember work well."
-      outsideErrorId={outside}
-    >
-      {(control) => (
-        <input
-          {...control}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={10}
-          maxLength={200}
-          required
-          className="input"
-        />
-      )}
-    </Field>
+    <NewPasswordField id="new-password" label="New password" outside={outside} />
     <Field id="repeat-password" label="New password again" outsideErrorId={outside}>
-      {(control) => (
-        <input
-          {...control}
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          minLength={10}
-          maxLength={200}
-          required
-          className="input"
-        />
-      )}
+      {newPasswordInput('repeat')}
     </Field>
   </>
 );

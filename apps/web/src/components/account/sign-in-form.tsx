@@ -1,5 +1,6 @@
 'use client';
 
+import { PASSWORD_LENGTH } from '@pets/contract/rules';
 import Link from 'next/link';
 import { useActionState, useEffect, useRef } from 'react';
 import { Field } from '@/components/form/field';
@@ -64,7 +65,7 @@ export const SignInForm = ({ action, returnTo, resetHref }: TProps) => {
             name="password"
             type="password"
             autoComplete="current-password"
-            maxLength={200}
+            maxLength={PASSWORD_LENGTH.max}
             required
             className="input"
           />

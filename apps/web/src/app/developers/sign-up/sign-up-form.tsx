@@ -1,6 +1,7 @@
 'use client';
 
 import { useActionState, useEffect, useRef } from 'react';
+import { NewPasswordField } from '@/components/account/password-forms';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
@@ -40,25 +41,7 @@ export const SignUpForm = () => {
           />
         )}
       </Field>
-      <Field
-        id="sign-up-password"
-        label="Password"
-        hint="10 to 200 characters. A few words you will remember work well."
-        outsideErrorId={outside}
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            maxLength={200}
-            required
-            className="input"
-          />
-        )}
-      </Field>
+      <NewPasswordField id="sign-up-password" label="Password" outside={outside} />
       <Field id="sign-up-name" label="Your name" outsideErrorId={outside}>
         {(control) => (
           <input

@@ -1,5 +1,6 @@
 'use server';
 
+import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { SESSION_EXPIRED_PATH, staffKey } from '@/lib/session';
@@ -37,11 +38,11 @@ export const changeOwnPassword = async (
   const credential = await credentialOrSignIn();
   const current = textOf(data, 'current');
   const next = textOf(data, 'password');
-  if (current === '' || current.length > 200) {
+  if (current === '' || current.length > PASSWORD_LENGTH.max) {
     return { error: 'Enter your current password.' };
   }
-  if (next.length < 10 || next.length > 200) {
-    return { error: 'Choose a new password of 10 to 200 characters.' };
+  if (next.length < PASSWORD_LENGTH.min || next.length > PASSWORD_LENGTH.max) {
+    return { error: `Choose a new password of ${PASSWORD_LENGTH_WORDS}.` };
   }
   if (next !== textOf(data, 'repeat')) {
     return { error: 'The two new passwords are not the same.' };

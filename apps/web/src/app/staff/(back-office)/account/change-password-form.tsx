@@ -1,5 +1,6 @@
 'use client';
 
+import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import { useActionState, useEffect, useRef } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
@@ -15,7 +16,7 @@ const passwordInput = (name: string, autoComplete: string) => (control: object) 
     name={name}
     type="password"
     autoComplete={autoComplete}
-    maxLength={200}
+    maxLength={PASSWORD_LENGTH.max}
     required
     className="input"
   />
@@ -49,7 +50,7 @@ export const ChangePasswordForm = () => {
       <Field
         id="new-password"
         label="New password"
-        hint="10 to 200 characters."
+        hint={`${PASSWORD_LENGTH_WORDS}.`}
         outsideErrorId={outside}
       >
         {passwordInput('password', 'new-password')}
