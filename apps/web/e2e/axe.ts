@@ -6,6 +6,9 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best
 
 /** axe-core on the page as it is now: no serious or critical violation, listed readably if any. */
 export const expectNoSeriousViolations = async (page: Page, what: string) => {
+  // After a client-side navigation Next streams the new page's <title> in just after its body, so
+  // a heading can be visible a moment before the title is: wait for the title a person would see.
+  await expect(page, `the title of ${what}`).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
