@@ -14,12 +14,14 @@ import { confirmApplication, sendApplicationLinks } from '../actions';
 
 /**
  * The private link is the only key to this page: never indexed, and never sent on as a referrer
- * when the adopter follows a link out of it.
+ * when the adopter follows a link out of it. Not `no-referrer`: with it, the browser sends
+ * `Origin: null` with the page's forms when script is off, which the edge refuses as a form from
+ * another site; `same-origin` sends the address only back to this site.
  */
 export const metadata: Metadata = {
   title: 'Your application',
   robots: { index: false, follow: false },
-  referrer: 'no-referrer',
+  referrer: 'same-origin',
 };
 
 type TProps = {
