@@ -230,4 +230,41 @@ test.describe('Developer portal', () => {
     await expect.poll(() => statusWith(stack, key), { timeout: 10_000 }).toBe(401);
     await context.close();
   });
+
+  test('"Try it in the API reference" opens the reference with a fresh test key that only reads', async ({
+    page,
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    const reference = `${stack.apiUrl.replace(/\/v1$/, '')}/docs`;
+    await signedUpDeveloper(page, stack);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    await page.getByRole('button', { name: 'Try it in the API reference' }).click();
+    await page.waitForURL(`${reference}#try-key=*`);
+    // The reference's own script takes the key out of the address as it starts.
+    await expect.poll(() => page.url(), { timeout: 90_000 }).toBe(reference);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    const row = page.getByRole('row', { name: /API reference/ });
+    await expect(row).toContainText('Test');
+    await expect(row).toContainText('Read-only');
+
+    // Without script the form still lands there, the key in the fragment: a test key that reads.
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await signedUpDeveloper(plain, stack);
+    await plain.goto(`${stack.siteUrl}/developers/keys`);
+    await plain.getByRole('button', { name: 'Try it in the API reference' }).click();
+    await plain.waitForURL(`${reference}#try-key=*`);
+    const key = new URL(plain.url()).hash.replace('#try-key=', '');
+    expect(key).toMatch(/^pets_test_/);
+    expect(await statusWith(stack, key)).toBe(200);
+    const write = await fetch(`${stack.apiUrl}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Nope', category: { id: 1 }, status: 'available' }),
+    });
+    expect(write.status).toBe(403);
+    await context.close();
+  });
 });

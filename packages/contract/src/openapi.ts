@@ -41,6 +41,9 @@ export type TOpenApiServers = {
 };
 
 /** The base address of the serving API, relative to the document at `/v1/openapi.json`. */
+/** The name of the document's security scheme: an API key as the bearer token. */
+export const BEARER_SECURITY_SCHEME = 'bearerAuth';
+
 export const THIS_SERVER_URL = API_PATH_PREFIX;
 
 /** Placeholders used in the committed document; a running API serves its configured addresses. */
@@ -483,10 +486,10 @@ export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS)
         { name: 'categories', description: 'The categories animals belong to.' },
         { name: 'me', description: 'The calling API key: its role and what it may do.' },
       ],
-      security: [{ bearerAuth: [] }],
+      security: [{ [BEARER_SECURITY_SCHEME]: [] }],
       components: {
         securitySchemes: {
-          bearerAuth: {
+          [BEARER_SECURITY_SCHEME]: {
             type: 'http',
             scheme: 'bearer',
             description: 'An API key issued for this environment, sent as the bearer token.',

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { THIS_SERVER_URL, type TOpenApiServers } from '@pets/contract';
+import { BEARER_SECURITY_SCHEME, THIS_SERVER_URL, type TOpenApiServers } from '@pets/contract';
 import { DOCS_BUNDLE_PATH, DOCS_INIT_PATH, OPENAPI_PATH } from '../../http/routes';
 
 /** Where the page and its scripts are served. */
@@ -46,10 +46,23 @@ export const loadScalarBundle = (): TStaticAsset =>
 /**
  * Starts the reference with the configuration the page carries as inert JSON, so that the page
  * needs no inline script and its CSP can be `script-src 'self'`.
+ *
+ * The developer portal's "Try it" opens `/docs#try-key=<key>` with a test, read-only key that
+ * expires within the hour: the fragment never reaches a server or a log. The script hands the key
+ * to Scalar as the bearer token of every "try it" request, then takes it out of the address bar
+ * and the history before the reference (which keeps its own place in the fragment) starts.
  */
 const INIT_SCRIPT = `(() => {
   const element = document.getElementById('docs-config');
   const config = JSON.parse(element ? element.textContent : '{}');
+  const match = /^#try-key=([A-Za-z0-9_]{1,200})$/.exec(window.location.hash);
+  if (match) {
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    config.authentication = {
+      preferredSecurityScheme: '${BEARER_SECURITY_SCHEME}',
+      securitySchemes: { ${BEARER_SECURITY_SCHEME}: { token: match[1] } },
+    };
+  }
   window.Scalar.createApiReference('#reference', config);
 })();
 `;

@@ -483,4 +483,41 @@ describe('the reference in a real browser', () => {
     ]);
     await context.close();
   });
+
+  it('a key in the address (the portal\'s "Try it") fills every try-it request, and leaves the address', {
+    timeout: 180_000,
+  }, async () => {
+    const key = await api.createKey({ role: 'partner', readOnly: true });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${api.baseUrl}/`) ? route.continue() : route.abort(),
+    );
+    const page = await context.newPage();
+    page.setDefaultTimeout(90_000);
+    await page.goto(`${api.baseUrl}/docs#try-key=${key}`);
+    await page.getByRole('heading', { name: 'Pet Adoption API' }).first().waitFor();
+    // Out of the address bar (replaced, so not in the history either): nothing of the key remains
+    // to bookmark or share.
+    expect(page.url()).not.toContain(key);
+
+    await page.getByText('List animals', { exact: true }).first().click();
+    await page.locator('button.show-api-client-button', { hasText: '(get /pets)' }).first().click();
+    // The client's bearer field holds the key already; nobody pasted it.
+    const token = page.getByPlaceholder('Token').filter({ visible: true }).last();
+    await token.waitFor();
+    expect(await token.inputValue()).toBe(key);
+    const [response] = await Promise.all([
+      page.waitForResponse(
+        (each) => each.request().method() === 'GET' && new URL(each.url()).pathname === '/v1/pets',
+      ),
+      page
+        .locator('button', { hasText: /^\s*Send\b/ })
+        .filter({ visible: true })
+        .first()
+        .click(),
+    ]);
+    expect(response.request().headers().authorization).toBe(`Bearer ${key}`);
+    expect(response.status()).toBe(200);
+    await context.close();
+  });
 });

@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { FormError } from '@/components/form/form-error';
 import { portalReadFailure } from '@/components/portal-read-failure';
 import { StoreTime } from '@/components/store-time';
 import { TableScroll } from '@/components/table-scroll';
 import { requireDeveloper } from '@/lib/session';
 import { listOrgKeys } from '@/lib/site-api';
+import { tryInReference } from '../actions';
 import { KeyStatus } from '../key-status';
 import { Unverified } from '../unverified';
 
@@ -27,6 +29,8 @@ const KeysPage = async ({ searchParams }: TProps) => {
   }
   const nowMs = Date.now();
   const revoked = typeof query.revoked === 'string' ? query.revoked.slice(0, 100) : undefined;
+  const tryItFailure =
+    typeof query['try-it'] === 'string' ? query['try-it'].slice(0, 200) : undefined;
   return (
     <>
       <div className="page-intro">
@@ -41,10 +45,22 @@ const KeysPage = async ({ searchParams }: TProps) => {
           The key “{revoked}” is revoked: requests with it are refused within seconds.
         </p>
       ) : null}
-      <p>
+      {tryItFailure !== undefined ? (
+        <FormError>We couldn't open the API reference with a key: {tryItFailure}</FormError>
+      ) : null}
+      <div className="form__actions">
         <Link href="/developers/keys/new" className="button">
           Create a key
         </Link>
+        <form action={tryInReference}>
+          <button type="submit" className="button button--secondary">
+            Try it in the API reference
+          </button>
+        </form>
+      </div>
+      <p className="field__hint">
+        "Try it" opens the API reference with a new test key that only reads and expires within the
+        hour, ready in every "Test Request" form. It is listed below as "API reference".
       </p>
       {keys.data.length === 0 ? (
         <p className="notice">Your organisation has no keys yet. Create one to call the API.</p>
