@@ -339,6 +339,42 @@ export class OrgKeysService {
     };
   }
 
+  /**
+   * The organisation's key `keyId` as the caller of the webhook operations (the portal's Webhooks
+   * page; `WebhooksService` reads only the key's id): the endpoints are the key's own, as with
+   * `/v1/webhook-endpoints` called with it. Another organisation's key is a 404; adding an
+   * endpoint needs a confirmed address and an active key that may write.
+   */
+  async keyAsCaller(
+    caller: TCaller,
+    keyId: string,
+    purpose: 'read' | 'write',
+  ): Promise<Pick<TCaller, 'apiKeyId'>> {
+    const developer = await this.developerOf(caller);
+    const key = await new OrgKeysRepository(this.pool).find(developer.organizationId, keyId);
+    if (!key) {
+      throw notFound(keyId);
+    }
+    if (purpose === 'write') {
+      if (!developer.emailVerified) {
+        throw new AppError(
+          'forbidden',
+          'Verify your email address before adding webhook endpoints: follow the link in the email we sent you.',
+        );
+      }
+      if (toOrgKeyView(key).status !== 'active') {
+        throw invalidRequest('keyId', 'this key has expired or was revoked: choose an active key');
+      }
+      if (key.readOnly) {
+        throw new AppError(
+          'forbidden',
+          'This key is read-only: it cannot manage webhook endpoints. Choose a key that may write.',
+        );
+      }
+    }
+    return { apiKeyId: BigInt(key.id) };
+  }
+
   // --- Helpers --------------------------------------------------------------------------------
 
   /** The developer of a session credential (AdmissionGuard admitted developers only). */

@@ -3,6 +3,14 @@ import { z } from 'zod';
 import type { TRouteMetadata, TSiteAccess } from '../routers/metadata';
 import { ZError } from '../schemas/error';
 import {
+  ZNewWebhookEndpoint,
+  ZWebhookDeliveries,
+  ZWebhookDelivery,
+  ZWebhookEndpointParams,
+  ZWebhookEndpoints,
+  ZWebhookEndpointWithSecret,
+} from '../schemas/webhook';
+import {
   ZAccountRole,
   ZAccountToken,
   ZAuditEntry,
@@ -290,6 +298,50 @@ export const orgRouter = c.router({
   },
 });
 
+const ZKeyEndpointParams = ZKeyIdParam.merge(ZWebhookEndpointParams);
+
+/**
+ * Developers: the webhook endpoints of their organisation's keys (the portal's Webhooks page). An
+ * endpoint belongs to the key that registered it and receives what that key may read, exactly as
+ * with `/v1/webhook-endpoints` called with the key; a read-only key cannot add one.
+ */
+export const orgWebhooksRouter = c.router({
+  listKeyWebhooks: {
+    method: 'GET',
+    path: '/org/keys/:keyId/webhook-endpoints',
+    summary: "A key's webhook endpoints, newest first (at most 100)",
+    pathParams: ZKeyIdParam,
+    responses: { 200: z.object({ endpoints: ZWebhookEndpoints }) },
+    metadata: DEVELOPER,
+  },
+  createKeyWebhook: {
+    method: 'POST',
+    path: '/org/keys/:keyId/webhook-endpoints',
+    summary: 'Add an endpoint for a key; the answer holds its signing secret, shown this once',
+    pathParams: ZKeyIdParam,
+    body: ZNewWebhookEndpoint,
+    responses: { 201: ZWebhookEndpointWithSecret },
+    metadata: DEVELOPER,
+  },
+  testKeyWebhook: {
+    method: 'POST',
+    path: '/org/keys/:keyId/webhook-endpoints/:endpointId/test',
+    summary: 'Send the endpoint a test event now',
+    pathParams: ZKeyEndpointParams,
+    body: c.noBody(),
+    responses: { 202: ZWebhookDelivery },
+    metadata: DEVELOPER,
+  },
+  listKeyWebhookDeliveries: {
+    method: 'GET',
+    path: '/org/keys/:keyId/webhook-endpoints/:endpointId/deliveries',
+    summary: "The endpoint's latest deliveries, newest first (at most 50)",
+    pathParams: ZKeyEndpointParams,
+    responses: { 200: z.object({ deliveries: ZWebhookDeliveries }) },
+    metadata: DEVELOPER,
+  },
+});
+
 export const SITE_PATH_PREFIX = '/internal';
 
 /**
@@ -305,6 +357,7 @@ export const siteContract = c.router(
     team: teamRouter,
     audit: auditRouter,
     org: orgRouter,
+    orgWebhooks: orgWebhooksRouter,
   },
   {
     pathPrefix: SITE_PATH_PREFIX,

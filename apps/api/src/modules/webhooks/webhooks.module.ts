@@ -25,5 +25,7 @@ import { WebhooksService } from './webhooks.service';
       inject: [PG_POOL, MailRepository],
     },
   ],
+  // The developer portal manages its keys' endpoints through the same service (org-keys).
+  exports: [WebhooksService],
 })
 export class WebhooksModule {}

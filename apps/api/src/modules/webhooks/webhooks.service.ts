@@ -23,6 +23,9 @@ import { AppError, invalidRequest } from '../../core/app-error';
 import { listPage, type TListPage } from '../../http/pagination';
 import { urlProblem } from './webhook-sender';
 
+/** Who the endpoints belong to: a key (the caller of /v1, or an organisation's key in the portal). */
+export type TWebhooksCaller = Pick<TCaller, 'apiKeyId'>;
+
 const notFound = (id: string): AppError =>
   new AppError('not_found', `No webhook endpoint ${id} belongs to this key.`);
 
@@ -56,7 +59,10 @@ export class WebhooksService {
     return number;
   }
 
-  async create(caller: TCaller, input: TNewWebhookEndpoint): Promise<TWebhookEndpointWithSecret> {
+  async create(
+    caller: TWebhooksCaller,
+    input: TNewWebhookEndpoint,
+  ): Promise<TWebhookEndpointWithSecret> {
     this.checkUrl(input.url);
     return this.webhooks.create(caller.apiKeyId, {
       url: input.url,
@@ -66,7 +72,7 @@ export class WebhooksService {
   }
 
   list(
-    caller: TCaller,
+    caller: TWebhooksCaller,
     query: TListWebhookEndpointsQuery,
   ): Promise<TListPage<TPage<TWebhookEndpoint>>> {
     return listPage(
@@ -77,7 +83,7 @@ export class WebhooksService {
     );
   }
 
-  async get(caller: TCaller, id: string): Promise<TWebhookEndpoint> {
+  async get(caller: TWebhooksCaller, id: string): Promise<TWebhookEndpoint> {
     const endpoint = await this.webhooks.get(caller.apiKeyId, this.endpointNumber(id));
     if (!endpoint) {
       throw notFound(id);
@@ -86,7 +92,7 @@ export class WebhooksService {
   }
 
   async update(
-    caller: TCaller,
+    caller: TWebhooksCaller,
     id: string,
     change: TUpdateWebhookEndpoint,
   ): Promise<TWebhookEndpoint> {
@@ -105,13 +111,13 @@ export class WebhooksService {
     return endpoint;
   }
 
-  async delete(caller: TCaller, id: string): Promise<void> {
+  async delete(caller: TWebhooksCaller, id: string): Promise<void> {
     if (!(await this.webhooks.delete(caller.apiKeyId, this.endpointNumber(id)))) {
       throw notFound(id);
     }
   }
 
-  async rotateSecret(caller: TCaller, id: string): Promise<TWebhookEndpointWithSecret> {
+  async rotateSecret(caller: TWebhooksCaller, id: string): Promise<TWebhookEndpointWithSecret> {
     const endpoint = await this.webhooks.rotateSecret(caller.apiKeyId, this.endpointNumber(id));
     if (!endpoint) {
       throw notFound(id);
@@ -119,14 +125,14 @@ export class WebhooksService {
     return endpoint;
   }
 
-  async test(caller: TCaller, id: string): Promise<TWebhookDelivery> {
+  async test(caller: TWebhooksCaller, id: string): Promise<TWebhookDelivery> {
     const number = this.endpointNumber(id);
     await this.get(caller, id);
     return this.webhooks.createTestDelivery(number);
   }
 
   async listDeliveries(
-    caller: TCaller,
+    caller: TWebhooksCaller,
     id: string,
     query: TListWebhookDeliveriesQuery,
   ): Promise<TListPage<TPage<TWebhookDelivery>>> {
@@ -145,7 +151,11 @@ export class WebhooksService {
     );
   }
 
-  async retryDelivery(caller: TCaller, id: string, deliveryId: string): Promise<TWebhookDelivery> {
+  async retryDelivery(
+    caller: TWebhooksCaller,
+    id: string,
+    deliveryId: string,
+  ): Promise<TWebhookDelivery> {
     const number = this.endpointNumber(id);
     await this.get(caller, id);
     const deliveryNumber = prefixedNumberOf(WEBHOOK_DELIVERY_ID_PATTERN, deliveryId);
