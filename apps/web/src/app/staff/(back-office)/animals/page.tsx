@@ -1,5 +1,5 @@
 import { type TPet, ZPetCoatLength, ZPetEnergyLevel, ZPetStatus } from '@pets/contract/schemas';
-import { PawPrint, Search } from 'lucide-react';
+import { PawPrint, Search, SlidersHorizontal } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
@@ -102,70 +102,96 @@ const Filters = ({
 }: {
   query: TStaffAnimalsQuery;
   categories: { id: number; name: string }[];
-}) => (
-  <form method="get" action="/staff/animals" className="filters" aria-label="Find animals">
-    <div className="filters__search">
-      <label htmlFor="animals-name" className="filters__label">
-        Search by name
-      </label>
-      <div className="filters__search-row">
-        <input
-          id="animals-name"
-          name="name"
-          type="search"
-          defaultValue={query.name ?? ''}
-          autoComplete="off"
-          className="input filters__search-input"
-        />
+}) => {
+  const chosen = [
+    query.status !== undefined,
+    query.categoryId !== undefined,
+    ...STAFF_FACT_FILTERS.map((fact) => query.facts[fact] !== undefined),
+    query.energyLevel !== undefined,
+    query.coatLength !== undefined,
+  ].filter(Boolean).length;
+  return (
+    <form method="get" action="/staff/animals" className="filters" aria-label="Find animals">
+      <div className="filters__search">
+        <label htmlFor="animals-name" className="filters__label">
+          Search by name
+        </label>
+        <div className="filters__search-row">
+          <input
+            id="animals-name"
+            name="name"
+            type="search"
+            defaultValue={query.name ?? ''}
+            autoComplete="off"
+            className="input filters__search-input"
+          />
+          <button type="submit" className="button button--secondary filters__submit">
+            <Search aria-hidden="true" focusable="false" className="button__icon" />
+            Show animals
+          </button>
+        </div>
       </div>
-    </div>
-    <div className="filters__panel">
-      <FilterSelect
-        name="status"
-        label="Status"
-        value={query.status}
-        any="Any status"
-        options={ZPetStatus.options.map((status) => [status, STATUS_LOOKS[status].label])}
-      />
-      <FilterSelect
-        name="category"
-        label="Category"
-        value={query.categoryId ? String(query.categoryId) : undefined}
-        any="Any category"
-        options={categories.map((category) => [String(category.id), category.name])}
-      />
-      {STAFF_FACT_FILTERS.map((fact) => (
-        <FilterSelect
-          key={fact}
-          name={fact}
-          label={PET_FORM_LABELS[fact]}
-          value={query.facts[fact] === undefined ? undefined : String(query.facts[fact])}
-          any="Any"
-          options={FACT_OPTIONS}
-        />
-      ))}
-      <FilterSelect
-        name="energyLevel"
-        label={PET_FORM_LABELS.energyLevel}
-        value={query.energyLevel}
-        any="Any"
-        options={ZPetEnergyLevel.options.map((level) => [level, capitalised(level)])}
-      />
-      <FilterSelect
-        name="coatLength"
-        label={PET_FORM_LABELS.coatLength}
-        value={query.coatLength}
-        any="Any"
-        options={ZPetCoatLength.options.map((coat) => [coat, capitalised(coat)])}
-      />
-      <button type="submit" className="button button--secondary filters__submit">
-        <Search aria-hidden="true" focusable="false" className="button__icon" />
-        Show animals
-      </button>
-      {isFiltered(query) ? <Link href="/staff/animals">Clear the filters</Link> : null}
-    </div>
-  </form>
-);
+      {/* On a phone the filters fold away, as on the public list; wider, they are all shown. */}
+      <details className="filters__more" open={chosen > 0}>
+        <summary className="filters__toggle">
+          <SlidersHorizontal aria-hidden="true" focusable="false" className="button__icon" />
+          <span>Filters</span>
+          {chosen > 0 ? (
+            <span className="filters__count">
+              {chosen}
+              <span className="visually-hidden"> chosen</span>
+            </span>
+          ) : null}
+        </summary>
+        <div className="filters__panel">
+          <FilterSelect
+            name="status"
+            label="Status"
+            value={query.status}
+            any="Any status"
+            options={ZPetStatus.options.map((status) => [status, STATUS_LOOKS[status].label])}
+          />
+          <FilterSelect
+            name="category"
+            label="Category"
+            value={query.categoryId ? String(query.categoryId) : undefined}
+            any="Any category"
+            options={categories.map((category) => [String(category.id), category.name])}
+          />
+          {STAFF_FACT_FILTERS.map((fact) => (
+            <FilterSelect
+              key={fact}
+              name={fact}
+              label={PET_FORM_LABELS[fact]}
+              value={query.facts[fact] === undefined ? undefined : String(query.facts[fact])}
+              any="Any"
+              options={FACT_OPTIONS}
+            />
+          ))}
+          <FilterSelect
+            name="energyLevel"
+            label={PET_FORM_LABELS.energyLevel}
+            value={query.energyLevel}
+            any="Any"
+            options={ZPetEnergyLevel.options.map((level) => [level, capitalised(level)])}
+          />
+          <FilterSelect
+            name="coatLength"
+            label={PET_FORM_LABELS.coatLength}
+            value={query.coatLength}
+            any="Any"
+            options={ZPetCoatLength.options.map((coat) => [coat, capitalised(coat)])}
+          />
+        </div>
+      </details>
+      {isFiltered(query) ? (
+        <p className="filters__clear">
+          <Link href="/staff/animals">Clear the filters</Link>
+        </p>
+      ) : null}
+    </form>
+  );
+};
 
 /**
  * Every animal, newest first: search by name, filters (listPets' own, kept in the address), a
