@@ -444,6 +444,53 @@ test.describe('The animals list in the back office', () => {
     }
   });
 
+  test('what could not be changed is named with why; more than 100 ticked changes nothing', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const herd = uniqueName('Partial');
+    const [kept] = await makeHerd(api, herd, [{ suffix: 'Kept' }]);
+    await signIn(page, stack.siteUrl, stack.staffAccount);
+    await search(page, stack.siteUrl, herd);
+    /** Ticks of animals the list does not show (a tampered form, or an animal gone meanwhile). */
+    const addTicks = (ids: number[]) =>
+      page.evaluate((values) => {
+        const form = document.querySelector('form.bulk');
+        for (const value of values) {
+          const input = document.createElement('input');
+          input.type = 'hidden';
+          input.name = 'pet';
+          input.value = String(value);
+          input.className = 'extra-tick';
+          form?.append(input);
+        }
+      }, ids);
+
+    await addTicks(Array.from({ length: 101 }, (_, index) => 900_000_000 + index));
+    await page.getByLabel('Field and value').selectOption({ label: 'Coat: Short' });
+    await page.getByRole('button', { name: 'Set for ticked animals' }).click();
+    await expect(page.locator('#bulk-error')).toHaveText(
+      'You ticked 101 animals; one change covers 100 at most. Nothing was changed.',
+    );
+
+    await page.evaluate(() => {
+      for (const input of document.querySelectorAll('.extra-tick')) {
+        input.remove();
+      }
+    });
+    await page.getByRole('checkbox', { name: `Select ${kept?.name}` }).check();
+    await addTicks([987_654_321]);
+    await page.getByLabel('Field and value').selectOption({ label: 'Coat: Short' });
+    await page.getByRole('button', { name: 'Set for ticked animals' }).click();
+    const answer = page.locator('main').getByRole('alert');
+    await expect(answer).toContainText('Coat: Short, for 1 animal of the 2 ticked.');
+    await expect(answer).toContainText('An animal (#987654321): it is no longer in our records.');
+    await expect(answer).toBeFocused();
+    const stored = await api.pets.listPets({ query: { id: String(kept?.id) } });
+    expect(stored.status === 200 && stored.body[0]?.coatLength).toBe('short');
+  });
+
   test('without JavaScript: "Select all on this page", then one field for all of them', async ({
     browser,
     stack,
