@@ -111,7 +111,12 @@ const Filters = ({
     query.coatLength !== undefined,
   ].filter(Boolean).length;
   return (
-    <form method="get" action="/staff/animals" className="filters" aria-label="Find animals">
+    <form
+      method="get"
+      action="/staff/animals"
+      className="filters animals-filters"
+      aria-label="Find animals"
+    >
       <div className="filters__search">
         <label htmlFor="animals-name" className="filters__label">
           Search by name
