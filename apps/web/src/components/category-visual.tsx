@@ -1,7 +1,7 @@
 import { categoryLook } from '@/lib/category-look';
 import { Illustration } from './illustrations';
 
-type TProps = { categoryName: string | undefined; size: 'card' | 'hero' };
+type TProps = { categoryName: string | undefined; size: 'card' | 'hero' | 'thumb' };
 
 /**
  * The visual of an animal without a photo: its category's drawing (the site's own SVG, inline, no

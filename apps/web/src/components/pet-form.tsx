@@ -53,13 +53,14 @@ const FIELD_IDS: Record<TPetFormField, string> = {
   breed: 'pet-breed',
   arrivedAt: 'pet-arrived-at',
   description: 'pet-description',
-  goodWithChildren: 'pet-good-with-children',
-  goodWithDogs: 'pet-good-with-dogs',
-  goodWithCats: 'pet-good-with-cats',
-  houseTrained: 'pet-house-trained',
-  spayedNeutered: 'pet-spayed-neutered',
-  vaccinated: 'pet-vaccinated',
-  specialNeeds: 'pet-special-needs',
+  // The yes/no details are radios: the first one ("Yes") takes the focus.
+  goodWithChildren: 'pet-good-with-children-yes',
+  goodWithDogs: 'pet-good-with-dogs-yes',
+  goodWithCats: 'pet-good-with-cats-yes',
+  houseTrained: 'pet-house-trained-yes',
+  spayedNeutered: 'pet-spayed-neutered-yes',
+  vaccinated: 'pet-vaccinated-yes',
+  specialNeeds: 'pet-special-needs-yes',
   specialNeedsNote: 'pet-special-needs-note',
   energyLevel: 'pet-energy-level',
   coatLength: 'pet-coat-length',
@@ -81,16 +82,17 @@ const COLOURS = choices(
   ZPetColor.options,
   (color) => color.charAt(0).toUpperCase() + color.slice(1),
 );
-const YES_NO = [
+/** A yes/no detail's three answers: "Not known" sends nothing, which the API stores as `null`. */
+const TRI_STATE = [
   ['yes', 'Yes'],
   ['no', 'No'],
+  ['', 'Not known'],
 ] as const;
 
 type TSelectField =
   | 'sex'
   | 'age'
   | 'size'
-  | TPetFactField
   | 'energyLevel'
   | 'coatLength'
   | 'color1'
@@ -105,9 +107,6 @@ const SELECTS: Record<
   sex: { blank: 'Not said', options: choices(ZPetSex.options, (sex) => SEX_CHOICES[sex] ?? sex) },
   age: { blank: 'Not said', options: choices(ZPetAge.options, (age) => AGE_LABELS[age]) },
   size: { blank: 'Not said', options: choices(ZPetSize.options, (size) => SIZE_LABELS[size]) },
-  ...(Object.fromEntries(
-    PET_FACT_FIELDS.map((field) => [field, { blank: 'Not known', options: YES_NO }]),
-  ) as Record<TPetFactField, { blank: string; options: typeof YES_NO }>),
   energyLevel: {
     blank: 'Not said',
     options: choices(ZPetEnergyLevel.options, (level) => ENERGY_LABELS[level]),
@@ -157,6 +156,36 @@ export const PetForm = ({
       )}
     </Field>
   );
+
+  /** A yes/no detail: Yes, No and Not known, as radios in a group named by the label. */
+  const triState = (field: TPetFactField) => {
+    const base = FIELD_IDS[field].replace(/-yes$/, '');
+    return (
+      <ChoiceField
+        key={field}
+        id={FIELD_IDS[field]}
+        legend={PET_FORM_LABELS[field]}
+        error={errors[field]}
+      >
+        <div className="choices">
+          {TRI_STATE.map(([value, words]) => (
+            <label key={words} className="choice">
+              <input
+                id={`${base}-${value || 'unknown'}`}
+                type="radio"
+                name={field}
+                value={value}
+                checked={values[field] === value}
+                onChange={bind(field).onChange}
+                className="choice__input"
+              />
+              {words}
+            </label>
+          ))}
+        </div>
+      </ChoiceField>
+    );
+  };
 
   return (
     <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
@@ -279,7 +308,7 @@ export const PetForm = ({
         <p className="field__hint">
           What decides most adoptions. Leave “Not known” where nobody has seen.
         </p>
-        {PET_FACT_FIELDS.map(select)}
+        {PET_FACT_FIELDS.map(triState)}
 
         <Field
           id={FIELD_IDS.specialNeedsNote}
