@@ -1,5 +1,11 @@
 import { expectNoSeriousViolations } from './axe';
-import { createKeyIn, fillSignUp, newDeveloper, signedUpDeveloper } from './developer-helpers';
+import {
+  addEndpointIn,
+  createKeyIn,
+  fillSignUp,
+  newDeveloper,
+  signedUpDeveloper,
+} from './developer-helpers';
 import { expect, test } from './fixtures';
 import { apiPages, categories, NO_RATE_LIMITS, uniqueName } from './helpers';
 import { addPhotoThroughApi, makePhoto } from './photo-helpers';
@@ -206,6 +212,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     const revokeHref = await page
       .getByRole('link', { name: 'Revoke Axe app' })
       .getAttribute('href');
+    const endpointHref = await addEndpointIn(page, stack.siteUrl);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       for (const [path, label] of [
@@ -215,6 +222,9 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
         [rollHref, 'Roll a key'],
         [revokeHref, 'Revoke a key'],
         ['/developers/usage', 'Usage'],
+        ['/developers/webhooks', 'Webhooks'],
+        ['/developers/webhooks/new', 'Add a webhook endpoint'],
+        [endpointHref, 'Webhook endpoint'],
         ['/developers/account', 'Developer account'],
       ] as const) {
         await page.goto(`${stack.siteUrl}${path}`);

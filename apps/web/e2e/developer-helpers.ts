@@ -62,3 +62,17 @@ export const createKeyIn = async (
   await expect(page.getByText("You won't see this key again.")).toBeVisible();
   return ((await page.locator('#issued-key').textContent()) ?? '').trim();
 };
+
+/**
+ * Adds a webhook endpoint for the newest key that may write, sending every event to a closed
+ * port on the loopback (allowed in the tests' API); the endpoint page's path.
+ */
+export const addEndpointIn = async (page: Page, siteUrl: string): Promise<string> => {
+  await page.goto(`${siteUrl}/developers/webhooks/new`);
+  await page.getByLabel('Address').fill('http://127.0.0.1:9/hooks');
+  await page.getByLabel('Every event').check();
+  await page.getByRole('button', { name: 'Add the endpoint' }).click();
+  await expect(page.getByText("You won't see this secret again.")).toBeVisible();
+  const href = await page.getByRole('link', { name: 'Send it a test event' }).getAttribute('href');
+  return href ?? '';
+};

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import {
   createKeyIn,
   fillSignUp,
@@ -266,5 +269,97 @@ test.describe('Developer portal', () => {
     });
     expect(write.status).toBe(403);
     await context.close();
+  });
+
+  test('adds a webhook endpoint, its secret shown once; a test event reaches a real receiver, signed', async ({
+    page,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    // A partner's receiver on the loopback: records what it gets, answers 200.
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push({
+          headers: Object.fromEntries(
+            Object.entries(request.headers).map(([name, value]) => [name, String(value)]),
+          ),
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    try {
+      await signedUpDeveloper(page, stack);
+      await createKeyIn(page, stack.siteUrl, 'Test app');
+      await page.goto(`${stack.siteUrl}/developers/keys/new`);
+      await page.getByLabel('Name').fill('Partner site');
+      await page.getByRole('button', { name: 'Create the key' }).click();
+      await expect(page.getByText("You won't see this key again.")).toBeVisible();
+
+      await page
+        .getByRole('navigation', { name: 'Developers' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await expect(page.getByText('No endpoints yet. Add one to receive events.')).toBeVisible();
+      await page.getByRole('link', { name: 'Add an endpoint' }).click();
+      // A refusal in words: no event chosen.
+      const partnerKey = await page
+        .getByRole('option', { name: /^Partner site/ })
+        .getAttribute('value');
+      await page.getByLabel('Key').selectOption(partnerKey ?? '');
+      await page.getByLabel('Address').fill(receiverUrl);
+      await page.getByRole('button', { name: 'Add the endpoint' }).click();
+      await expect(page.locator('#endpoint-error')).toHaveText(
+        'Choose at least one kind of event, or every event.',
+      );
+      await page.getByLabel('Key').selectOption(partnerKey ?? '');
+      await page.getByLabel('Address').fill(receiverUrl);
+      await page.getByLabel('pet.created').check();
+      await page.getByLabel('pet.status_changed').check();
+      await page.getByLabel('Note (optional)').fill('Our adoption widget');
+      await page.getByRole('button', { name: 'Add the endpoint' }).click();
+      await expect(page.getByText("You won't see this secret again.")).toBeVisible();
+      const secret = ((await page.locator('#endpoint-secret').textContent()) ?? '').trim();
+      expect(secret).toMatch(/^whsec_/);
+
+      await page.getByRole('link', { name: 'Send it a test event' }).click();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Webhook endpoint');
+      await expect(page.getByText('pet.created, pet.status_changed')).toBeVisible();
+      await page.getByRole('button', { name: 'Send a test event' }).click();
+      await expect(page.getByRole('status')).toContainText('A test event is on its way');
+      await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
+      const [delivery] = received;
+      const event = new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers ?? {}) as {
+        type: string;
+      };
+      expect(event.type).toBe('webhook.test');
+      // The page lists the delivery once it is settled.
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return page.getByRole('region', { name: 'Latest deliveries' }).textContent();
+          },
+          { timeout: 30_000 },
+        )
+        .toContain('Delivered');
+      await expect(page.getByRole('region', { name: 'Latest deliveries' })).toContainText(
+        'HTTP 200',
+      );
+
+      await page.goto(`${stack.siteUrl}/developers/webhooks`);
+      const row = page.getByRole('row', { name: new RegExp(receiverUrl.replace(/[/.]/g, '\\$&')) });
+      await expect(row).toContainText('Partner site');
+      await expect(row).toContainText('Sending');
+      // The secret is never on a page again.
+      expect(await page.content()).not.toContain(secret);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
   });
 });

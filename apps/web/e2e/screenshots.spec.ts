@@ -2,7 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { fillApplication, newAvailablePet } from './adopt-helpers';
-import { createKeyIn, fillSignUp, newDeveloper, signedUpDeveloper } from './developer-helpers';
+import {
+  addEndpointIn,
+  createKeyIn,
+  fillSignUp,
+  newDeveloper,
+  signedUpDeveloper,
+} from './developer-helpers';
 import type { TApiClient } from './fixtures';
 import { expect, test } from './fixtures';
 import { ARTIFACTS_DIR, SCREENSHOTS_DIR } from './harness/paths';
@@ -178,6 +184,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
   const keyPath = (
     (await developerPage.getByRole('link', { name: 'Roll Shelter app' }).getAttribute('href')) ?? ''
   ).replace(/\/roll$/, '');
+  const endpointPath = await addEndpointIn(developerPage, stack.siteUrl);
   const developerState = await developerContext.storageState();
   await developerContext.close();
   // A seeded animal with the details adopters ask about (db/src/seed.ts): the "Good with" block.
@@ -232,6 +239,9 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['developer-key-roll', `${stack.siteUrl}${keyPath}/roll`, 'developer'],
     ['developer-key-revoke', `${stack.siteUrl}${keyPath}/revoke`, 'developer'],
     ['developer-usage', `${stack.siteUrl}/developers/usage`, 'developer'],
+    ['developer-webhooks', `${stack.siteUrl}/developers/webhooks`, 'developer'],
+    ['developer-webhook-new', `${stack.siteUrl}/developers/webhooks/new`, 'developer'],
+    ['developer-webhook', `${stack.siteUrl}${endpointPath}`, 'developer'],
     ['developer-account', `${stack.siteUrl}/developers/account`, 'developer'],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });

@@ -312,6 +312,11 @@ export const startStack = async (): Promise<TRunningStack> => {
       // API answers 503 "try again", which a person signing in never meets two at a time. The cap
       // itself is tested in the API (auth.security.test.ts) and by edge-attacks.spec.ts.
       PASSWORD_HASH_CONCURRENCY: '8',
+      // The portal's webhook tests receive events on the loopback, over plain HTTP (the refusals
+      // of both are tested in the API: webhooks.security.test.ts).
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      WEBHOOK_POLL_INTERVAL_MS: '200',
     });
     const api = startProcess('api', process.execPath, [API_MAIN], {
       cwd: REPO_ROOT,

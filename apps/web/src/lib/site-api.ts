@@ -1,5 +1,5 @@
 import 'server-only';
-import { ZError } from '@pets/contract';
+import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
 import type { TCreateOrgKey, TSignInArea } from '@pets/contract/site';
 import { webConfig } from '../env';
 import { callSiteApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
@@ -315,4 +315,58 @@ export const getKeyUsage = async (credential: string, keyId: string, days = 30) 
     (client) =>
       client.org.getKeyUsage({ params: { keyId }, query: { days }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+export const listKeyWebhooks = async (credential: string, keyId: string) =>
+  callSiteApi(
+    'listKeyWebhooks',
+    await accountCredential(credential),
+    (client) =>
+      client.orgWebhooks.listKeyWebhooks({ params: { keyId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.endpoints : undefined),
+  );
+
+export const createKeyWebhook = async (
+  credential: string,
+  keyId: string,
+  body: TNewWebhookEndpoint,
+) =>
+  callSiteApi(
+    'createKeyWebhook',
+    await accountCredential(credential),
+    (client) =>
+      client.orgWebhooks.createKeyWebhook({
+        params: { keyId },
+        body,
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
+export const testKeyWebhook = async (credential: string, keyId: string, endpointId: string) =>
+  callSiteApi(
+    'testKeyWebhook',
+    await accountCredential(credential),
+    (client) =>
+      client.orgWebhooks.testKeyWebhook({
+        params: { keyId, endpointId },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 202 ? response.body : undefined),
+  );
+
+export const listKeyWebhookDeliveries = async (
+  credential: string,
+  keyId: string,
+  endpointId: string,
+) =>
+  callSiteApi(
+    'listKeyWebhookDeliveries',
+    await accountCredential(credential),
+    (client) =>
+      client.orgWebhooks.listKeyWebhookDeliveries({
+        params: { keyId, endpointId },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.deliveries : undefined),
   );

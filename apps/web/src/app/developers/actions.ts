@@ -18,6 +18,7 @@ import {
   textOf,
 } from '@/lib/account-forms';
 import { visitorLimits } from '@/lib/limits';
+import { portalActionFailure } from '@/lib/portal-failure';
 import {
   currentDeveloper,
   endEverySession,
@@ -184,25 +185,11 @@ export type TKeyFormState = { error?: string; issued?: TIssuedOrgKey };
 
 const KEY_ID = /^[1-9][0-9]{0,17}$/;
 
-const keyFailure = (failure: TSiteFailure): string => {
-  switch (failure.kind) {
-    case 'signed-out':
-      redirect(PORTAL_SESSION_EXPIRED_PATH);
-      break;
-    case 'refused':
-      return failure.message || 'That key cannot be changed.';
-    case 'invalid':
-      return failure.error.message || 'Check the fields of the form.';
-    case 'rate-limited':
-    case 'throttled':
-      return `We're getting a lot of requests. Try again in ${failure.retryAfterSeconds} seconds.`;
-    case 'not-found':
-      return 'There is no such key in your organisation.';
-    default:
-      return "We can't reach our records right now. Please try again in a minute.";
-  }
-  return 'Something went wrong on our side. Please try again.';
-};
+const keyFailure = (failure: TSiteFailure): string =>
+  portalActionFailure(failure, {
+    refused: 'That key cannot be changed.',
+    notFound: 'There is no such key in your organisation.',
+  });
 
 /** Creates a key; the answer (this POST's page) shows it once, and it is never sent again. */
 export const createKey = async (
