@@ -24,11 +24,17 @@ export const POST = async (_request: Request, { params }: TContext): Promise<Res
     : text(503, 'We could not stop the emails just now. Please try again in a minute.\n');
 };
 
-/** A person who opens the address: the page with its button. */
-export const GET = async (request: Request, { params }: TContext): Promise<Response> => {
+/**
+ * A person who opens the address: the page with its button. The Location is relative: the
+ * request's own URL names the address Next.js listens on, not the site's.
+ */
+export const GET = async (_request: Request, { params }: TContext): Promise<Response> => {
   const { token } = await params;
-  return Response.redirect(
-    new URL(`/saved-searches/unsubscribe/${encodeURIComponent(token.slice(0, 64))}`, request.url),
-    303,
-  );
+  return new Response(null, {
+    status: 303,
+    headers: {
+      location: `/saved-searches/unsubscribe/${encodeURIComponent(token.slice(0, 64))}`,
+      'cache-control': 'no-store',
+    },
+  });
 };
