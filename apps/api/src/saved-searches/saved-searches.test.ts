@@ -183,6 +183,16 @@ describe('a saved search', () => {
     expect(mailsTo(email, before)).toEqual([]);
   });
 
+  it("is the site's alone: any other key is answered 404", async () => {
+    const partner = await api.createKey({ name: 'Partner' });
+    const response = await api.fetch(
+      '/internal/saved-searches',
+      json({ email: 'x@example.org', filter: {} }, { key: partner }),
+    );
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
   it('refuses a link that is not one of ours with the spec error body', async () => {
     const forged = await site.asVisitor('/internal/saved-searches/unsubscribe', {
       token: 'A'.repeat(43),
