@@ -126,4 +126,36 @@ test.describe('Saved searches', () => {
     await page.goto(`${stack.siteUrl}${unsubscribePath}/one-click`);
     await expect(page).toHaveURL(`${stack.siteUrl}${unsubscribePath}`);
   });
+
+  test('works without JavaScript: subscribe, a refusal in plain words, confirm', async ({
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(90_000);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const email = `nojs-${Date.now().toString(36)}@example.org`;
+    await page.goto(`${stack.siteUrl}/?age=young&goodWithChildren=true`);
+    const form = page.getByRole('region', { name: 'Email me when a new animal matches' });
+    await expect(form).toContainText('Young animals, good with children');
+    // An address the browser lets through but no mail reaches: said in plain words.
+    await form.getByLabel('Your email').fill('robin@localhost');
+    await form.getByRole('button', { name: 'Email me new matches' }).click();
+    await expect(page.getByRole('alert')).toContainText('Enter your email address');
+    await page
+      .getByRole('region', { name: 'Email me when a new animal matches' })
+      .getByLabel('Your email')
+      .fill(email);
+    await page.getByRole('button', { name: 'Email me new matches' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Almost done' })).toContainText(email);
+
+    const confirmation = await waitForMail(stack, email, /Confirm your animal alerts/);
+    const confirmLink = linksOf(confirmation).find((href) =>
+      href.includes('/saved-searches/confirm/'),
+    );
+    await page.goto(`${stack.siteUrl}${new URL(confirmLink as string).pathname}`);
+    await page.getByRole('button', { name: 'Confirm my alerts' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your alerts are on');
+    await context.close();
+  });
 });
