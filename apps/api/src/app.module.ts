@@ -25,6 +25,7 @@ import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { OrgKeysModule } from './org-keys/org-keys.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
+import { SavedSearchesModule } from './saved-searches/saved-searches.module';
 import { UsageModule } from './usage/usage.module';
 
 /** What the application needs from outside: built once in main.ts (or a test) and injected. */
@@ -69,6 +70,7 @@ export class AppModule {
         WebhooksModule,
         AccountsModule,
         OrgKeysModule,
+        SavedSearchesModule,
         HealthModule,
         DocsModule,
         UsageModule,

@@ -295,6 +295,11 @@ export const ZEnvironment = z.object({
     .describe(
       'how often a worker (`JOBS_WORKER=on`) looks for new events and due webhook deliveries, in milliseconds',
     ),
+  SAVED_SEARCH_POLL_INTERVAL_MS: ZInteger(50, 3_600_000)
+    .default(60_000)
+    .describe(
+      "how often a worker (`JOBS_WORKER=on`) looks for saved searches due an alert (a new animal matches, and the search's last alert was a day ago or never), in milliseconds",
+    ),
   USAGE_FLUSH_INTERVAL_MS: ZInteger(50, 600_000)
     .default(5000)
     .describe(

@@ -11,6 +11,7 @@ export const STAFF_PAGES = [
   '/staff/animals',
   '/staff/animals/new',
   '/staff/animals/1',
+  '/staff/searches',
   '/staff/account',
   '/staff/team',
   '/staff/audit',

@@ -123,6 +123,7 @@ describe('migrate', () => {
       'organizations',
       'pet_photos',
       'pets',
+      'saved_searches',
       'signing_keys',
       'webhook_attempts',
       'webhook_deliveries',

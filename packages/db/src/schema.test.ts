@@ -267,6 +267,31 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(await prisma.orderNote.count({ where: { id: note.id } })).toBe(0);
   },
 
+  SavedSearch: async () => {
+    const created = await prisma.savedSearch.create({
+      data: {
+        email: 'robin@example.org',
+        filter: { categoryId: 1, age: 'young' },
+        confirmTokenHash: 'c'.repeat(64),
+        unsubscribeTokenHash: 'u'.repeat(64),
+      },
+    });
+    expect(created).toMatchObject({ confirmedAt: null, lastAlertAt: null, unsubscribedAt: null });
+    expect(created.createdAt).toBeInstanceOf(Date);
+    // A token's hash names one search only.
+    expect(
+      await prismaCode(
+        prisma.savedSearch.create({
+          data: {
+            email: 'other@example.org',
+            filter: {},
+            confirmTokenHash: 'c'.repeat(64),
+            unsubscribeTokenHash: 'v'.repeat(64),
+          },
+        }),
+      ),
+    ).toBe('P2002');
+  },
   MailMessage: async () => {
     const category = await prisma.category.create({ data: { name: 'Pen pals' } });
     const pet = await prisma.pet.create({ data: { name: 'Stamp', categoryId: category.id } });

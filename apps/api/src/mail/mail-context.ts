@@ -1,6 +1,7 @@
 import { orderStatusPagePath } from '@pets/contract/schemas';
 import type { TConfig } from '../config';
 import type { TAccountLinkPurpose } from '../links/account-links';
+import type { TSavedSearchLinkPurpose } from '../links/saved-search-links';
 import type { TAccountMailData, TMailContext } from './mail-templates';
 
 /** Where each account link leads on the site: the developer portal or the back office. */
@@ -21,12 +22,15 @@ export const mailContextOf = (
   config: TConfig,
   sign: (orderId: number) => string,
   signAccount: (purpose: TAccountLinkPurpose, accountId: string, binding: string) => string,
+  signSavedSearch: (purpose: TSavedSearchLinkPurpose, searchId: string) => string,
 ): TMailContext => ({
   store: config.store,
   siteUrl: config.SITE_URL,
   statusUrl: (orderId) => `${config.SITE_URL}${orderStatusPagePath(sign(orderId))}`,
   accountUrl: (purpose, data) =>
     `${config.SITE_URL}${accountPath(purpose, data, signAccount(purpose, data.accountId, data.binding))}`,
+  savedSearchUrl: (purpose, searchId) =>
+    `${config.SITE_URL}/saved-searches/${purpose}/${signSavedSearch(purpose, searchId)}`,
 });
 
 /** MAIL_FROM, or the store's name and address. */

@@ -6,6 +6,7 @@ import {
   type TDeclineReason,
   type TOrderStatus,
 } from '@pets/contract/schemas';
+import { SAVED_SEARCH_CONFIRM_DAYS } from '@pets/contract/site';
 import { formatStoreInstant, mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
 import type { TWebhookDisabledMailData } from '@pets/store/webhooks.repository';
 import {
@@ -87,7 +88,30 @@ export type TAccountMailData = {
   invitedBy?: string;
 };
 
+/** A saved search's confirmation email (issue 28): the search it confirms. */
+export type TSavedSearchConfirmMailData = { searchId: string };
+
+/** A saved search's alert: the animals that became available and match it, newest first. */
+export type TSavedSearchAlertMailData = {
+  searchId: string;
+  pets: { id: number; name: string }[];
+  /** How many more matched than the email lists. */
+  more: number;
+};
+
 export type TMailRequest =
+  | {
+      template: 'saved-search-confirm';
+      to: string;
+      orderId?: undefined;
+      data: TSavedSearchConfirmMailData;
+    }
+  | {
+      template: 'saved-search-alert';
+      to: string;
+      orderId?: undefined;
+      data: TSavedSearchAlertMailData;
+    }
   | {
       template: 'account-verify' | 'account-reset' | 'account-invite';
       to: string;
@@ -123,9 +147,17 @@ export type TMailContext = {
   statusUrl: (orderId: number) => string;
   /** The signed link of an account email (verify, reset, invite). */
   accountUrl: (purpose: 'verify' | 'reset' | 'invite', data: TAccountMailData) => string;
+  /** The site's page of a saved search's link (a token made now; apps/api/src/links). */
+  savedSearchUrl: (purpose: 'confirm' | 'unsubscribe', searchId: string) => string;
 };
 
-export type TRenderedMail = { subject: string; html: string; text: string };
+/** `headers`: a message's own header fields besides the usual (List-Unsubscribe, say). */
+export type TRenderedMail = {
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+};
 
 /** "1 July 2026, 10:30 BST": on the store's clock, with its zone, as the site shows it. */
 const dateIn = (timeZone: string, instant: string): string =>
@@ -188,6 +220,7 @@ const StatusLink = ({ data, context }: { data: TApplicationMailData; context: TM
 type TTemplate<TData> = {
   subject: (data: TData, context: TMailContext) => string;
   body: (data: TData, context: TMailContext) => ReactNode;
+  headers?: (data: TData, context: TMailContext) => Record<string, string>;
 };
 
 /** Every message, by its name (what the outbox row keeps). */
@@ -418,6 +451,66 @@ const WEBHOOK_DISABLED: TTemplate<TWebhookDisabledMailData> = {
   ),
 };
 
+/**
+ * A saved search's confirmation (issue 28). The link opens a page whose button confirms: a mail
+ * scanner that opens every link confirms nothing.
+ */
+const SAVED_SEARCH_CONFIRM: TTemplate<TSavedSearchConfirmMailData> = {
+  subject: (_data, context) => `Confirm your animal alerts from ${context.store.name}`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">Confirm your alerts</Heading>
+      <P>{`Someone (we hope you) asked ${context.store.name} to email this address when a new animal matches a search. Confirm it, and we will write at most once a day, only when a new animal matches. The link works for ${SAVED_SEARCH_CONFIRM_DAYS} days.`}</P>
+      <Button href={context.savedSearchUrl('confirm', data.searchId)} style={buttonStyle}>
+        Confirm my alerts
+      </Button>
+      <P>
+        {
+          'If you did not ask for this, you can ignore this email: without the link, nothing is sent.'
+        }
+      </P>
+    </>
+  ),
+};
+
+/**
+ * The alert of a saved search: the new animals that match it, with their pages, and a one-click
+ * unsubscribe (RFC 8058: List-Unsubscribe's https address takes a POST with no other check).
+ */
+const SAVED_SEARCH_ALERT: TTemplate<TSavedSearchAlertMailData> = {
+  subject: (data) => {
+    const total = data.pets.length + data.more;
+    return total === 1
+      ? `A new animal matches your search: ${data.pets[0]?.name ?? ''}`
+      : `${total} new animals match your search`;
+  },
+  body: (data, context) => (
+    <>
+      <Heading as="h1">New animals for your search</Heading>
+      <P>
+        {
+          'These animals arrived or became available for adoption since we last wrote, and match the search you saved:'
+        }
+      </P>
+      {data.pets.map((pet) => (
+        <Text key={pet.id} style={{ fontSize: '16px', lineHeight: '24px' }}>
+          <Link href={`${context.siteUrl}/pets/${pet.id}`}>{pet.name}</Link>
+        </Text>
+      ))}
+      {data.more > 0 ? <P>{`And ${data.more} more on our site.`}</P> : null}
+      <P>{`We write at most once a day about this search.`}</P>
+      <Text style={{ fontSize: '14px', color: colors.muted }}>
+        {'No longer looking? '}
+        <Link href={context.savedSearchUrl('unsubscribe', data.searchId)}>Stop these emails</Link>
+      </Text>
+    </>
+  ),
+  headers: (data, context) => ({
+    'List-Unsubscribe': `<${context.savedSearchUrl('unsubscribe', data.searchId)}/one-click>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  }),
+};
+
 /** The messages whose input is not one application: each with its own kind of `data`. */
 const LIST_TEMPLATES = {
   'application-links': LINKS,
@@ -426,6 +519,8 @@ const LIST_TEMPLATES = {
   'account-reset': ACCOUNT_RESET,
   'account-invite': ACCOUNT_INVITE,
   'webhook-disabled': WEBHOOK_DISABLED,
+  'saved-search-confirm': SAVED_SEARCH_CONFIRM,
+  'saved-search-alert': SAVED_SEARCH_ALERT,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;
@@ -500,12 +595,15 @@ export const renderMail = async (
   context: TMailContext,
 ): Promise<TRenderedMail> => {
   const subject = subjectOf(mail, context);
+  const headers = isListTemplate(mail.template)
+    ? (LIST_TEMPLATES[mail.template] as TTemplate<unknown>).headers?.(mail.data, context)
+    : undefined;
   const html = `${DOCTYPE}${renderToStaticMarkup(
     <Layout preview={subject} context={context}>
       {bodyOf(mail, context)}
     </Layout>,
   ).replace(IMAGE_PRELOAD, '')}`;
-  return { subject, html, text: toPlainText(html) };
+  return { subject, html, text: toPlainText(html), ...(headers ? { headers } : {}) };
 };
 
 /** Every template's name, as the outbox keeps it. */

@@ -21,6 +21,8 @@ export type TOutgoingMail = {
   /** Stable across retries, so a second copy is recognisably the same message. */
   messageId: string;
   date: Date;
+  /** Header fields of its own (List-Unsubscribe, say). */
+  headers?: Record<string, string>;
 };
 
 export type TMailTransport = {
@@ -33,7 +35,7 @@ export type TMailTransport = {
 export class MailSendError extends Error {}
 
 /** The message as nodemailer builds it, the same for the server and the dev mailbox. */
-const messageOf = ({ from, to, subject, html, text, messageId, date }: TOutgoingMail) => ({
+const messageOf = ({ from, to, subject, html, text, messageId, date, headers }: TOutgoingMail) => ({
   from,
   to,
   subject,
@@ -41,6 +43,7 @@ const messageOf = ({ from, to, subject, html, text, messageId, date }: TOutgoing
   text,
   messageId,
   date,
+  ...(headers ? { headers } : {}),
 });
 
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };

@@ -14,6 +14,7 @@ import { JOB_QUEUE, JobsModule } from '../jobs/jobs.module';
 import { runOnSchedule, startInBackground } from '../jobs/scheduled-job';
 import { AccountLinks } from '../links/account-links';
 import { OrderLinks } from '../links/order-links';
+import { SavedSearchLinks } from '../links/saved-search-links';
 import { LOGGER } from '../logging/logger';
 import { startMailWorker } from './mail.worker';
 import { mailContextOf, mailFromOf } from './mail-context';
@@ -32,6 +33,7 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(MailRepository) private readonly mail: MailRepository,
     @Inject(OrderLinks) private readonly links: OrderLinks,
     @Inject(AccountLinks) private readonly accountLinks: AccountLinks,
+    @Inject(SavedSearchLinks) private readonly savedSearchLinks: SavedSearchLinks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -48,7 +50,12 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
         mail: this.mail,
         transport,
         contextFor: async () =>
-          mailContextOf(this.config, await this.links.signer(), await this.accountLinks.signer()),
+          mailContextOf(
+            this.config,
+            await this.links.signer(),
+            await this.accountLinks.signer(),
+            await this.savedSearchLinks.signer(),
+          ),
         siteUrl: this.config.SITE_URL,
         from: mailFromOf(this.config),
         logger: this.logger,
@@ -103,8 +110,13 @@ class MailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
       useFactory: (pool: Pool) => new AccountLinks(pool),
       inject: [PG_POOL],
     },
+    {
+      provide: SavedSearchLinks,
+      useFactory: (pool: Pool) => new SavedSearchLinks(pool),
+      inject: [PG_POOL],
+    },
     MailWorker,
   ],
-  exports: [MailRepository, OrderLinks, AccountLinks],
+  exports: [MailRepository, OrderLinks, AccountLinks, SavedSearchLinks],
 })
 export class MailModule {}

@@ -10,6 +10,8 @@ export type TReceivedMail = {
   text: string;
   html: string;
   messageId: string;
+  /** Every header field as sent (unfolded), by its lower-case name; the last of a repeated one. */
+  headers: Record<string, string>;
 };
 
 export type TTestSmtpServer = {
@@ -72,6 +74,15 @@ export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
           text: mail.text ?? '',
           html: typeof mail.html === 'string' ? mail.html : '',
           messageId: mail.messageId ?? '',
+          headers: Object.fromEntries(
+            mail.headerLines.map(({ key, line }) => [
+              key,
+              line
+                .slice(line.indexOf(':') + 1)
+                .replace(/\r?\n(?=[ \t])/g, '')
+                .trim(),
+            ]),
+          ),
         });
         callback();
       })();

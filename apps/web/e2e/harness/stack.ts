@@ -168,7 +168,7 @@ const newPassword = (): string => `pw-${randomBytes(12).toString('base64url')}`;
  * spends, so no test depends on another's count. The guarded site keeps the defaults.
  */
 const RAISED_LIMITS =
-  'page=100000/60,form=100000/60,sign-in=1000/600,sign-up=1000/3600,reset=1000/3600,lookup=1000/600,apply=1000/3600';
+  'page=100000/60,form=100000/60,sign-in=1000/600,sign-up=1000/3600,reset=1000/3600,lookup=1000/600,apply=1000/3600,saved-search=1000/3600';
 /**
  * Every site of the run keeps the store's time in New York: neither UTC nor the default
  * (Europe/London, which is UTC all winter), so a date shown on the server's clock, or the default
@@ -317,6 +317,8 @@ export const startStack = async (): Promise<TRunningStack> => {
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       WEBHOOK_POLL_INTERVAL_MS: '200',
+      // A saved search's alert follows a new animal within a second (saved-searches.spec.ts).
+      SAVED_SEARCH_POLL_INTERVAL_MS: '500',
     });
     const api = startProcess('api', process.execPath, [API_MAIN], {
       cwd: REPO_ROOT,

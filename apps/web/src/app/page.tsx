@@ -9,6 +9,7 @@ import { BrowseFilters } from '@/components/browse-filters';
 import { PageIntro } from '@/components/page-intro';
 import { Pagination } from '@/components/pagination';
 import { PetCard } from '@/components/pet-card';
+import { SavedSearchForm } from '@/components/saved-search-form';
 import { StatePanel } from '@/components/state-panel';
 import { storeConfig } from '@/env';
 import { listCategories, listPets } from '@/lib/api';
@@ -26,6 +27,7 @@ import {
 } from '@/lib/browse-query';
 import { petHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
+import { savedSearchInWords } from '@/lib/saved-search-words';
 
 export const generateMetadata = async (): Promise<Metadata> => {
   await connection();
@@ -197,6 +199,15 @@ const BrowsePage = async ({ searchParams }: TProps) => {
           <Results query={query} page={page.data} categories={categories.data} />
         )}
       </section>
+      {page.ok && categories.ok ? (
+        <SavedSearchForm
+          filter={listPetsQueryOf(query)}
+          summary={savedSearchInWords(
+            listPetsQueryOf(query),
+            (id) => categories.data.find((category) => category.id === id)?.name,
+          )}
+        />
+      ) : null}
     </>
   );
 };

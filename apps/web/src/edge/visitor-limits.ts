@@ -13,6 +13,7 @@ export const VISITOR_LIMIT_NAMES = [
   'links',
   'apply',
   'apply-token',
+  'saved-search',
 ] as const;
 export type TLimitName = (typeof VISITOR_LIMIT_NAMES)[number];
 
@@ -48,6 +49,11 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
    * same token, one application for the API) costs nothing more.
    */
   'apply-token': { points: 1, seconds: 86_400 },
+  /**
+   * Searches saved by one visitor ("email me when a new animal matches"; each sends a confirmation
+   * email; the API also limits each address, SAVED_SEARCH_LIMITS).
+   */
+  'saved-search': { points: 5, seconds: 3600 },
 };
 
 const MAX_POINTS = 10_000_000;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
-import type { TCreateOrgKey, TSignInArea } from '@pets/contract/site';
+import type { TCreateOrgKey, TSaveSearchRequest, TSignInArea } from '@pets/contract/site';
 import { webConfig } from '../env';
 import { callSiteApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
 import type { TApiFailure, TResult } from './api-result';
@@ -23,7 +23,7 @@ export type TSiteFailure =
   | TApiFailure
   | { kind: 'signed-out'; message: string }
   | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string }
-  | { kind: 'throttled'; retryAfterSeconds: number };
+  | { kind: 'throttled'; retryAfterSeconds: number; message?: string };
 export type TSiteResult<T> = TResult<T, TSiteFailure>;
 
 const messageOf = (body: unknown): string => {
@@ -45,7 +45,11 @@ const siteFailureOf = (response: { status: number; body: unknown; headers: Heade
         message: messageOf(response.body),
       };
     case 429:
-      return { kind: 'throttled' as const, retryAfterSeconds: rateLimitedFor(response) };
+      return {
+        kind: 'throttled' as const,
+        retryAfterSeconds: rateLimitedFor(response),
+        message: messageOf(response.body),
+      };
     default:
       return undefined;
   }
@@ -369,4 +373,42 @@ export const listKeyWebhookDeliveries = async (
         fetchOptions: fetchOptions(),
       }),
     (response) => (response.status === 200 ? response.body.deliveries : undefined),
+  );
+
+// --- Saved searches (issue 28) -----------------------------------------------------------------
+
+/** Saves a search, unconfirmed: the API emails the confirmation link. */
+export const saveSearch = async (body: TSaveSearchRequest) =>
+  callSiteApi(
+    'saveSearch',
+    await visitorCredential(),
+    (client) => client.savedSearches.saveSearch({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 202 ? true : undefined),
+  );
+
+export const confirmSavedSearch = async (token: string) =>
+  callSiteApi(
+    'confirmSearch',
+    await visitorCredential(),
+    (client) =>
+      client.savedSearches.confirmSearch({ body: { token }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.filter : undefined),
+  );
+
+export const unsubscribeSavedSearch = async (token: string) =>
+  callSiteApi(
+    'unsubscribeSearch',
+    await visitorCredential(),
+    (client) =>
+      client.savedSearches.unsubscribeSearch({ body: { token }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.filter : undefined),
+  );
+
+/** Staff: how many confirmed searches wait for each filter. */
+export const listWaitingSearches = async (credential: string) =>
+  callSiteApi(
+    'listWaiting',
+    await accountCredential(credential),
+    (client) => client.savedSearches.listWaiting({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
   );

@@ -27,6 +27,10 @@ import {
   ZPasswordAttempt,
   ZPersonName,
   ZRollOrgKey,
+  ZSavedSearchAnswer,
+  ZSavedSearchToken,
+  ZSavedSearchWaiting,
+  ZSaveSearchRequest,
   ZSignInRequest,
   ZSignInResponse,
   ZSignUpRequest,
@@ -342,6 +346,47 @@ export const orgWebhooksRouter = c.router({
   },
 });
 
+const STAFF = access({ account: ['admin', 'staff'] });
+
+/**
+ * Saved searches (issue 28): "email me when a new animal matches". A visitor saves a listPets
+ * filter with an address; the API emails a confirmation link and, once confirmed, at most one
+ * alert a day per search. Confirming and unsubscribing take the token of an email's link.
+ */
+export const savedSearchesRouter = c.router({
+  saveSearch: {
+    method: 'POST',
+    path: '/saved-searches',
+    summary: 'Save a search for an address, unconfirmed; sends the confirmation email',
+    body: ZSaveSearchRequest,
+    responses: { 202: ZMessage },
+    metadata: VISITOR,
+  },
+  confirmSearch: {
+    method: 'POST',
+    path: '/saved-searches/confirm',
+    summary: "Confirm a saved search with the token of its confirmation email's link",
+    body: z.object({ token: ZSavedSearchToken }),
+    responses: { 200: ZSavedSearchAnswer },
+    metadata: VISITOR,
+  },
+  unsubscribeSearch: {
+    method: 'POST',
+    path: '/saved-searches/unsubscribe',
+    summary: "Stop a saved search's alerts with the token of an alert's unsubscribe link",
+    body: z.object({ token: ZSavedSearchToken }),
+    responses: { 200: ZSavedSearchAnswer },
+    metadata: VISITOR,
+  },
+  listWaiting: {
+    method: 'GET',
+    path: '/saved-searches/waiting',
+    summary: 'How many confirmed searches wait for each filter (counts only, no addresses)',
+    responses: { 200: ZSavedSearchWaiting },
+    metadata: STAFF,
+  },
+});
+
 export const SITE_PATH_PREFIX = '/internal';
 
 /**
@@ -358,6 +403,7 @@ export const siteContract = c.router(
     audit: auditRouter,
     org: orgRouter,
     orgWebhooks: orgWebhooksRouter,
+    savedSearches: savedSearchesRouter,
   },
   {
     pathPrefix: SITE_PATH_PREFIX,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_LENGTH } from '../rules/password';
+import { listPetsQueryIssue, ZListPetsQuery } from '../schemas/pet';
 
 /**
  * The shapes of the site-only contract (issue 27): people's accounts, sessions and tokens. Never
@@ -220,3 +221,60 @@ export const ZOrgUsageNow = z.object({
   ),
 });
 export type TOrgUsageNow = z.infer<typeof ZOrgUsageNow>;
+
+// --- Saved searches (issue 28) -----------------------------------------------------------------
+
+/**
+ * What a saved search keeps: exactly a listPets filter (ZListPetsQuery itself, not a copy), less
+ * what is not a filter of which animals (the page size, the order, the cursor, `include`) and what
+ * an alert decides itself: it is always about animals that became `available`, so no `status`,
+ * `id` or `updatedSince`. Unknown keys are dropped, so the site may send its browse query as is.
+ */
+export const ZSavedSearchFilter = ZListPetsQuery.omit({
+  limit: true,
+  sort: true,
+  include: true,
+  cursor: true,
+  status: true,
+  id: true,
+  updatedSince: true,
+}).superRefine((filter, context) => {
+  const issue = listPetsQueryIssue(filter);
+  if (issue) {
+    context.addIssue({ code: z.ZodIssueCode.custom, path: [issue.field], message: issue.message });
+  }
+});
+/** The filter as the API keeps it (a name search as its words, joined by single spaces). */
+export type TSavedSearchFilter = z.infer<typeof ZSavedSearchFilter>;
+/** The filter as the site sends it. */
+export type TSavedSearchFilterInput = z.input<typeof ZSavedSearchFilter>;
+
+/**
+ * The per-address limits of saved searches (the site adds its per-visitor one): an address may
+ * have this many searches that are confirmed and not unsubscribed, and ask for this many new ones
+ * (each sends a confirmation email) in 24 hours.
+ */
+export const SAVED_SEARCH_LIMITS = { activePerAddress: 10, newPerAddressPerDay: 3 } as const;
+
+/** How long a confirmation link works: after that, the search is never confirmed. */
+export const SAVED_SEARCH_CONFIRM_DAYS = 7;
+
+/** At most one alert per search in this many hours. */
+export const SAVED_SEARCH_ALERT_HOURS = 24;
+
+/** The token of a confirm or unsubscribe link: 256 bits of an HMAC, base64url. */
+export const ZSavedSearchToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+export const ZSaveSearchRequest = z.object({ email: ZEmail, filter: ZSavedSearchFilter });
+export type TSaveSearchRequest = z.input<typeof ZSaveSearchRequest>;
+
+/** What a confirm or unsubscribe answers: the search's filter, for the page to say it in words. */
+export const ZSavedSearchAnswer = z.object({ filter: ZSavedSearchFilter });
+export type TSavedSearchAnswer = z.infer<typeof ZSavedSearchAnswer>;
+
+/** Staff: how many confirmed, subscribed searches wait for each filter (never who). */
+export const ZSavedSearchWaiting = z.object({
+  filters: z.array(z.object({ filter: ZSavedSearchFilter, searches: z.number().int() })),
+  total: z.number().int(),
+});
+export type TSavedSearchWaiting = z.infer<typeof ZSavedSearchWaiting>;
