@@ -174,7 +174,8 @@ const BrowsePage = async ({ searchParams }: TProps) => {
     <>
       <PageIntro title="Find an animal to adopt">
         Every one of them is at our store, waiting to meet you. Filter by what you are looking for,
-        then open an animal to learn more.
+        then open an animal to learn more. Not sure where to start?{' '}
+        <Link href="/match">Find your match</Link> in six questions about your home.
       </PageIntro>
       {arrivals?.ok && categories.ok && arrivals.data.pets.length >= ARRIVALS_SHOWN ? (
         <NewArrivals pets={arrivals.data.pets} categories={categories.data} />

@@ -8,9 +8,9 @@ import type { TPet } from '@pets/contract/schemas';
  * Each answer is checked against what the store knows of an animal. A known fit ("good with cats")
  * adds to its score; a known clash ("best without cats: you have cats") is a concern; a detail
  * nobody knows yet ("not known yet: cats") is neither, but said. Animals without a concern come
- * first, then those with one; within each, those whose every asked detail is known come before
- * those with unknowns, then the higher score, then the newest. Nothing is hidden: a concern ranks
- * an animal lower and says why.
+ * first: those whose every asked detail is known, then those with unknowns; then the animals with a
+ * concern. Within each group the higher score comes first, then the newest. Nothing is hidden: a
+ * concern ranks an animal lower and says why.
  */
 
 export const MATCH_HOMES = ['flat', 'garden', 'rural'] as const;
