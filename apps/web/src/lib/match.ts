@@ -227,3 +227,18 @@ export const rankMatches = <TAnimal extends TMatchPet>(
     })
     .sort((a, b) => a.tier - b.tier || b.score - a.score || b.pet.id - a.pet.id)
     .map(({ pet, score, reasons }) => ({ pet, score, reasons }));
+
+/**
+ * What was ranked, in words: every available animal, or, when there are more than one page
+ * (`hasMore`), the newest of them and how many there are when the API counted them (`total`).
+ */
+export const rankedSummary = (ranked: number, hasMore: boolean, total?: number): string => {
+  if (hasMore) {
+    return total === undefined
+      ? `We ranked the ${ranked} newest animals available for adoption; there are more.`
+      : `We ranked the ${ranked} newest of the ${total} animals available for adoption.`;
+  }
+  return ranked === 1
+    ? 'We ranked the one animal available for adoption.'
+    : `We ranked all ${ranked} animals available for adoption.`;
+};

@@ -13,6 +13,7 @@ import {
   isAnswered,
   matchSearch,
   parseMatchAnswers,
+  rankedSummary,
   rankMatches,
   type TMatch,
   type TMatchAnswers,
@@ -59,29 +60,18 @@ const Reasons = ({ match }: { match: TMatch }) =>
     </ul>
   );
 
-/**
- * What was ranked, in words: every available animal, or the newest hundred and where the others
- * are.
- */
-const CandidatesSummary = ({ page }: { page: TPetsPage }) => {
-  const count = page.pets.length;
-  if (page.nextCursor) {
-    const of = page.total === undefined ? 'more' : `the ${page.total}`;
-    return (
-      <p className="results__summary">
-        We ranked the {count} newest of {of} animals available for adoption; the others are on{' '}
-        <Link href="/">the Browse page</Link>.
-      </p>
-    );
-  }
-  return (
-    <p className="results__summary">
-      {count === 1
-        ? 'We ranked the one animal available for adoption.'
-        : `We ranked all ${count} animals available for adoption.`}
-    </p>
-  );
-};
+/** What was ranked, in words, and where the others are when there are more. */
+const CandidatesSummary = ({ page }: { page: TPetsPage }) => (
+  <p className="results__summary">
+    {rankedSummary(page.pets.length, page.nextCursor !== undefined, page.total)}
+    {page.nextCursor ? (
+      <>
+        {' '}
+        <Link href="/">See the others on the Browse page</Link>
+      </>
+    ) : null}
+  </p>
+);
 
 type TResultsProps = { page: TPetsPage; categories: TCategory[]; answers: TMatchAnswers };
 
