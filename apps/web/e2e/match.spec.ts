@@ -105,7 +105,9 @@ test.describe('Find your match', () => {
     await page.getByRole('radio', { name: 'A flat or apartment' }).check();
     await page.getByRole('radio', { name: /^Calm/ }).check();
     await page.getByRole('button', { name: 'Show my matches' }).click();
-    await expect(page).toHaveURL(`${stack.siteUrl}/match?home=flat&pets=cats&activity=calm#matches`);
+    await expect(page).toHaveURL(
+      `${stack.siteUrl}/match?home=flat&pets=cats&activity=calm#matches`,
+    );
     await expect(page.getByRole('radio', { name: 'A flat or apartment' })).toBeChecked();
     await expect(cardOf(page, animals.friend.name).getByRole('listitem')).toHaveText([
       'Good with cats',
