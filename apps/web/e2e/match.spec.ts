@@ -6,6 +6,7 @@ import { expectNoSeriousViolations } from './axe';
 import { expect, type TApiClient, test } from './fixtures';
 import { SCREENSHOTS_DIR } from './harness/paths';
 import { categories, uniqueName } from './helpers';
+import { newVisitorAddress, ScriptedVisitor } from './scripted-visitor';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -130,6 +131,31 @@ test.describe('Find your match', () => {
     await expect(page).toHaveURL(`${stack.siteUrl}/match?pets=cats&time=home#matches`);
     await expectCatHomeRanking(page, animals);
     await context.close();
+  });
+
+  test("the matches count against the visitor's page limit at the edge; another visitor still gets theirs", async ({
+    stack,
+  }) => {
+    test.setTimeout(120_000); // 320 page views, 20 at a time
+    // The guarded site keeps the default limits: 300 page views a minute per visitor.
+    const eager = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const statuses: number[] = [];
+    for (let round = 0; round < 16; round += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => eager.request('/match?pets=cats')),
+      );
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(300);
+    expect(statuses).toContain(429);
+    const refused = await eager.request('/match?pets=dogs');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toContain("We're getting a lot of visits");
+
+    const other = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const answer = await other.request('/match?pets=cats');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('Your matches');
   });
 
   test('the form and the results: axe clean and screenshots at desktop and phone width', async ({
