@@ -102,6 +102,14 @@ test.describe('Find your match', () => {
     await expect(page.getByRole('checkbox', { name: 'A dog' })).not.toBeChecked();
     await expectCatHomeRanking(page, animals);
 
+    // An animal's page, and back to the same matches.
+    await page.getByRole('link', { name: animals.friend.name, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(animals.friend.name);
+    await page.getByRole('link', { name: 'Back to your matches' }).click();
+    // Next.js' router may bring back the fragment this address had in the history (#matches).
+    await expect(page).toHaveURL(/\/match\?pets=cats(#matches)?$/);
+    await expectCatHomeRanking(page, animals);
+
     // A flat and calm days as well: the answers join the address in the questions' order.
     await page.getByRole('radio', { name: 'A flat or apartment' }).check();
     await page.getByRole('radio', { name: /^Calm/ }).check();

@@ -19,7 +19,7 @@ import {
   type TMatchAnswers,
   type TReasonKind,
 } from '@/lib/match';
-import { petHref } from '@/lib/pet-links';
+import { matchPetHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
 
 export const metadata: Metadata = {
@@ -86,6 +86,7 @@ const Results = ({ page, categories, answers }: TResultsProps) => {
   const names = new Map(categories.map((category) => [category.id, category.name]));
   // Every candidate, best fit first: rankMatches hides nobody.
   const matches = rankMatches(page.pets, answers);
+  const search = matchSearch(answers);
   return (
     <>
       <CandidatesSummary page={page} />
@@ -95,7 +96,7 @@ const Results = ({ page, categories, answers }: TResultsProps) => {
             key={match.pet.id}
             pet={match.pet}
             categoryName={names.get(match.pet.categoryId)}
-            href={petHref(match.pet.id)}
+            href={matchPetHref(match.pet.id, search)}
             isPriority={index < 4}
             heading="h3"
           >
