@@ -198,6 +198,8 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['browse-pending', `${stack.siteUrl}/?status=pending`],
     ['browse-filtered', `${stack.siteUrl}/?status=all&sex=female&age=young`],
     ['browse-search', `${stack.siteUrl}/?name=${encodeURIComponent(photographed.name)}`],
+    ['match', `${stack.siteUrl}/match`],
+    ['match-answered', `${stack.siteUrl}/match?home=flat&children=young&pets=cats&time=part`],
     ['animal', `${stack.siteUrl}/pets/${pets?.[0]?.id}`],
     ['animal-available', `${stack.siteUrl}/pets/${available?.id}`],
     ['animal-photos', `${stack.siteUrl}/pets/${photographed.id}`],

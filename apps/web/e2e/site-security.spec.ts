@@ -41,6 +41,7 @@ test.describe('Content-Security-Policy', () => {
       `/pets/${pet.id}`,
       `/pets/${pet.id}/apply`,
       '/applications/status',
+      '/match?home=flat&pets=cats',
       '/staff/sign-in',
     ];
     for (const path of publicPages) {

@@ -175,8 +175,10 @@ const BrowsePage = async ({ searchParams }: TProps) => {
   return (
     <>
       <PageIntro title="Find an animal to adopt">
-        Every one of them is at our store, waiting to meet you. Filter by what you are looking for,
-        then open an animal to learn more.
+        {/* Three lines on a phone, as before the match link: the first animal stays on the first
+            screen (browse.spec.ts); the filters below need no words. */}
+        Every one of them is at our store, waiting to meet you. Not sure where to start?{' '}
+        <Link href="/match">Find your match</Link> in six questions.
       </PageIntro>
       {arrivals?.ok && categories.ok && arrivals.data.pets.length >= ARRIVALS_SHOWN ? (
         <NewArrivals pets={arrivals.data.pets} categories={categories.data} />

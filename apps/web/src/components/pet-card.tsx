@@ -1,5 +1,6 @@
 import type { TPet } from '@pets/contract/schemas';
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { profileFacts } from '@/lib/pet-profile';
 import { FavouriteButton } from './favourite-button';
 import { PetVisual } from './pet-visual';
@@ -13,10 +14,19 @@ type TProps = {
   isPriority?: boolean;
   /** The name's heading: `h3` inside a section with a heading of its own (the new arrivals). */
   heading?: 'h2' | 'h3';
+  /** More to say under the card's facts (the reasons of "Find your match"). */
+  children?: ReactNode;
 };
 
 /** An animal in the grid: the whole card is one link to its page (the name is the link text). */
-export const PetCard = ({ pet, categoryName, href, isPriority = false, heading }: TProps) => {
+export const PetCard = ({
+  pet,
+  categoryName,
+  href,
+  isPriority = false,
+  heading,
+  children,
+}: TProps) => {
   const Name = heading ?? 'h2';
   // Age, sex and size: the arrival date waits for the animal's page.
   const facts = profileFacts({ ...pet, arrivedAt: null });
@@ -43,6 +53,7 @@ export const PetCard = ({ pet, categoryName, href, isPriority = false, heading }
           <span className="card__category">{categoryName ?? 'Other'}</span>
           <StatusBadge status={pet.status} />
         </p>
+        {children}
       </div>
       {/* Over the photo's corner, above the card's link area; after the name in reading order. */}
       <FavouriteButton petId={pet.id} name={pet.name} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backToListHref, parsePetId, petHref } from './pet-links';
+import { backToListHref, backToMatchesHref, matchPetHref, parsePetId, petHref } from './pet-links';
 
 describe('petHref', () => {
   it('remembers the list it was opened from', () => {
@@ -22,6 +22,18 @@ describe('backToListHref', () => {
     expect(backToListHref('//evil.example/path')).toBe('/');
     expect(backToListHref('https://evil.example')).toBe('/');
     expect(backToListHref('status=sold&next=https://evil.example')).toBe('/?status=sold');
+  });
+});
+
+describe('the way back to "Find your match"', () => {
+  it('keeps the answers and rebuilds them, always to /match', () => {
+    const href = matchPetHref(7, '?home=flat&pets=cats');
+    expect(href).toBe('/pets/7?match=home%3Dflat%26pets%3Dcats');
+    const match = new URL(href, 'http://site').searchParams.get('match') ?? undefined;
+    expect(backToMatchesHref(match)).toBe('/match?home=flat&pets=cats');
+    expect(backToMatchesHref(undefined)).toBeUndefined();
+    expect(backToMatchesHref('//evil.example/path')).toBe('/match');
+    expect(backToMatchesHref('pets=cats&next=https://evil.example')).toBe('/match?pets=cats');
   });
 });
 

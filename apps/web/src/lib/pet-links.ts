@@ -1,5 +1,6 @@
 import { MAX_ID } from '@pets/contract/schemas';
 import { browseHref, parseBrowseQuery, toSearchParamsRecord } from './browse-query';
+import { matchSearch, parseMatchAnswers } from './match';
 
 /**
  * An animal's page, remembering the list it was opened from (`from`: that list's query string) so
@@ -20,6 +21,29 @@ export const backToListHref = (from: string | string[] | undefined): string => {
     return '/';
   }
   return browseHref(parseBrowseQuery(toSearchParamsRecord(new URLSearchParams(value))));
+};
+
+/**
+ * An animal's page opened from "Find your match", remembering the answers (`match`: their query
+ * string) so "Back to your matches" returns to the same ranking.
+ */
+export const matchPetHref = (petId: number, answersSearch: string): string => {
+  const match = answersSearch.replace(/^\?/, '');
+  return match ? `/pets/${petId}?${new URLSearchParams({ match })}` : `/pets/${petId}`;
+};
+
+/**
+ * The matches to go back to, or undefined when the animal was not opened from them. Like `from`,
+ * `match` is parsed and rebuilt: only known answers survive, and it is always this site's /match.
+ */
+export const backToMatchesHref = (match: string | string[] | undefined): string | undefined => {
+  const value = Array.isArray(match) ? match[0] : match;
+  if (value === undefined) {
+    return undefined;
+  }
+  const search = matchSearch(parseMatchAnswers(toSearchParamsRecord(new URLSearchParams(value))));
+  // Without `#matches`: Next.js' client-side navigation doubles a fragment here (`#matches#matches`).
+  return `/match${search}`;
 };
 
 /** A pet id from the address: a positive decimal integer the API can hold, or undefined. */

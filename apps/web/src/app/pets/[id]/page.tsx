@@ -16,7 +16,7 @@ import { StoreVisit } from '@/components/store-visit';
 import { storeConfig } from '@/env';
 import { findPet, listCategories } from '@/lib/api';
 import { colorsInWords, feeInWords } from '@/lib/pet-details';
-import { backToListHref, parsePetId } from '@/lib/pet-links';
+import { backToListHref, backToMatchesHref, parsePetId } from '@/lib/pet-links';
 import { applicationsInReviewText, profileLine, storyParagraphs } from '@/lib/pet-profile';
 import {
   jsonForScript,
@@ -99,8 +99,12 @@ const PetPage = async ({ params, searchParams }: TProps) => {
   if (!pet.ok && (pet.failure.kind === 'not-found' || pet.failure.kind === 'invalid')) {
     notFound();
   }
-  const backHref = backToListHref(search.from);
-  const backLink = <BackLink href={backHref}>Back to the list</BackLink>;
+  const matchesHref = backToMatchesHref(search.match);
+  const backLink = matchesHref ? (
+    <BackLink href={matchesHref}>Back to your matches</BackLink>
+  ) : (
+    <BackLink href={backToListHref(search.from)}>Back to the list</BackLink>
+  );
   if (!pet.ok) {
     return (
       <>

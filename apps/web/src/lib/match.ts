@@ -8,9 +8,9 @@ import type { TPet } from '@pets/contract/schemas';
  * Each answer is checked against what the store knows of an animal. A known fit ("good with cats")
  * adds to its score; a known clash ("best without cats: you have cats") is a concern; a detail
  * nobody knows yet ("not known yet: cats") is neither, but said. Animals without a concern come
- * first, then those with one; within each, those whose every asked detail is known come before
- * those with unknowns, then the higher score, then the newest. Nothing is hidden: a concern ranks
- * an animal lower and says why.
+ * first: those whose every asked detail is known, then those with unknowns; then the animals with a
+ * concern. Within each group the higher score comes first, then the newest. Nothing is hidden: a
+ * concern ranks an animal lower and says why.
  */
 
 export const MATCH_HOMES = ['flat', 'garden', 'rural'] as const;
@@ -227,3 +227,18 @@ export const rankMatches = <TAnimal extends TMatchPet>(
     })
     .sort((a, b) => a.tier - b.tier || b.score - a.score || b.pet.id - a.pet.id)
     .map(({ pet, score, reasons }) => ({ pet, score, reasons }));
+
+/**
+ * What was ranked, in words: every available animal, or, when there are more than one page
+ * (`hasMore`), the newest of them and how many there are when the API counted them (`total`).
+ */
+export const rankedSummary = (ranked: number, hasMore: boolean, total?: number): string => {
+  if (hasMore) {
+    return total === undefined
+      ? `We ranked the ${ranked} newest animals available for adoption; there are more.`
+      : `We ranked the ${ranked} newest of the ${total} animals available for adoption.`;
+  }
+  return ranked === 1
+    ? 'We ranked the one animal available for adoption.'
+    : `We ranked all ${ranked} animals available for adoption.`;
+};

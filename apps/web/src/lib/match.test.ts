@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   matchSearch,
   parseMatchAnswers,
+  rankedSummary,
   rankMatches,
   reasonsFor,
   scoreOf,
@@ -136,5 +137,18 @@ describe('the ranking', () => {
 
   it('with nothing answered, keeps the newest first', () => {
     expect(names([pet(1, 'Old'), pet(9, 'New'), pet(4, 'Mid')], {})).toEqual(['New', 'Mid', 'Old']);
+  });
+});
+
+describe('what was ranked', () => {
+  it('says so in words when more animals are available than were ranked', () => {
+    expect(rankedSummary(100, true, 143)).toBe(
+      'We ranked the 100 newest of the 143 animals available for adoption.',
+    );
+    expect(rankedSummary(100, true)).toBe(
+      'We ranked the 100 newest animals available for adoption; there are more.',
+    );
+    expect(rankedSummary(30, false, 30)).toBe('We ranked all 30 animals available for adoption.');
+    expect(rankedSummary(1, false)).toBe('We ranked the one animal available for adoption.');
   });
 });
