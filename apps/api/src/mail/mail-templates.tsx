@@ -1,3 +1,4 @@
+import { PLAN_TITLES, type TPlan } from '@pets/contract/rules';
 import {
   DECLINE_REASON_WORDS,
   ORDER_CONFIRMATION_HOURS,
@@ -87,6 +88,19 @@ export type TAccountMailData = {
   invitedBy?: string;
 };
 
+/** A plan request approved or declined in the back office: the requester is told (issue 27). */
+export type TPlanDecidedMailData = {
+  name: string;
+  organizationName: string;
+  decision: 'approved' | 'declined';
+  currentPlan: TPlan;
+  requestedPlan: TPlan;
+  /** The staff member's note, if any. */
+  note: string | null;
+  /** The limits every key of the organisation has now (approvals). */
+  limits: { perMinute: number; perDay: number } | null;
+};
+
 export type TMailRequest =
   | {
       template: 'account-verify' | 'account-reset' | 'account-invite';
@@ -108,6 +122,12 @@ export type TMailRequest =
       to: string;
       orderId?: undefined;
       data: TWebhookDisabledMailData;
+    }
+  | {
+      template: 'plan-request-decided';
+      to: string;
+      orderId?: undefined;
+      data: TPlanDecidedMailData;
     };
 
 export type TMailStore = Pick<
@@ -418,6 +438,30 @@ const WEBHOOK_DISABLED: TTemplate<TWebhookDisabledMailData> = {
   ),
 };
 
+const count = (value: number) => value.toLocaleString('en-GB');
+
+/** A developer's plan request, approved or declined. */
+const PLAN_REQUEST_DECIDED: TTemplate<TPlanDecidedMailData> = {
+  subject: (data) =>
+    data.decision === 'approved'
+      ? `Your ${PLAN_TITLES[data.requestedPlan]} plan is ready`
+      : `About your request for the ${PLAN_TITLES[data.requestedPlan]} plan`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`Hello ${data.name}`}</Heading>
+      {data.decision === 'approved' ? (
+        <P>{`We approved your request: ${data.organizationName} is on the ${PLAN_TITLES[data.requestedPlan]} plan now.${data.limits ? ` Every one of your keys may make ${count(data.limits.perMinute)} requests a minute and ${count(data.limits.perDay)} a day; the new limits apply within a few seconds, with nothing to change on your side.` : ''}`}</P>
+      ) : (
+        <P>{`We looked at your request to move ${data.organizationName} from the ${PLAN_TITLES[data.currentPlan]} plan to ${PLAN_TITLES[data.requestedPlan]}, and we cannot approve it for now. Your keys keep working as before, on the ${PLAN_TITLES[data.currentPlan]} plan.`}</P>
+      )}
+      {data.note ? <P>{`A note from ${context.store.name}: ${data.note}`}</P> : null}
+      <Button href={`${context.siteUrl}/developers/plan`} style={buttonStyle}>
+        See your plan
+      </Button>
+    </>
+  ),
+};
+
 /** The messages whose input is not one application: each with its own kind of `data`. */
 const LIST_TEMPLATES = {
   'application-links': LINKS,
@@ -426,6 +470,7 @@ const LIST_TEMPLATES = {
   'account-reset': ACCOUNT_RESET,
   'account-invite': ACCOUNT_INVITE,
   'webhook-disabled': WEBHOOK_DISABLED,
+  'plan-request-decided': PLAN_REQUEST_DECIDED,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;

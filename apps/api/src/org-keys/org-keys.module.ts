@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PlansModule } from '../plans/plans.module';
 import { OrgKeysController } from './org-keys.controller';
 import { OrgKeysService } from './org-keys.service';
 
@@ -8,6 +9,7 @@ import { OrgKeysService } from './org-keys.service';
  * global rate-limit module.
  */
 @Module({
+  imports: [PlansModule],
   controllers: [OrgKeysController],
   providers: [OrgKeysService],
 })
