@@ -1,6 +1,12 @@
 import 'server-only';
 import { ZError } from '@pets/contract';
-import type { TCreateOrgKey, TSignInArea } from '@pets/contract/site';
+import type {
+  TCreateOrgKey,
+  TDecidePlanRequest,
+  TPlanRequestStatus,
+  TRequestPlanChange,
+  TSignInArea,
+} from '@pets/contract/site';
 import { webConfig } from '../env';
 import { callSiteApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
 import type { TApiFailure, TResult } from './api-result';
@@ -315,4 +321,52 @@ export const getKeyUsage = async (credential: string, keyId: string, days = 30) 
     (client) =>
       client.org.getKeyUsage({ params: { keyId }, query: { days }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+// --- Plans: the developer's request, the back office's decision -------------------------------
+
+export const requestPlanChange = async (credential: string, body: TRequestPlanChange) =>
+  callSiteApi(
+    'requestPlanChange',
+    await accountCredential(credential),
+    (client) => client.org.requestPlanChange({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body.request : undefined),
+  );
+
+export const withdrawPlanChange = async (credential: string, requestId: string) =>
+  callSiteApi(
+    'withdrawPlanChange',
+    await accountCredential(credential),
+    (client) =>
+      client.org.withdrawPlanChange({ params: { requestId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.request : undefined),
+  );
+
+export const listPlanRequests = async (credential: string, status: TPlanRequestStatus) =>
+  callSiteApi(
+    'listPlanRequests',
+    await accountCredential(credential),
+    (client) =>
+      client.plans.listPlanRequests({
+        query: { status, limit: 100 },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.requests : undefined),
+  );
+
+export const decidePlanRequest = async (
+  credential: string,
+  requestId: string,
+  body: TDecidePlanRequest,
+) =>
+  callSiteApi(
+    'decidePlanRequest',
+    await accountCredential(credential),
+    (client) =>
+      client.plans.decidePlanRequest({
+        params: { requestId },
+        body,
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.request : undefined),
   );

@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/developers', label: 'Dashboard' },
   { href: '/developers/keys', label: 'Keys' },
   { href: '/developers/usage', label: 'Usage' },
+  { href: '/developers/plan', label: 'Plan' },
   { href: '/developers/account', label: 'Account' },
 ] as const;
 

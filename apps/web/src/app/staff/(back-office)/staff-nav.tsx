@@ -7,6 +7,7 @@ const LINKS = [
   { href: '/staff/applications', label: 'Applications' },
   { href: '/staff/animals', label: 'Animals' },
   { href: '/staff/animals/new', label: 'Add an animal' },
+  { href: '/staff/plans', label: 'Plans' },
   { href: '/staff/mail', label: 'Mail' },
 ] as const;
 /** Only admins see these (the pages answer 404 to staff). */
