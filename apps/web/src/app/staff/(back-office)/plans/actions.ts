@@ -20,9 +20,18 @@ const refusalOf = (failure: TSiteFailure): string => {
       redirect(SESSION_EXPIRED_PATH);
       break;
     case 'refused':
-      return failure.message || 'That was refused.';
-    case 'invalid':
-      return failure.error.message;
+    case 'invalid': {
+      // The API names the field first ("rpm: ..."): the words alone here, as a sentence.
+      const words = (failure.kind === 'refused' ? failure.message : failure.error.message).replace(
+        /^[A-Za-z]+: /,
+        '',
+      );
+      if (!words) {
+        return 'That was refused.';
+      }
+      const sentence = `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+      return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+    }
     case 'not-found':
       return 'There is no such plan request.';
     default:
