@@ -161,6 +161,8 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
       await expectNoSeriousViolations(page, `Team (${width})`);
       await page.goto(`${stack.siteUrl}/staff/audit`);
       await expectNoSeriousViolations(page, `Audit log (${width})`);
+      await page.goto(`${stack.siteUrl}/staff/plans`);
+      await expectNoSeriousViolations(page, `Plan requests (${width})`);
     }
   });
 
@@ -215,6 +217,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
         [rollHref, 'Roll a key'],
         [revokeHref, 'Revoke a key'],
         ['/developers/usage', 'Usage'],
+        ['/developers/plan', 'Plan'],
         ['/developers/account', 'Developer account'],
       ] as const) {
         await page.goto(`${stack.siteUrl}${path}`);

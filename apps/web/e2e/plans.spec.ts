@@ -56,11 +56,9 @@ test.describe('Plans', () => {
       .getByRole('link', { name: 'Plans' })
       .click();
     await expect(staff.getByRole('heading', { level: 1 })).toHaveText('Plan requests');
-    const item = staff
-      .getByRole('listitem')
-      .filter({
-        has: staff.getByRole('heading', { name: `${developer.organization}: Free → Pro` }),
-      });
+    const item = staff.getByRole('listitem').filter({
+      has: staff.getByRole('heading', { name: `${developer.organization}: Free → Pro` }),
+    });
     await expect(item).toContainText('We sync 40 shelters every few minutes.');
     await expect(item).toContainText(developer.email);
     await item.getByLabel('Note to the developer (optional)').fill('Welcome to Pro.');
