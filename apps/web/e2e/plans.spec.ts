@@ -140,4 +140,52 @@ test.describe('Plans', () => {
     );
     expect(mail.text).toContain('Business covers your traffic.');
   });
+
+  test('Enterprise approved with its limits, which staff change later; the key follows both', async ({
+    page,
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    const developer = await signedUpDeveloper(page, stack);
+    const key = await createKeyIn(page, stack.siteUrl, 'Enterprise app');
+    await page.goto(`${stack.siteUrl}/developers/plan`);
+    await page.getByLabel('Enterprise', { exact: true }).check();
+    await page.getByRole('button', { name: 'Ask for this plan' }).click();
+    await expect(page.getByRole('heading', { name: 'Waiting for our answer' })).toBeVisible();
+
+    const staffContext = await browser.newContext();
+    const staff = await staffContext.newPage();
+    await staffSignIn(staff, stack.siteUrl, stack.staffAccount);
+    await staff.goto(`${stack.siteUrl}/staff/plans`);
+    const title = `${developer.organization}: Free → Enterprise`;
+    const item = staff
+      .getByRole('listitem')
+      .filter({ has: staff.getByRole('heading', { name: title }) });
+    await item.getByLabel('Requests per minute (rpm)').fill('2500');
+    await item.getByLabel('Requests per day (rpd)').fill('2000000');
+    await item.getByRole('button', { name: /^Approve/ }).click();
+    await expect(staff.locator('p.notice')).toContainText(`Approved: ${developer.organization}`);
+    await expect
+      .poll(() => limitWith(stack, key), { timeout: 10_000, intervals: [500] })
+      .toBe('2500');
+
+    // Later: the approved requests, and the organisation's limits set again.
+    await staff.goto(`${stack.siteUrl}/staff/plans?status=approved`);
+    const approved = staff
+      .getByRole('listitem')
+      .filter({ has: staff.getByRole('heading', { name: title }) });
+    await expect(approved).toContainText('2,500 a minute, 2,000,000 a day');
+    await approved.getByLabel('Requests per minute (rpm)').fill('4000');
+    await approved.getByRole('button', { name: /^Save the limits/ }).click();
+    await expect(staff.locator('p.notice')).toContainText(
+      `Saved: the limits of ${developer.organization}.`,
+    );
+    await staffContext.close();
+    await expect
+      .poll(() => limitWith(stack, key), { timeout: 10_000, intervals: [500] })
+      .toBe('4000');
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Plan: Enterprise' })).toContainText('4,000');
+  });
 });

@@ -370,3 +370,20 @@ export const decidePlanRequest = async (
       }),
     (response) => (response.status === 200 ? response.body.request : undefined),
   );
+
+export const setOrganizationLimits = async (
+  credential: string,
+  organizationId: string,
+  limits: { rpm: number; rpd: number },
+) =>
+  callSiteApi(
+    'setOrganizationLimits',
+    await accountCredential(credential),
+    (client) =>
+      client.plans.setOrganizationLimits({
+        params: { organizationId },
+        body: limits,
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.organization : undefined),
+  );

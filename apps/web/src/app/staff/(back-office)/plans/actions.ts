@@ -4,7 +4,7 @@ import { MAX_CUSTOM_LIMIT } from '@pets/contract/rules';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { SESSION_EXPIRED_PATH, staffKey } from '@/lib/session';
-import { decidePlanRequest, type TSiteFailure } from '@/lib/site-api';
+import { decidePlanRequest, setOrganizationLimits, type TSiteFailure } from '@/lib/site-api';
 
 const textOf = (data: FormData, name: string): string => {
   const value = data.get(name);
@@ -82,4 +82,29 @@ export const decidePlan = async (data: FormData): Promise<void> => {
   }
   revalidatePath('/staff/plans');
   back({ decided: answer.data.status, organization: answer.data.organization.name });
+};
+
+/** Sets an Enterprise organisation's limits again (from an approved request's row). */
+export const setLimits = async (data: FormData): Promise<void> => {
+  const credential = (await staffKey()) ?? redirect(SESSION_EXPIRED_PATH);
+  const id = textOf(data, 'organizationId');
+  if (!/^[1-9][0-9]{0,17}$/.test(id)) {
+    redirect('/staff/plans?status=approved');
+  }
+  const rpm = limitOf(textOf(data, 'rpm'));
+  const rpd = limitOf(textOf(data, 'rpd'));
+  if (!rpm || !rpd) {
+    back({
+      status: 'approved',
+      refused: `Enter both limits, whole numbers from 1 to ${MAX_CUSTOM_LIMIT.toLocaleString('en-GB')}.`,
+    });
+    return;
+  }
+  const answer = await setOrganizationLimits(credential, id, { rpm, rpd });
+  if (!answer.ok) {
+    back({ status: 'approved', refused: refusalOf(answer.failure) });
+    return;
+  }
+  revalidatePath('/staff/plans');
+  back({ status: 'approved', limited: answer.data.name });
 };

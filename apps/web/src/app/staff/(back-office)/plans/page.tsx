@@ -9,7 +9,7 @@ import { StatePanel } from '@/components/state-panel';
 import { StoreTime } from '@/components/store-time';
 import { requireStaffKey } from '@/lib/session';
 import { listPlanRequests } from '@/lib/site-api';
-import { decidePlan } from './actions';
+import { decidePlan, setLimits } from './actions';
 
 export const metadata: Metadata = { title: 'Plan requests' };
 
@@ -75,6 +75,57 @@ const DecideForm = ({ request }: { request: TPlanRequest }) => {
   );
 };
 
+/** An Enterprise organisation's limits, set again (they apply to its keys within seconds). */
+const LimitsForm = ({ request }: { request: TPlanRequest }) => {
+  const { organization } = request;
+  const id = `${request.id}-limits`;
+  return (
+    <form
+      action={setLimits}
+      className="form plan-decision"
+      aria-label={`Limits of ${organization.name}`}
+    >
+      <input type="hidden" name="organizationId" value={organization.id} />
+      <fieldset className="field">
+        <legend className="field__label">Change the limits of {organization.name}, per key</legend>
+        <Field id={`rpm-${id}`} label="Requests per minute (rpm)">
+          {(control) => (
+            <input
+              {...control}
+              name="rpm"
+              type="number"
+              min={1}
+              step={1}
+              required
+              defaultValue={organization.limits.perMinute}
+              className="input"
+            />
+          )}
+        </Field>
+        <Field id={`rpd-${id}`} label="Requests per day (rpd)">
+          {(control) => (
+            <input
+              {...control}
+              name="rpd"
+              type="number"
+              min={1}
+              step={1}
+              required
+              defaultValue={organization.limits.perDay}
+              className="input"
+            />
+          )}
+        </Field>
+      </fieldset>
+      <div className="form__actions">
+        <button type="submit" className="button button--secondary">
+          Save the limits<span className="visually-hidden">: {organization.name}</span>
+        </button>
+      </div>
+    </form>
+  );
+};
+
 /**
  * Staff and admins: developers' plan requests, a queue like applications (the oldest pending
  * first). Approve (Enterprise with its limits) or decline, with a note; the developer is emailed
@@ -97,6 +148,20 @@ const PlansPage = async ({ searchParams }: TProps) => {
   const refused = first(query.refused);
   const decided = first(query.decided);
   const organization = first(query.organization);
+  const limited = first(query.limited);
+  // An Enterprise organisation's limits are offered once: on its newest approved request.
+  const limitsOn = new Set<string>();
+  const organizations = new Set<string>();
+  for (const request of requests.data) {
+    if (
+      request.status === 'approved' &&
+      request.organization.plan === 'enterprise' &&
+      !organizations.has(request.organization.id)
+    ) {
+      organizations.add(request.organization.id);
+      limitsOn.add(request.id);
+    }
+  }
   return (
     <>
       <div className="page-intro">
@@ -109,6 +174,11 @@ const PlansPage = async ({ searchParams }: TProps) => {
       {refused ? (
         <p className="notice" role="alert">
           {refused.slice(0, 300)}
+        </p>
+      ) : null}
+      {limited ? (
+        <p className="notice" role="status">
+          Saved: the limits of {limited.slice(0, 100)}. Its keys get them within seconds.
         </p>
       ) : null}
       {decided && organization ? (
@@ -184,6 +254,7 @@ const PlansPage = async ({ searchParams }: TProps) => {
                   {request.decisionNote ? ` · note: ${request.decisionNote}` : ''}
                 </p>
               )}
+              {limitsOn.has(request.id) ? <LimitsForm request={request} /> : null}
             </li>
           ))}
         </ol>
