@@ -1,3 +1,4 @@
+import { customLimitsProblem, ZCustomLimit } from '@pets/contract/rules';
 import {
   ApiKeyEnvironment,
   ApiKeyPlan,
@@ -7,7 +8,6 @@ import {
   type TQueryable,
   type TRowOf,
 } from '@pets/db';
-import { customLimitsProblem, ZCustomLimit } from '@pets/contract/rules';
 import { z } from 'zod';
 import { apiKeyEnvironment, generateApiKey, hashApiKey } from './api-key-format';
 
