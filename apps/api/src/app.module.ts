@@ -23,6 +23,7 @@ import { PetsModule } from './modules/pets/pets.module';
 import { PhotosModule } from './modules/photos/photos.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { OrgKeysModule } from './org-keys/org-keys.module';
+import { PlansModule } from './plans/plans.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import type { TRateLimitSettings } from './rate-limit/rate-limit.types';
 import { SavedSearchesModule } from './saved-searches/saved-searches.module';
@@ -71,6 +72,7 @@ export class AppModule {
         AccountsModule,
         OrgKeysModule,
         SavedSearchesModule,
+        PlansModule,
         HealthModule,
         DocsModule,
         UsageModule,

@@ -167,6 +167,8 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
       await expectNoSeriousViolations(page, `Team (${width})`);
       await page.goto(`${stack.siteUrl}/staff/audit`);
       await expectNoSeriousViolations(page, `Audit log (${width})`);
+      await page.goto(`${stack.siteUrl}/staff/plans`);
+      await expectNoSeriousViolations(page, `Plan requests (${width})`);
     }
   });
 
@@ -225,6 +227,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
         ['/developers/webhooks', 'Webhooks'],
         ['/developers/webhooks/new', 'Add a webhook endpoint'],
         [endpointHref, 'Webhook endpoint'],
+        ['/developers/plan', 'Plan'],
         ['/developers/account', 'Developer account'],
       ] as const) {
         await page.goto(`${stack.siteUrl}${path}`);

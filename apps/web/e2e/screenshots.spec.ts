@@ -180,6 +180,16 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: `Bearer ${shelterKey}` } });
   }
   await createKeyIn(developerPage, stack.siteUrl, 'Reporting', 'Live');
+  // A plan request waiting for staff: the developer's plan page and the back office's queue.
+  await developerPage.goto(`${stack.siteUrl}/developers/plan`);
+  await developerPage.getByLabel('Enterprise', { exact: true }).check();
+  await developerPage
+    .getByLabel('Message (optional)')
+    .fill('Our adoption app serves 40 shelters; we expect about 2 million requests a day.');
+  await developerPage.getByRole('button', { name: 'Ask for this plan' }).click();
+  await expect(
+    developerPage.getByRole('heading', { name: 'Waiting for our answer' }),
+  ).toBeVisible();
   await developerPage.goto(`${stack.siteUrl}/developers/keys`);
   const keyPath = (
     (await developerPage.getByRole('link', { name: 'Roll Shelter app' }).getAttribute('href')) ?? ''
@@ -229,6 +239,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['staff-invite', `${stack.siteUrl}/staff/invite/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`],
     ['staff-team', `${stack.siteUrl}/staff/team`, 'admin'],
     ['staff-audit', `${stack.siteUrl}/staff/audit`, 'admin'],
+    ['staff-plans', `${stack.siteUrl}/staff/plans`, true],
     // The developer portal.
     ['developer-sign-up', `${stack.siteUrl}/developers/sign-up`],
     ['developer-sign-in', `${stack.siteUrl}/developers/sign-in`],
@@ -244,6 +255,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['developer-webhooks', `${stack.siteUrl}/developers/webhooks`, 'developer'],
     ['developer-webhook-new', `${stack.siteUrl}/developers/webhooks/new`, 'developer'],
     ['developer-webhook', `${stack.siteUrl}${endpointPath}`, 'developer'],
+    ['developer-plan', `${stack.siteUrl}/developers/plan`, 'developer'],
     ['developer-account', `${stack.siteUrl}/developers/account`, 'developer'],
   ];
   mkdirSync(SCREENSHOTS_DIR, { recursive: true });

@@ -15,6 +15,7 @@ export const STAFF_PAGES = [
   '/staff/account',
   '/staff/team',
   '/staff/audit',
+  '/staff/plans',
 ] as const;
 
 /** Types an email and a password into /staff/sign-in and sends them. */

@@ -654,6 +654,37 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(entry.details).toEqual({});
     expect(entry.at).toBeInstanceOf(Date);
   },
+
+  PlanChangeRequest: async () => {
+    const organization = await prisma.organization.create({ data: { name: 'Plan org' } });
+    const data = {
+      organizationId: organization.id,
+      currentPlan: 'free',
+      requestedPlan: 'pro',
+    } as const;
+    const pending = await prisma.planChangeRequest.create({ data });
+    expect(pending).toMatchObject({ status: 'pending', decidedAt: null, message: null });
+    // One pending request per organisation (a partial unique index).
+    expect(await prismaCode(prisma.planChangeRequest.create({ data }))).toBe('P2002');
+    await prisma.planChangeRequest.update({
+      where: { id: pending.id },
+      data: { status: 'declined', decidedAt: new Date() },
+    });
+    expect(await prisma.planChangeRequest.create({ data })).toMatchObject({ status: 'pending' });
+    // Limits only on an approved Enterprise request; the same plan is no change.
+    expect(
+      await prismaCode(
+        prisma.planChangeRequest.create({
+          data: { ...data, status: 'approved', decidedAt: new Date(), rateLimitPerMinute: 5 },
+        }),
+      ),
+    ).toBeDefined();
+    expect(
+      await prismaCode(
+        prisma.planChangeRequest.create({ data: { ...data, requestedPlan: 'free' } }),
+      ),
+    ).toBeDefined();
+  },
 };
 
 describe('the migrated database serves every model of schema.prisma', () => {

@@ -1,3 +1,4 @@
+import { customLimitsProblem, ZCustomLimit } from '@pets/contract/rules';
 import {
   ApiKeyEnvironment,
   ApiKeyPlan,
@@ -13,13 +14,6 @@ import { apiKeyEnvironment, generateApiKey, hashApiKey } from './api-key-format'
 /** A refusal of the caller's input, in one line fit for a person. */
 export class ApiKeyInputError extends Error {}
 
-const ZLimit = (flag: string) =>
-  z
-    .number({ invalid_type_error: `${flag} must be a whole number` })
-    .int(`${flag} must be a whole number`)
-    .min(1, `${flag} must be at least 1`)
-    .max(2_147_483_647, `${flag} is too large`);
-
 export const ZNewApiKeyInput = z
   .object({
     name: z
@@ -33,8 +27,8 @@ export const ZNewApiKeyInput = z
     environment: z.nativeEnum(ApiKeyEnvironment, {
       errorMap: () => ({ message: 'environment must be production or staging' }),
     }),
-    rateLimitPerMinute: ZLimit('rpm').optional(),
-    rateLimitPerDay: ZLimit('rpd').optional(),
+    rateLimitPerMinute: ZCustomLimit('rpm').optional(),
+    rateLimitPerDay: ZCustomLimit('rpd').optional(),
     role: z
       .nativeEnum(ApiKeyRole, {
         errorMap: () => ({
@@ -71,26 +65,12 @@ export const ZNewApiKeyInput = z
       });
       return;
     }
-    const hasCustom = input.rateLimitPerMinute !== undefined || input.rateLimitPerDay !== undefined;
-    if (input.plan !== 'enterprise' && hasCustom) {
-      context.addIssue({
-        code: 'custom',
-        message: `custom limits (rpm, rpd) are for enterprise keys only; the ${input.plan} plan has fixed limits`,
-      });
-      return;
-    }
-    if (
-      input.plan === 'enterprise' &&
-      (input.rateLimitPerMinute === undefined || input.rateLimitPerDay === undefined)
-    ) {
-      context.addIssue({
-        code: 'custom',
-        message: 'enterprise keys need both custom limits: rpm (per minute) and rpd (per day)',
-      });
-      return;
-    }
-    if ((input.rateLimitPerDay ?? 0) < (input.rateLimitPerMinute ?? 0)) {
-      context.addIssue({ code: 'custom', message: 'rpd must be at least rpm' });
+    const problem = customLimitsProblem(input.plan, {
+      rpm: input.rateLimitPerMinute,
+      rpd: input.rateLimitPerDay,
+    });
+    if (problem !== null) {
+      context.addIssue({ code: 'custom', message: problem });
     }
   });
 export type TNewApiKeyInput = z.input<typeof ZNewApiKeyInput>;

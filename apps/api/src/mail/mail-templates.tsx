@@ -1,3 +1,4 @@
+import { PLAN_TITLES, type TPlan } from '@pets/contract/rules';
 import {
   DECLINE_REASON_WORDS,
   ORDER_CONFIRMATION_HOURS,
@@ -99,6 +100,19 @@ export type TSavedSearchAlertMailData = {
   more: number;
 };
 
+/** A plan request approved or declined in the back office: the requester is told (issue 27). */
+export type TPlanDecidedMailData = {
+  name: string;
+  organizationName: string;
+  decision: 'approved' | 'declined';
+  currentPlan: TPlan;
+  requestedPlan: TPlan;
+  /** The staff member's note, if any. */
+  note: string | null;
+  /** The limits every key of the organisation has now (approvals). */
+  limits: { perMinute: number; perDay: number } | null;
+};
+
 export type TMailRequest =
   | {
       template: 'saved-search-confirm';
@@ -132,6 +146,12 @@ export type TMailRequest =
       to: string;
       orderId?: undefined;
       data: TWebhookDisabledMailData;
+    }
+  | {
+      template: 'plan-request-decided';
+      to: string;
+      orderId?: undefined;
+      data: TPlanDecidedMailData;
     };
 
 export type TMailStore = Pick<
@@ -473,6 +493,30 @@ const SAVED_SEARCH_CONFIRM: TTemplate<TSavedSearchConfirmMailData> = {
   ),
 };
 
+const count = (value: number) => value.toLocaleString('en-GB');
+
+/** A developer's plan request, approved or declined. */
+const PLAN_REQUEST_DECIDED: TTemplate<TPlanDecidedMailData> = {
+  subject: (data) =>
+    data.decision === 'approved'
+      ? `Your ${PLAN_TITLES[data.requestedPlan]} plan is ready`
+      : `About your request for the ${PLAN_TITLES[data.requestedPlan]} plan`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`Hello ${data.name}`}</Heading>
+      {data.decision === 'approved' ? (
+        <P>{`We approved your request: ${data.organizationName} is on the ${PLAN_TITLES[data.requestedPlan]} plan now.${data.limits ? ` Every one of your keys may make ${count(data.limits.perMinute)} requests a minute and ${count(data.limits.perDay)} a day; the new limits apply within a few seconds, with nothing to change on your side.` : ''}`}</P>
+      ) : (
+        <P>{`We looked at your request to move ${data.organizationName} from the ${PLAN_TITLES[data.currentPlan]} plan to ${PLAN_TITLES[data.requestedPlan]}, and we cannot approve it for now. Your keys keep working as before, on the ${PLAN_TITLES[data.currentPlan]} plan.`}</P>
+      )}
+      {data.note ? <P>{`A note from ${context.store.name}: ${data.note}`}</P> : null}
+      <Button href={`${context.siteUrl}/developers/plan`} style={buttonStyle}>
+        See your plan
+      </Button>
+    </>
+  ),
+};
+
 /**
  * The alert of a saved search: the new animals that match it, with their pages, and a one-click
  * unsubscribe (RFC 8058: List-Unsubscribe's https address takes a POST with no other check).
@@ -521,6 +565,7 @@ const LIST_TEMPLATES = {
   'webhook-disabled': WEBHOOK_DISABLED,
   'saved-search-confirm': SAVED_SEARCH_CONFIRM,
   'saved-search-alert': SAVED_SEARCH_ALERT,
+  'plan-request-decided': PLAN_REQUEST_DECIDED,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;

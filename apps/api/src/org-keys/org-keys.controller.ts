@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { TCaller } from '../api-keys/caller';
 import { clientAddressOf } from '../auth/identity';
 import { Caller } from '../http/caller.decorator';
+import { PlansService } from '../plans/plans.service';
 import { OrgKeysService } from './org-keys.service';
 
 /**
@@ -13,7 +14,10 @@ import { OrgKeysService } from './org-keys.service';
  */
 @Controller()
 export class OrgKeysController {
-  constructor(private readonly orgKeys: OrgKeysService) {}
+  constructor(
+    private readonly orgKeys: OrgKeysService,
+    private readonly plans: PlansService,
+  ) {}
 
   @TsRestHandler(siteContract.org)
   handle(@Caller() caller: TCaller, @Req() request: FastifyRequest) {
@@ -46,6 +50,14 @@ export class OrgKeysController {
       getOrgUsageNow: async () => ({
         status: 200 as const,
         body: await this.orgKeys.usageNow(caller),
+      }),
+      requestPlanChange: async ({ body }) => ({
+        status: 201 as const,
+        body: { request: await this.plans.request(caller, body, visitor) },
+      }),
+      withdrawPlanChange: async ({ params }) => ({
+        status: 200 as const,
+        body: { request: await this.plans.withdraw(caller, params.requestId, visitor) },
       }),
     });
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { WebhooksModule } from '../modules/webhooks/webhooks.module';
+import { PlansModule } from '../plans/plans.module';
 import { OrgKeysController } from './org-keys.controller';
 import { OrgKeysService } from './org-keys.service';
 import { OrgWebhooksController } from './org-webhooks.controller';
@@ -11,7 +12,7 @@ import { OrgWebhooksController } from './org-webhooks.controller';
  * global rate-limit module.
  */
 @Module({
-  imports: [WebhooksModule],
+  imports: [WebhooksModule, PlansModule],
   controllers: [OrgKeysController, OrgWebhooksController],
   providers: [OrgKeysService],
 })

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PLAN_LIMITS, type TRateLimits } from '@pets/contract/rules';
 import {
   MAX_KEY_LIFETIME_DAYS,
   MAX_LIVE_KEYS_PER_ORGANIZATION,
@@ -23,12 +22,12 @@ import {
   UsageRepository,
 } from '@pets/store/usage.repository';
 import type { Pool } from 'pg';
-import { ANONYMOUS_LIMITS } from '../api-keys/api-key-plans';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TCaller } from '../api-keys/caller';
 import { CONFIG, PG_POOL } from '../app.tokens';
 import type { TConfig } from '../config';
 import { AppError, invalidRequest } from '../core/app-error';
+import { limitsOf, PlansService } from '../plans/plans.service';
 import {
   RATE_LIMIT_SETTINGS,
   RATE_LIMIT_STORE,
@@ -80,13 +79,6 @@ export const toOrgKeyView = (key: TOrgKey, now = Date.now()): TOrgKeyView => ({
       : null,
 });
 
-/** The limits every key of the organisation gets: its plan's, or its own for Enterprise. */
-export const limitsOf = (organization: TOrganizationPlan): TRateLimits =>
-  PLAN_LIMITS[organization.plan] ?? {
-    perMinute: organization.rateLimitPerMinute ?? ANONYMOUS_LIMITS.perMinute,
-    perDay: organization.rateLimitPerDay ?? ANONYMOUS_LIMITS.perDay,
-  };
-
 const notFound = (keyId: string) =>
   new AppError('not_found', `Your organisation has no key ${keyId}.`);
 
@@ -106,6 +98,7 @@ export class OrgKeysService {
     @Inject(RATE_LIMIT_STORE) private readonly limiter: TRateLimitStore,
     @Inject(RATE_LIMIT_SETTINGS) private readonly limiterSettings: TRateLimitSettings,
     private readonly keys: ApiKeysService,
+    private readonly plans: PlansService,
   ) {
     this.isProduction = config.APP_ENV === 'production';
   }
@@ -118,6 +111,7 @@ export class OrgKeysService {
       name: organization.name,
       plan: organization.plan,
       limits: limitsOf(organization),
+      planRequest: await this.plans.latestOf(organization.id),
     };
   }
 

@@ -1,6 +1,13 @@
 import 'server-only';
 import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
-import type { TCreateOrgKey, TSaveSearchRequest, TSignInArea } from '@pets/contract/site';
+import type {
+  TCreateOrgKey,
+  TDecidePlanRequest,
+  TPlanRequestStatus,
+  TRequestPlanChange,
+  TSaveSearchRequest,
+  TSignInArea,
+} from '@pets/contract/site';
 import { webConfig } from '../env';
 import { callSiteApi, fetchOptions, rateLimitedFor, type TCredential } from './api-client';
 import type { TApiFailure, TResult } from './api-result';
@@ -411,4 +418,69 @@ export const listWaitingSearches = async (credential: string) =>
     await accountCredential(credential),
     (client) => client.savedSearches.listWaiting({ fetchOptions: fetchOptions() }),
     (response) => (response.status === 200 ? response.body : undefined),
+  );
+
+// --- Plans: the developer's request, the back office's decision -------------------------------
+
+export const requestPlanChange = async (credential: string, body: TRequestPlanChange) =>
+  callSiteApi(
+    'requestPlanChange',
+    await accountCredential(credential),
+    (client) => client.org.requestPlanChange({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body.request : undefined),
+  );
+
+export const withdrawPlanChange = async (credential: string, requestId: string) =>
+  callSiteApi(
+    'withdrawPlanChange',
+    await accountCredential(credential),
+    (client) =>
+      client.org.withdrawPlanChange({ params: { requestId }, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.request : undefined),
+  );
+
+export const listPlanRequests = async (credential: string, status: TPlanRequestStatus) =>
+  callSiteApi(
+    'listPlanRequests',
+    await accountCredential(credential),
+    (client) =>
+      client.plans.listPlanRequests({
+        query: { status, limit: 100 },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.requests : undefined),
+  );
+
+export const decidePlanRequest = async (
+  credential: string,
+  requestId: string,
+  body: TDecidePlanRequest,
+) =>
+  callSiteApi(
+    'decidePlanRequest',
+    await accountCredential(credential),
+    (client) =>
+      client.plans.decidePlanRequest({
+        params: { requestId },
+        body,
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.request : undefined),
+  );
+
+export const setOrganizationLimits = async (
+  credential: string,
+  organizationId: string,
+  limits: { rpm: number; rpd: number },
+) =>
+  callSiteApi(
+    'setOrganizationLimits',
+    await accountCredential(credential),
+    (client) =>
+      client.plans.setOrganizationLimits({
+        params: { organizationId },
+        body: limits,
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.organization : undefined),
   );

@@ -37,6 +37,8 @@ export const ZErrorCode = z.enum([
   'order_notes_full',
   // Conditional requests.
   'precondition_failed',
+  // Plan requests (the site's developer portal and back office only).
+  'plan_request_conflict',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -69,6 +71,7 @@ export const ERROR_STATUS = {
   order_already_open: 409,
   order_notes_full: 409,
   precondition_failed: 412,
+  plan_request_conflict: 409,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

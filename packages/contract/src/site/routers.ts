@@ -16,16 +16,22 @@ import {
   ZAuditEntry,
   ZCreateOrgKey,
   ZCurrentSession,
+  ZDecidePlanRequest,
   ZEmail,
   ZIssuedOrgKey,
   ZKeyUsage,
   ZListAuditQuery,
+  ZListPlanRequestsQuery,
   ZOrganization,
+  ZOrganizationLimits,
+  ZOrganizationPlan,
   ZOrgKey,
   ZOrgUsageNow,
   ZPassword,
   ZPasswordAttempt,
   ZPersonName,
+  ZPlanRequest,
+  ZRequestPlanChange,
   ZRollOrgKey,
   ZSavedSearchAnswer,
   ZSavedSearchToken,
@@ -45,6 +51,7 @@ const VISITOR = access('visitor');
 const ANY_ACCOUNT = access({ account: ['admin', 'staff', 'developer'] });
 const ADMIN = access({ account: ['admin'] });
 const DEVELOPER = access({ account: ['developer'] });
+const STAFF = access({ account: ['admin', 'staff'] });
 
 const ZAccountId = z.object({ id: z.string().regex(/^[1-9][0-9]{0,17}$/) });
 const ZMessage = z.object({ message: z.string() });
@@ -247,7 +254,7 @@ export const orgRouter = c.router({
   getOrganization: {
     method: 'GET',
     path: '/org',
-    summary: "The developer's organisation: its plan and the limits of its keys",
+    summary: "The developer's organisation: its plan, the limits of its keys, its plan request",
     responses: { 200: ZOrganization },
     metadata: DEVELOPER,
   },
@@ -300,6 +307,56 @@ export const orgRouter = c.router({
     responses: { 200: ZOrgUsageNow },
     metadata: DEVELOPER,
   },
+  requestPlanChange: {
+    method: 'POST',
+    path: '/org/plan-requests',
+    summary: 'Ask staff for another plan; one request may be pending at a time (409 otherwise)',
+    body: ZRequestPlanChange,
+    responses: { 201: z.object({ request: ZPlanRequest }), 409: ZError },
+    metadata: DEVELOPER,
+  },
+  withdrawPlanChange: {
+    method: 'POST',
+    path: '/org/plan-requests/:requestId/withdraw',
+    summary: 'Withdraw the pending plan request before staff decide it',
+    pathParams: z.object({ requestId: z.string().regex(/^[1-9][0-9]{0,17}$/) }),
+    body: c.noBody(),
+    responses: { 200: z.object({ request: ZPlanRequest }), 409: ZError },
+    metadata: DEVELOPER,
+  },
+});
+
+const ZRequestIdParam = z.object({ requestId: z.string().regex(/^[1-9][0-9]{0,17}$/) });
+
+/** Staff and admins: developers' plan requests, decided in the back office (issue 27, §4.5). */
+export const plansRouter = c.router({
+  listPlanRequests: {
+    method: 'GET',
+    path: '/plans/requests',
+    summary: 'Plan requests of one status (pending by default): pending oldest first, else newest',
+    query: ZListPlanRequestsQuery,
+    responses: { 200: z.object({ requests: z.array(ZPlanRequest) }) },
+    metadata: STAFF,
+  },
+  decidePlanRequest: {
+    method: 'POST',
+    path: '/plans/requests/:requestId/decide',
+    summary:
+      'Approve (the plan applies within seconds) or decline a pending request; the developer is emailed',
+    pathParams: ZRequestIdParam,
+    body: ZDecidePlanRequest,
+    responses: { 200: z.object({ request: ZPlanRequest }), 409: ZError },
+    metadata: STAFF,
+  },
+  setOrganizationLimits: {
+    method: 'POST',
+    path: '/plans/organizations/:organizationId/limits',
+    summary: "Set an Enterprise organisation's limits (rpm, rpd); its keys get them within seconds",
+    pathParams: z.object({ organizationId: z.string().regex(/^[1-9][0-9]{0,17}$/) }),
+    body: ZOrganizationLimits,
+    responses: { 200: z.object({ organization: ZOrganizationPlan }) },
+    metadata: STAFF,
+  },
 });
 
 const ZKeyEndpointParams = ZKeyIdParam.merge(ZWebhookEndpointParams);
@@ -345,8 +402,6 @@ export const orgWebhooksRouter = c.router({
     metadata: DEVELOPER,
   },
 });
-
-const STAFF = access({ account: ['admin', 'staff'] });
 
 /**
  * Saved searches (issue 28): "email me when a new animal matches". A visitor saves a listPets
@@ -404,6 +459,7 @@ export const siteContract = c.router(
     org: orgRouter,
     orgWebhooks: orgWebhooksRouter,
     savedSearches: savedSearchesRouter,
+    plans: plansRouter,
   },
   {
     pathPrefix: SITE_PATH_PREFIX,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_LENGTH } from '../rules/password';
+import { ZCustomLimit } from '../rules/plans';
 import { listPetsQueryIssue, ZListPetsQuery } from '../schemas/pet';
 
 /**
@@ -128,14 +129,84 @@ export const ZPlanLimits = z.object({
   perDay: z.number().int(),
 });
 
-/** The developer's organisation, its plan and the limits every one of its keys gets. */
-export const ZOrganization = z.object({
+/** An organisation's plan and the limits every one of its keys gets. */
+export const ZOrganizationPlan = z.object({
   id: ZId,
   name: z.string().max(100),
   plan: ZPlanName,
   limits: ZPlanLimits,
 });
+export type TOrganizationPlan = z.infer<typeof ZOrganizationPlan>;
+
+// --- Plans: a developer asks for another plan, staff decide (issue 27, §4.5) -------------------
+
+export const ZPlanRequestStatus = z.enum(['pending', 'approved', 'declined', 'withdrawn']);
+export type TPlanRequestStatus = z.infer<typeof ZPlanRequestStatus>;
+
+/** The longest message of a request, and of a decision's note. */
+export const PLAN_REQUEST_TEXT_MAX = 1000;
+
+/** A request to change an organisation's plan, and what became of it. */
+export const ZPlanRequest = z.object({
+  id: ZId,
+  /** The organisation as it is now (its plan changes when a request is approved). */
+  organization: ZOrganizationPlan,
+  /** The plan when the request was made, and the plan asked for. */
+  currentPlan: ZPlanName,
+  requestedPlan: ZPlanName,
+  message: z.string().max(PLAN_REQUEST_TEXT_MAX).nullable(),
+  status: ZPlanRequestStatus,
+  /** Who asked (null if that account is gone). */
+  requestedBy: z
+    .object({ id: ZId, name: z.string().max(100), email: z.string().max(254) })
+    .nullable(),
+  createdAt: ZInstant,
+  decidedAt: ZInstant.nullable(),
+  /** The staff member who approved or declined it, as they were named then. */
+  decidedByName: z.string().max(100).nullable(),
+  /** The decider's words to the developer (sent in the email too). */
+  decisionNote: z.string().max(PLAN_REQUEST_TEXT_MAX).nullable(),
+  /** The Enterprise limits set at approval. */
+  limits: ZPlanLimits.nullable(),
+});
+export type TPlanRequest = z.infer<typeof ZPlanRequest>;
+
+/** The developer's organisation: its plan, limits, and its latest plan request. */
+export const ZOrganization = ZOrganizationPlan.extend({
+  /** The pending request, or else the latest decided one (null: none was ever made). */
+  planRequest: ZPlanRequest.nullable(),
+});
 export type TOrganization = z.infer<typeof ZOrganization>;
+
+const ZText = z.string().trim().max(PLAN_REQUEST_TEXT_MAX);
+
+export const ZRequestPlanChange = z.object({
+  plan: ZPlanName,
+  /** What the developer needs it for; staff read it in the queue. */
+  message: ZText.optional(),
+});
+export type TRequestPlanChange = z.input<typeof ZRequestPlanChange>;
+
+/**
+ * Staff's decision. Approving an Enterprise request needs both custom limits, rpm (per minute)
+ * and rpd (per day), by the rule of `customLimitsProblem` (`@pets/contract/rules`); other plans
+ * have fixed limits and take neither.
+ */
+export const ZDecidePlanRequest = z.object({
+  decision: z.enum(['approve', 'decline']),
+  note: ZText.optional(),
+  rpm: ZCustomLimit('rpm').optional(),
+  rpd: ZCustomLimit('rpd').optional(),
+});
+export type TDecidePlanRequest = z.input<typeof ZDecidePlanRequest>;
+
+/** An Enterprise organisation's limits, set again by staff. */
+export const ZOrganizationLimits = z.object({ rpm: ZCustomLimit('rpm'), rpd: ZCustomLimit('rpd') });
+
+export const ZListPlanRequestsQuery = z.object({
+  status: ZPlanRequestStatus.default('pending'),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+});
 
 /** The most live keys an organisation may have at once (revoked and expired ones do not count). */
 export const MAX_LIVE_KEYS_PER_ORGANIZATION = 50;

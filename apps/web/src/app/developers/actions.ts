@@ -1,8 +1,8 @@
 'use server';
 
-import { PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
+import { PASSWORD_LENGTH_WORDS, PLANS, type TPlan } from '@pets/contract/rules';
 import type { TIssuedOrgKey } from '@pets/contract/site';
-import { MAX_KEY_LIFETIME_DAYS } from '@pets/contract/site';
+import { MAX_KEY_LIFETIME_DAYS, PLAN_REQUEST_TEXT_MAX } from '@pets/contract/site';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { webConfig } from '@/env';
@@ -28,12 +28,14 @@ import {
 } from '@/lib/session';
 import {
   createOrgKey,
+  requestPlanChange,
   resendVerifyEmail,
   revokeOrgKey,
   rollOrgKey,
   signUpDeveloper,
   type TSiteFailure,
   verifyEmail,
+  withdrawPlanChange,
 } from '@/lib/site-api';
 import { currentVisitor } from '@/lib/visitor';
 
@@ -285,4 +287,62 @@ export const tryInReference = async (): Promise<void> => {
   }
   revalidatePath('/developers/keys');
   redirect(`${webConfig().apiBaseUrl}/docs#try-key=${answer.data.key}`);
+};
+
+// --- Plan -----------------------------------------------------------------------------------
+
+/** What the plan request form shows after a refusal: the words typed, kept. */
+export type TPlanFormState = { error?: string; plan?: string; message?: string };
+
+const planFailure = (failure: TSiteFailure): string => {
+  if (failure.kind === 'refused' || failure.kind === 'invalid') {
+    const message = failure.kind === 'refused' ? failure.message : failure.error.message;
+    // The API names the field first ("plan: ..."): the words alone here.
+    return message.replace(/^[A-Za-z]+: /, '') || 'Check the fields of the form.';
+  }
+  return keyFailure(failure);
+};
+
+/** Asks staff for another plan; the page then shows the request as pending. */
+export const requestPlan = async (
+  _previous: TPlanFormState,
+  data: FormData,
+): Promise<TPlanFormState> => {
+  const developer = await requireDeveloper();
+  const plan = textOf(data, 'plan');
+  const message = textOf(data, 'message').trim();
+  if (!(PLANS as readonly string[]).includes(plan)) {
+    return { message, error: 'Choose the plan you would like.' };
+  }
+  if (message.length > PLAN_REQUEST_TEXT_MAX) {
+    return {
+      plan,
+      message,
+      error: `Keep the message to ${PLAN_REQUEST_TEXT_MAX} characters, please.`,
+    };
+  }
+  const answer = await requestPlanChange(developer.apiKey, {
+    plan: plan as TPlan,
+    ...(message === '' ? {} : { message }),
+  });
+  if (!answer.ok) {
+    return { plan, message, error: planFailure(answer.failure) };
+  }
+  revalidatePath('/developers/plan');
+  redirect('/developers/plan?requested=1');
+};
+
+/** Withdraws the pending request (a plain form: works without JavaScript). */
+export const withdrawPlan = async (data: FormData): Promise<void> => {
+  const developer = await requireDeveloper();
+  const id = textOf(data, 'id');
+  if (!KEY_ID.test(id)) {
+    redirect('/developers/plan');
+  }
+  const answer = await withdrawPlanChange(developer.apiKey, id);
+  if (!answer.ok && answer.failure.kind === 'signed-out') {
+    redirect(PORTAL_SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/developers/plan');
+  redirect(answer.ok ? '/developers/plan?withdrawn=1' : '/developers/plan?withdrawn=failed');
 };

@@ -8,6 +8,7 @@ const LINKS = [
   { href: '/developers/keys', label: 'Keys' },
   { href: '/developers/usage', label: 'Usage' },
   { href: '/developers/webhooks', label: 'Webhooks' },
+  { href: '/developers/plan', label: 'Plan' },
   { href: '/developers/account', label: 'Account' },
 ] as const;
 

@@ -1,3 +1,4 @@
+import { PLAN_TITLES } from '@pets/contract/rules';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
@@ -12,8 +13,6 @@ import { Unverified } from './unverified';
 export const metadata: Metadata = { title: 'Developer dashboard' };
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const PLAN_NAMES = { free: 'Free', pro: 'Pro', business: 'Business', enterprise: 'Enterprise' };
 
 const count = (value: number) => value.toLocaleString('en-GB');
 
@@ -68,13 +67,16 @@ const DashboardPage = async ({ searchParams }: TProps) => {
         </p>
       ) : null}
       <div className="portal-cards">
-        <Panel id="plan" title={`Plan: ${PLAN_NAMES[plan]}`}>
+        <Panel id="plan" title={`Plan: ${PLAN_TITLES[plan]}`}>
           <dl className="portal-facts">
             <dt>Requests per minute, per key</dt>
             <dd>{count(limits.perMinute)}</dd>
             <dt>Requests per day, per key</dt>
             <dd>{count(limits.perDay)}</dd>
           </dl>
+          <p>
+            <Link href="/developers/plan">See the plans, or ask for another</Link>
+          </p>
         </Panel>
         <Panel id="keys" title="Keys">
           <p>

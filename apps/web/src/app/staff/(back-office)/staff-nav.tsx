@@ -8,6 +8,7 @@ const LINKS = [
   { href: '/staff/animals', label: 'Animals' },
   { href: '/staff/animals/new', label: 'Add an animal' },
   { href: '/staff/searches', label: 'Saved searches' },
+  { href: '/staff/plans', label: 'Plans' },
   { href: '/staff/mail', label: 'Mail' },
 ] as const;
 /** Only admins see these (the pages answer 404 to staff). */
