@@ -74,6 +74,10 @@ const expectCatHomeRanking = async (
   await expect(cardOf(page, chaser.name).getByRole('listitem')).toHaveText([
     'Best without cats: you have a cat',
   ]);
+  // An alert for the answers' musts can be saved from here, as from Browse.
+  await expect(
+    page.getByRole('region', { name: 'Email me when a new animal matches' }),
+  ).toContainText('Your search: Animals, good with cats.');
 };
 
 test.describe('Find your match', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  matchAlertFilter,
   matchSearch,
   parseMatchAnswers,
   rankedSummary,
@@ -150,5 +151,17 @@ describe('what was ranked', () => {
     );
     expect(rankedSummary(30, false, 30)).toBe('We ranked all 30 animals available for adoption.');
     expect(rankedSummary(1, false)).toBe('We ranked the one animal available for adoption.');
+  });
+});
+
+describe('matchAlertFilter', () => {
+  it('saves only the clear musts of the answers as listPets filters', () => {
+    expect(
+      matchAlertFilter(
+        parseMatchAnswers({ children: 'young', pets: ['cats', 'dogs'], home: 'flat' }),
+      ),
+    ).toEqual({ goodWithChildren: true, goodWithDogs: true, goodWithCats: true });
+    expect(matchAlertFilter(parseMatchAnswers({ children: 'none', pets: 'none' }))).toEqual({});
+    expect(matchAlertFilter(parseMatchAnswers({ activity: 'active', time: 'home' }))).toEqual({});
   });
 });

@@ -111,6 +111,21 @@ export const matchSearch = (answers: TMatchAnswers): string => {
 
 export const isAnswered = (answers: TMatchAnswers): boolean => Object.keys(answers).length > 0;
 
+/**
+ * What "email me when a new animal matches" saves for a questionnaire: the answers that are
+ * clear musts, as listPets filters (children at home: good with children; a dog or a cat at
+ * home: good with them). The rest only ranks, so it does not narrow the alert.
+ */
+export const matchAlertFilter = (
+  answers: TMatchAnswers,
+): { goodWithChildren?: true; goodWithDogs?: true; goodWithCats?: true } => ({
+  ...(answers.children === 'young' || answers.children === 'older'
+    ? { goodWithChildren: true }
+    : {}),
+  ...(answers.pets?.includes('dogs') ? { goodWithDogs: true } : {}),
+  ...(answers.pets?.includes('cats') ? { goodWithCats: true } : {}),
+});
+
 /** One companion question: known good, known not, or not known; nothing when not asked. */
 const companion = (value: boolean | null, words: string, yours: string): TReason => {
   if (value === true) {

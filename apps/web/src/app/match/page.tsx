@@ -7,10 +7,12 @@ import { ApiFailure } from '@/components/api-failure';
 import { MatchForm } from '@/components/match-form';
 import { PageIntro } from '@/components/page-intro';
 import { PetCard } from '@/components/pet-card';
+import { SavedSearchForm } from '@/components/saved-search-form';
 import { StatePanel } from '@/components/state-panel';
 import { listCategories, listPets } from '@/lib/api';
 import {
   isAnswered,
+  matchAlertFilter,
   matchSearch,
   parseMatchAnswers,
   rankedSummary,
@@ -21,6 +23,7 @@ import {
 } from '@/lib/match';
 import { matchPetHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
+import { savedSearchInWords } from '@/lib/saved-search-words';
 
 export const metadata: Metadata = {
   title: 'Find your match',
@@ -160,6 +163,12 @@ const MatchPage = async ({ searchParams }: TProps) => {
             <Results page={page.data} categories={categories.data} answers={answers} />
           )}
         </section>
+      ) : null}
+      {page?.ok && categories?.ok ? (
+        <SavedSearchForm
+          filter={matchAlertFilter(answers)}
+          summary={savedSearchInWords(matchAlertFilter(answers), () => undefined)}
+        />
       ) : null}
     </>
   );
