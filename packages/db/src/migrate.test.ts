@@ -123,6 +123,7 @@ describe('migrate', () => {
       'organizations',
       'pet_photos',
       'pets',
+      'plan_change_requests',
       'saved_searches',
       'signing_keys',
       'webhook_attempts',
