@@ -108,8 +108,8 @@ test.describe('Where you are signed in', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${stack.siteUrl}/staff/account`);
       const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+      // The shared staff account: other tests' sessions are listed too, this one once.
       await expect(sessions.filter({ hasText: 'This device' })).toHaveCount(1);
-      await expect(sessions.first()).toContainText('This device');
       await expectNoSeriousViolations(page, `Staff account (${width})`);
       await screenshot(page, 'staff-account-sessions');
     }
