@@ -58,7 +58,7 @@ test.describe('Where you are signed in', () => {
     await expect(sessions.nth(0)).toContainText('This device');
     await expect(sessions.nth(0).getByRole('button')).toHaveCount(0);
     await expect(sessions.nth(1)).toContainText('Firefox on Windows');
-    await expect(sessions.nth(1)).toContainText('signed in');
+    await expect(sessions.nth(1)).toContainText('Signed in');
     await expect(sessions.nth(1)).toContainText('last seen');
 
     // axe and screenshots with both sessions listed, at both widths.

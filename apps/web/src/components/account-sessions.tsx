@@ -9,11 +9,11 @@ type TProps = {
   ended?: string | string[];
 };
 
-const ENDED_WORDS: Record<string, string> = {
-  done: 'That session has ended: that browser is asked to sign in again.',
-  gone: 'That session had already ended.',
-  failed: 'We could not end that session just now. Please try again.',
-};
+const ENDED_WORDS = new Map<string | undefined, string>([
+  ['done', 'That session has ended: that browser is asked to sign in again.'],
+  ['gone', 'That session had already ended.'],
+  ['failed', 'We could not end that session just now. Please try again.'],
+]);
 
 /** "Firefox on Windows", or the raw header when it could not be read, or nothing at all. */
 const deviceOf = (session: TSiteSession): string =>
@@ -28,9 +28,9 @@ const deviceOf = (session: TSiteSession): string =>
 export const AccountSessions = ({ sessions, endAction, ended }: TProps) => (
   <section className="account-sessions" aria-labelledby="account-sessions-title">
     <h2 id="account-sessions-title">Where you&rsquo;re signed in</h2>
-    {typeof ended === 'string' && ENDED_WORDS[ended] ? (
+    {ENDED_WORDS.has(typeof ended === 'string' ? ended : undefined) ? (
       <p className="notice" role="status">
-        {ENDED_WORDS[ended]}
+        {ENDED_WORDS.get(typeof ended === 'string' ? ended : undefined)}
       </p>
     ) : null}
     <ul className="account-sessions__list" aria-label="Sessions">
@@ -41,9 +41,9 @@ export const AccountSessions = ({ sessions, endAction, ended }: TProps) => (
               {session.isCurrent ? 'This device' : deviceOf(session)}
             </span>
             <span className="account-sessions__meta">
-              {session.isCurrent ? `${deviceOf(session)} · ` : null}
-              signed in <StoreTime at={session.createdAt} /> · last seen{' '}
-              <StoreTime at={session.lastSeenAt} /> · ends <StoreTime at={session.expiresAt} />
+              {session.isCurrent ? `${deviceOf(session)} · signed in ` : 'Signed in '}
+              <StoreTime at={session.createdAt} /> · last seen <StoreTime at={session.lastSeenAt} />{' '}
+              · ends <StoreTime at={session.expiresAt} />
               {session.visitorIp ? ` · from ${session.visitorIp}` : null}
             </span>
           </div>
