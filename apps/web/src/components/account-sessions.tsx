@@ -9,7 +9,7 @@ type TProps = {
   ended?: string | string[];
 };
 
-const ENDED_WORDS = new Map<string | undefined, string>([
+const ENDED_WORDS = new Map<string, string>([
   ['done', 'That session has ended: that browser is asked to sign in again.'],
   ['gone', 'That session had already ended.'],
   ['failed', 'We could not end that session just now. Please try again.'],
@@ -25,42 +25,46 @@ const deviceOf = (session: TSiteSession): string =>
  * other one with an "End" button. A plain form posting to the area's server action, so it works
  * without JavaScript; the API refuses the ended session's credential at once.
  */
-export const AccountSessions = ({ sessions, endAction, ended }: TProps) => (
-  <section className="account-sessions" aria-labelledby="account-sessions-title">
-    <h2 id="account-sessions-title">Where you&rsquo;re signed in</h2>
-    {ENDED_WORDS.has(typeof ended === 'string' ? ended : undefined) ? (
-      <p className="notice" role="status">
-        {ENDED_WORDS.get(typeof ended === 'string' ? ended : undefined)}
-      </p>
-    ) : null}
-    <ul className="account-sessions__list" aria-label="Sessions">
-      {sessions.map((session) => (
-        <li key={session.id} className="account-sessions__item">
-          <div className="account-sessions__about">
-            <span className="account-sessions__device">
-              {session.isCurrent ? 'This device' : deviceOf(session)}
-            </span>
-            <span className="account-sessions__meta">
-              {session.isCurrent ? `${deviceOf(session)} · signed in ` : 'Signed in '}
-              <StoreTime at={session.createdAt} /> · last seen <StoreTime at={session.lastSeenAt} />{' '}
-              · ends <StoreTime at={session.expiresAt} />
-              {session.visitorIp ? ` · from ${session.visitorIp}` : null}
-            </span>
-          </div>
-          {session.isCurrent ? null : (
-            <form action={endAction}>
-              <input type="hidden" name="id" value={session.id} />
-              <button type="submit" className="button button--small button--secondary">
-                End
-                <span className="visually-hidden">
-                  {' '}
-                  the session on {deviceOf(session)}, signed in <StoreTime at={session.createdAt} />
-                </span>
-              </button>
-            </form>
-          )}
-        </li>
-      ))}
-    </ul>
-  </section>
-);
+export const AccountSessions = ({ sessions, endAction, ended }: TProps) => {
+  const endedWords = typeof ended === 'string' ? ENDED_WORDS.get(ended) : undefined;
+  return (
+    <section className="account-sessions" aria-labelledby="account-sessions-title">
+      <h2 id="account-sessions-title">Where you&rsquo;re signed in</h2>
+      {endedWords ? (
+        <p className="notice" role="status">
+          {endedWords}
+        </p>
+      ) : null}
+      <ul className="account-sessions__list" aria-label="Sessions">
+        {sessions.map((session) => (
+          <li key={session.id} className="account-sessions__item">
+            <div className="account-sessions__about">
+              <span className="account-sessions__device">
+                {session.isCurrent ? 'This device' : deviceOf(session)}
+              </span>
+              <span className="account-sessions__meta">
+                {session.isCurrent ? `${deviceOf(session)} · signed in ` : 'Signed in '}
+                <StoreTime at={session.createdAt} /> · last seen{' '}
+                <StoreTime at={session.lastSeenAt} /> · ends <StoreTime at={session.expiresAt} />
+                {session.visitorIp ? ` · from ${session.visitorIp}` : null}
+              </span>
+            </div>
+            {session.isCurrent ? null : (
+              <form action={endAction}>
+                <input type="hidden" name="id" value={session.id} />
+                <button type="submit" className="button button--small button--secondary">
+                  End
+                  <span className="visually-hidden">
+                    {' '}
+                    the session on {deviceOf(session)}, signed in{' '}
+                    <StoreTime at={session.createdAt} />
+                  </span>
+                </button>
+              </form>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+};
