@@ -159,11 +159,17 @@ test.describe('Usage per hour', () => {
     // From the daily view, today's row links to its hours (plain links and a GET form).
     await page.goto(`${stack.siteUrl}/developers/usage`);
     await page.getByText('Show as a table').click();
-    await page.getByRole('link', { name: `${hour.slice(0, 10)}, per hour` }).click();
-    await expect(page).toHaveURL(
-      `${stack.siteUrl}/developers/usage?granularity=hour&day=${hour.slice(0, 10)}`,
+    const dayLink = page.getByRole('link', {
+      name: new RegExp(`^${hour.slice(0, 10)}\\s*, per hour$`),
+    });
+    await expect(dayLink).toHaveAttribute(
+      'href',
+      `/developers/usage?granularity=hour&day=${hour.slice(0, 10)}`,
     );
-    await expect(page.getByText(`Requests per hour (UTC) on ${hour.slice(0, 10)}`)).toBeVisible();
+    await page.goto(`${stack.siteUrl}${await dayLink.getAttribute('href')}`);
+    await expect(page.locator('.lead')).toContainText(
+      `Requests per hour (UTC) on ${hour.slice(0, 10)}, with every key of your organisation: 7 in all.`,
+    );
     await page.getByText('Show as a table').click();
     await expect(
       page
