@@ -14,6 +14,7 @@ import { withTransaction } from '@pets/store/transaction';
 import type { Pool, PoolClient } from 'pg';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TCaller } from '../api-keys/caller';
+import { SessionActivity } from '../api-keys/session-activity';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
 import { AppError, invalidRequest } from '../core/app-error';
@@ -23,6 +24,7 @@ import {
   type TAccountLinkPurpose,
 } from '../links/account-links';
 import type { TAccountMailData } from '../mail/mail-templates';
+import { describeDevice } from './device-description';
 import type { SignInThrottle } from './sign-in-throttle';
 
 /**
@@ -109,14 +111,19 @@ export const toSiteAccount = (
       : { id: account.organizationId, name: organizationName ?? '' },
 });
 
-const toSiteSession = (session: TSession, currentId: string | undefined): TSiteSession => ({
+const toSiteSession = (
+  session: TSession,
+  currentId: string | undefined,
+  lastSeenMs = session.lastSeenAt.getTime(),
+): TSiteSession => ({
   id: session.id,
   method: session.method === 'passkey' ? 'passkey' : 'password',
   createdAt: session.createdAt.toISOString(),
-  lastSeenAt: session.lastSeenAt.toISOString(),
+  lastSeenAt: new Date(lastSeenMs).toISOString(),
   expiresAt: session.expiresAt.toISOString(),
   idleSeconds: session.idleSeconds,
   userAgent: session.userAgent,
+  device: describeDevice(session.userAgent),
   visitorIp: session.visitorIp,
   isCurrent: session.id === currentId,
 });
@@ -160,6 +167,7 @@ export class AccountsService {
     @Inject(ACCOUNTS_DEPS) deps: TAccountsDeps,
     @Inject(CONFIG) private readonly config: TConfig,
     private readonly apiKeys: ApiKeysService,
+    private readonly activity: SessionActivity,
   ) {
     this.pool = deps.pool;
     this.hasher = deps.hasher;
@@ -252,7 +260,11 @@ export class AccountsService {
     }
     return {
       account: toSiteAccount(account, account.organizationName),
-      session: toSiteSession(session, sessionId),
+      session: toSiteSession(
+        session,
+        sessionId,
+        Math.max(session.lastSeenAt.getTime(), this.activity.lastSeen(session.id)),
+      ),
     };
   }
 
@@ -263,10 +275,24 @@ export class AccountsService {
     );
   }
 
+  /**
+   * The sessions that still work: not ended, before their absolute end, and used within their idle
+   * timeout (the later of the database's last use and this process's, as the key lookup judges it;
+   * another replica's use reaches the database within about ten seconds).
+   */
   async listSessions(caller: TCaller) {
     const { accountId, sessionId } = personOf(caller);
     const sessions = await new SessionsRepository(this.pool).listOpen(accountId);
-    return { sessions: sessions.map((session) => toSiteSession(session, sessionId)) };
+    const now = Date.now();
+    return {
+      sessions: sessions.flatMap((session) => {
+        const lastSeen = Math.max(session.lastSeenAt.getTime(), this.activity.lastSeen(session.id));
+        const idle = lastSeen + session.idleSeconds * 1000 <= now;
+        return idle && session.id !== sessionId
+          ? []
+          : [toSiteSession(session, sessionId, lastSeen)];
+      }),
+    };
   }
 
   async revokeSession(caller: TCaller, id: string, visitorIp: string): Promise<void> {

@@ -109,7 +109,7 @@ export type TSignedIn = {
 export const signInAs = async (
   site: TTestSite,
   account: Pick<TTestAccount, 'email' | 'password' | 'role'>,
-  extra: { idleSeconds?: number; visitor?: string; deviceToken?: string } = {},
+  extra: { idleSeconds?: number; visitor?: string; deviceToken?: string; userAgent?: string } = {},
 ): Promise<TSignedIn> => {
   const response = await site.asVisitor(
     '/internal/auth/sign-in',
@@ -117,7 +117,7 @@ export const signInAs = async (
       email: account.email,
       password: account.password,
       area: account.role === 'developer' ? 'developers' : 'staff',
-      userAgent: 'Vitest',
+      userAgent: extra.userAgent ?? 'Vitest',
       ...(extra.idleSeconds === undefined ? {} : { idleSeconds: extra.idleSeconds }),
       ...(extra.deviceToken === undefined ? {} : { deviceToken: extra.deviceToken }),
     },

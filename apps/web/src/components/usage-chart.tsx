@@ -10,10 +10,10 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { TUsageDay } from '@/lib/usage-view';
+import type { TUsageBar } from '@/lib/usage-view';
 
 /**
- * Requests per UTC day as stacked bars: successes, client errors, rate-limited and server errors.
+ * Requests per UTC day or per hour as stacked bars (the page labels them and names the chart): successes, client errors, rate-limited and server errors.
  * Each series has its own fill pattern (solid, hatched, dotted, cross-hatched) and a legend in
  * words, so the chart reads without colour; the same numbers are in the table under it, rendered
  * on the server. The only module that imports recharts: the portal's usage page alone loads it.
@@ -26,14 +26,10 @@ const SERIES = [
   { key: 'serverError', name: 'Server errors (5xx)', fill: 'url(#usage-cross)' },
 ] as const;
 
-export const UsageChart = ({ days }: { days: TUsageDay[] }) => (
+export const UsageChart = ({ bars, title }: { bars: TUsageBar[]; title: string }) => (
   <div className="usage-chart">
     <ResponsiveContainer width="100%" height="100%">
-      <BarChart
-        data={days.map((day) => ({ ...day, label: day.day.slice(5) }))}
-        margin={{ top: 8, right: 8, bottom: 8, left: 0 }}
-        title="Requests per day, by outcome"
-      >
+      <BarChart data={bars} margin={{ top: 8, right: 8, bottom: 8, left: 0 }} title={title}>
         <defs>
           <pattern id="usage-solid" width="6" height="6" patternUnits="userSpaceOnUse">
             <rect width="6" height="6" fill="#9c4221" />

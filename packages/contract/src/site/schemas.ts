@@ -50,6 +50,8 @@ export const ZSiteSession = z.object({
   expiresAt: ZInstant,
   idleSeconds: z.number().int(),
   userAgent: z.string().max(200).nullable(),
+  /** A coarse reading of the user agent for people ("Firefox on Windows"), or null. */
+  device: z.string().max(100).nullable(),
   visitorIp: z.string().max(45).nullable(),
   /** The session of the credential this request was made with. */
   isCurrent: z.boolean(),

@@ -1,15 +1,26 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { AccountSessions } from '@/components/account-sessions';
+import { portalReadFailure } from '@/components/portal-read-failure';
 import { requireDeveloper } from '@/lib/session';
+import { listSessions } from '@/lib/site-api';
 import { signOutEverywhere } from '../actions';
+import { endDeveloperSession } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };
 
-/** The developer's own account: who they are, their password, and signing out everywhere. */
-const DeveloperAccountPage = async () => {
+type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The developer's own account: who they are, where they are signed in, their password. */
+const DeveloperAccountPage = async ({ searchParams }: TProps) => {
   await connection();
   const developer = await requireDeveloper();
+  const query = await searchParams;
+  const sessions = await listSessions(developer.apiKey);
+  if (!sessions.ok) {
+    return portalReadFailure(sessions.failure, '/developers/account');
+  }
   return (
     <div className="narrow">
       <div className="page-intro">
@@ -18,20 +29,24 @@ const DeveloperAccountPage = async () => {
           Signed in as <strong>{developer.name}</strong> ({developer.email}).
         </p>
       </div>
-      <h2>Password</h2>
-      <p>
-        To change it, <Link href="/developers/reset">ask for a reset link</Link>: setting a new
-        password signs you out everywhere. Your keys keep working.
-      </p>
-      <h2>Sessions</h2>
+      <AccountSessions
+        sessions={sessions.data}
+        endAction={endDeveloperSession}
+        ended={query.ended}
+      />
       <form action={signOutEverywhere} className="form">
-        <p className="field__hint">Signed in on another device too, or left a session open?</p>
+        <p className="field__hint">Left a session open somewhere you no longer reach?</p>
         <div className="form__actions">
           <button type="submit" className="button button--secondary">
             Sign out everywhere
           </button>
         </div>
       </form>
+      <h2>Password</h2>
+      <p>
+        To change it, <Link href="/developers/reset">ask for a reset link</Link>: setting a new
+        password signs you out everywhere. Your keys keep working.
+      </p>
     </div>
   );
 };

@@ -1,10 +1,10 @@
 'use server';
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
-import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import { endOneSessionOf } from '@/lib/end-one-session';
 import { SESSION_EXPIRED_PATH, staffKey } from '@/lib/session';
-import { changePassword, revokeSession } from '@/lib/site-api';
+import { changePassword } from '@/lib/site-api';
 
 export type TChangePasswordState = { error?: string; done?: boolean };
 
@@ -17,18 +17,11 @@ const credentialOrSignIn = async (): Promise<string> =>
   (await staffKey()) ?? redirect(SESSION_EXPIRED_PATH);
 
 /** Ends one of the person's sessions (another device); this one is ended by "Sign out". */
-export const endOneSession = async (data: FormData): Promise<void> => {
-  const credential = await credentialOrSignIn();
-  const id = textOf(data, 'id');
-  if (/^[1-9][0-9]{0,17}$/.test(id)) {
-    const answer = await revokeSession(credential, id);
-    if (!answer.ok && answer.failure.kind === 'signed-out') {
-      redirect(SESSION_EXPIRED_PATH);
-    }
-  }
-  revalidatePath('/staff/account');
-  redirect('/staff/account?ended=1');
-};
+export const endOneSession = async (data: FormData): Promise<void> =>
+  endOneSessionOf(await credentialOrSignIn(), data, {
+    account: '/staff/account',
+    expired: SESSION_EXPIRED_PATH,
+  });
 
 /** Changes the password; the API ends every other session of the account. */
 export const changeOwnPassword = async (

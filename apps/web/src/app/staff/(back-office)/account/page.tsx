@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
+import { AccountSessions } from '@/components/account-sessions';
 import { staffReadFailure } from '@/components/staff-read-failure';
-import { StoreTime } from '@/components/store-time';
 import { requireStaffKey } from '@/lib/session';
 import { listSessions } from '@/lib/site-api';
 import { signOutEverywhere } from '../../sign-in/actions';
@@ -32,34 +32,7 @@ const AccountPage = async ({ searchParams }: TProps) => {
           Signed in as <strong>{member.name}</strong> ({member.role}).
         </p>
       </div>
-      {query.ended !== undefined ? (
-        <p className="notice" role="status">
-          That session has ended.
-        </p>
-      ) : null}
-      <h2>Where you are signed in</h2>
-      <ul className="queue" aria-label="Sessions">
-        {sessions.data.map((session) => (
-          <li key={session.id} className="queue__item">
-            <span className="queue__title">
-              {session.isCurrent ? 'This device' : (session.userAgent ?? 'Unknown device')}
-            </span>
-            <span className="queue__meta">
-              Signed in <StoreTime at={session.createdAt} /> · last seen{' '}
-              <StoreTime at={session.lastSeenAt} />
-              {session.visitorIp ? ` · from ${session.visitorIp}` : ''}
-            </span>
-            {session.isCurrent ? null : (
-              <form action={endOneSession}>
-                <input type="hidden" name="id" value={session.id} />
-                <button type="submit" className="button button--small button--secondary">
-                  Sign out this session
-                </button>
-              </form>
-            )}
-          </li>
-        ))}
-      </ul>
+      <AccountSessions sessions={sessions.data} endAction={endOneSession} ended={query.ended} />
       <form action={signOutEverywhere}>
         <button type="submit" className="button button--secondary">
           Sign out everywhere
