@@ -1,15 +1,25 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { PasskeysSection } from '@/components/account/passkeys-section';
+import { portalReadFailure } from '@/components/portal-read-failure';
 import { requireDeveloper } from '@/lib/session';
-import { signOutEverywhere } from '../actions';
+import { listPasskeys } from '@/lib/site-api';
+import { addOwnPasskey, addPasskeyOptions, removeOwnPasskey, signOutEverywhere } from '../actions';
 
 export const metadata: Metadata = { title: 'Your account' };
 
-/** The developer's own account: who they are, their password, and signing out everywhere. */
-const DeveloperAccountPage = async () => {
+/** The developer's own account: who they are, their password, passkeys, signing out everywhere. */
+type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const DeveloperAccountPage = async ({ searchParams }: TProps) => {
   await connection();
   const developer = await requireDeveloper();
+  const query = await searchParams;
+  const passkeys = await listPasskeys(developer.apiKey);
+  if (!passkeys.ok) {
+    return portalReadFailure(passkeys.failure, '/developers/account');
+  }
   return (
     <div className="narrow">
       <div className="page-intro">
@@ -23,6 +33,13 @@ const DeveloperAccountPage = async () => {
         To change it, <Link href="/developers/reset">ask for a reset link</Link>: setting a new
         password signs you out everywhere. Your keys keep working.
       </p>
+      <PasskeysSection
+        passkeys={passkeys.data}
+        remove={removeOwnPasskey}
+        start={addPasskeyOptions}
+        finish={addOwnPasskey}
+        isRemoved={query['passkey-removed'] !== undefined}
+      />
       <h2>Sessions</h2>
       <form action={signOutEverywhere} className="form">
         <p className="field__hint">Signed in on another device too, or left a session open?</p>
