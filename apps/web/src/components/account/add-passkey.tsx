@@ -9,7 +9,6 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useRef, useState, useTransition } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
-import { SubmitButton } from '@/components/form/submit-button';
 
 type TProps = {
   /** The area's server actions (app/staff/(back-office)/account/actions.ts, app/developers/actions.ts). */
@@ -34,8 +33,9 @@ const registrationProblem = (error: unknown): string => {
 /**
  * "Add a passkey": an optional name, then the browser asks the device (or a phone, or a security
  * key) to make one for this site (@simplewebauthn/browser); the server action hands the answer to
- * the API, which checks it. It needs JavaScript and WebAuthn: without them it says so, and the
- * rest of the page (the list, "Remove") works as plain forms.
+ * the API, which checks it. It needs JavaScript and WebAuthn: the server renders the button
+ * disabled (nothing moves when it comes alive), and without them a note says so; the rest of the
+ * page (the list, "Remove") works as plain forms.
  */
 export const AddPasskey = ({ start, finish }: TProps) => {
   const router = useRouter();
@@ -55,17 +55,6 @@ export const AddPasskey = ({ start, finish }: TProps) => {
       errorRef.current?.focus();
     }
   }, [error]);
-
-  if (support === 'unknown') {
-    return (
-      <noscript>
-        <p className="field__hint">Adding a passkey needs JavaScript.</p>
-      </noscript>
-    );
-  }
-  if (support === 'no') {
-    return <p className="field__hint">This browser cannot make passkeys.</p>;
-  }
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -110,6 +99,10 @@ export const AddPasskey = ({ start, finish }: TProps) => {
           Passkey “{added}” added. You can sign in with it now.
         </p>
       ) : null}
+      <noscript>
+        <p className="field__hint">Adding a passkey needs JavaScript.</p>
+      </noscript>
+      {support === 'no' ? <p className="field__hint">This browser cannot make passkeys.</p> : null}
       <Field
         id="passkey-name"
         label="Name (optional)"
@@ -120,11 +113,11 @@ export const AddPasskey = ({ start, finish }: TProps) => {
           <input {...control} name="name" type="text" maxLength={100} className="input" />
         )}
       </Field>
-      <SubmitButton
-        label="Add a passkey"
-        pendingLabel="Waiting for your device…"
-        isPending={isPending}
-      />
+      <div className="form__actions">
+        <button type="submit" className="button" disabled={support !== 'yes' || isPending}>
+          {isPending ? 'Waiting for your device…' : 'Add a passkey'}
+        </button>
+      </div>
     </form>
   );
 };

@@ -25,19 +25,20 @@ export const passkeyProblem = (error: unknown): string =>
 
 /**
  * "Sign in with a passkey": a progressive enhancement beside the password form. It needs
- * JavaScript and a browser with WebAuthn, so it is not rendered until both are known to be there
- * (the server renders nothing). The options come from the server action, the browser asks the
+ * JavaScript and a browser with WebAuthn: the server renders the button disabled (so nothing moves
+ * when it comes alive), without JavaScript a note says it needs it, and a browser without WebAuthn
+ * is told to use the password. The options come from the server action, the browser asks the
  * authenticator (@simplewebauthn/browser), the signed answer goes back to the server action,
  * which sets the same sealed cookie a password sign-in does and redirects.
  */
 export const PasskeySignIn = ({ start, finish, returnTo }: TProps) => {
-  const [isSupported, setIsSupported] = useState(false);
+  const [support, setSupport] = useState<'unknown' | 'yes' | 'no'>('unknown');
   const [error, setError] = useState<string>();
   const [isPending, startTransition] = useTransition();
   const errorRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    setIsSupported(browserSupportsWebAuthn());
+    setSupport(browserSupportsWebAuthn() ? 'yes' : 'no');
   }, []);
 
   useEffect(() => {
@@ -45,10 +46,6 @@ export const PasskeySignIn = ({ start, finish, returnTo }: TProps) => {
       errorRef.current?.focus();
     }
   }, [error]);
-
-  if (!isSupported) {
-    return null;
-  }
 
   const signIn = () =>
     startTransition(async () => {
@@ -81,11 +78,17 @@ export const PasskeySignIn = ({ start, finish, returnTo }: TProps) => {
           {error}
         </FormError>
       ) : null}
+      <noscript>
+        <p className="field__hint">Signing in with a passkey needs JavaScript.</p>
+      </noscript>
+      {support === 'no' ? (
+        <p className="field__hint">This browser cannot use passkeys: sign in with your password.</p>
+      ) : null}
       <button
         type="button"
         className="button button--secondary"
         onClick={signIn}
-        disabled={isPending}
+        disabled={support !== 'yes' || isPending}
         aria-describedby={error ? ERROR_ID : undefined}
       >
         {isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
