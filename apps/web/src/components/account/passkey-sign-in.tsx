@@ -65,7 +65,8 @@ export const PasskeySignIn = ({ start, finish, returnTo }: TProps) => {
         return;
       }
       const finished = await finish(response, returnTo);
-      setError(finished.error);
+      // On success the action redirects, and there is no answer to read.
+      setError(finished?.error);
     });
 
   return (
