@@ -121,7 +121,9 @@ test.describe('passkeys in the back office', () => {
     await signOut(page, site);
     expect(await credentials()).toHaveLength(1);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await expect(page.getByRole('alert')).toContainText('That passkey did not sign you in');
+    await expect(
+      page.getByRole('region', { name: 'Or use a passkey' }).getByRole('alert'),
+    ).toContainText('That passkey did not sign you in');
     await expect(page).toHaveURL(/\/staff\/sign-in/);
     await page.goto(`${site}/staff/applications`);
     await expect(page).toHaveURL(/\/staff\/sign-in\?next=/);

@@ -171,6 +171,12 @@ export const finishPasskeySignIn = async (
 ): Promise<TPasskeyFinish> => {
   const parsed = ZPasskeyAssertion.safeParse(response);
   if (!parsed.success) {
+    // Which field: a browser's answer the contract does not describe is worth knowing about.
+    console.warn(
+      `[web] passkey sign-in: an answer refused (${parsed.error.issues
+        .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+        .join('; ')})`,
+    );
     return { error: 'That passkey answer was not understood. Please try again.' };
   }
   const answer = await signInWithPasskey({

@@ -422,7 +422,8 @@ export const ZPasskeyAssertion: z.ZodType<TPasskeyAssertion> = z.object({
     .object({
       clientDataJSON: ZBase64Url(4096),
       authenticatorData: ZBase64Url(4096),
-      signature: ZBase64Url(2048),
+      // ML-DSA (post-quantum) signatures are a few KiB; the library offers it where Node has it.
+      signature: ZBase64Url(8192),
       userHandle: ZBase64Url(256).optional(),
     })
     .passthrough(),

@@ -18,6 +18,13 @@ type TProps = {
 
 const ERROR_ID = 'add-passkey-error';
 
+/** The hint above the button: rendered by the server as it is without JavaScript. */
+const HINTS = {
+  unknown: 'Adding a passkey needs JavaScript.',
+  yes: 'Your device will ask for its screen lock, or a phone or security key.',
+  no: 'This browser cannot make passkeys.',
+} as const;
+
 /** What the browser's refusal means to the person. */
 const registrationProblem = (error: unknown): string => {
   const name = error instanceof Error ? error.name : '';
@@ -34,8 +41,9 @@ const registrationProblem = (error: unknown): string => {
  * "Add a passkey": an optional name, then the browser asks the device (or a phone, or a security
  * key) to make one for this site (@simplewebauthn/browser); the server action hands the answer to
  * the API, which checks it. It needs JavaScript and WebAuthn: the server renders the button
- * disabled (nothing moves when it comes alive), and without them a note says so; the rest of the
- * page (the list, "Remove") works as plain forms.
+ * disabled and a hint saying so (what a browser without JavaScript keeps); once alive, the button
+ * is enabled and the hint changes, so nothing moves. The rest of the page (the list, "Remove")
+ * works as plain forms.
  */
 export const AddPasskey = ({ start, finish }: TProps) => {
   const router = useRouter();
@@ -99,10 +107,6 @@ export const AddPasskey = ({ start, finish }: TProps) => {
           Passkey “{added}” added. You can sign in with it now.
         </p>
       ) : null}
-      <noscript>
-        <p className="field__hint">Adding a passkey needs JavaScript.</p>
-      </noscript>
-      {support === 'no' ? <p className="field__hint">This browser cannot make passkeys.</p> : null}
       <Field
         id="passkey-name"
         label="Name (optional)"
@@ -113,6 +117,8 @@ export const AddPasskey = ({ start, finish }: TProps) => {
           <input {...control} name="name" type="text" maxLength={100} className="input" />
         )}
       </Field>
+      {/* One line whatever the browser can do, so nothing moves once the page comes alive. */}
+      <p className="field__hint">{HINTS[support]}</p>
       <div className="form__actions">
         <button type="submit" className="button" disabled={support !== 'yes' || isPending}>
           {isPending ? 'Waiting for your device…' : 'Add a passkey'}

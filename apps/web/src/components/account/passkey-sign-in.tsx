@@ -16,6 +16,14 @@ type TProps = {
 };
 
 const ERROR_ID = 'passkey-sign-in-error';
+const HINT_ID = 'passkey-sign-in-hint';
+
+/** The hint under the heading: rendered by the server as it is without JavaScript. */
+const HINTS = {
+  unknown: 'Signing in with a passkey needs JavaScript.',
+  yes: "Your device's screen lock, your phone or a security key.",
+  no: 'This browser cannot use passkeys: use your password.',
+} as const;
 
 /** What the browser's refusal means to the person (cancelled, timed out, no passkey here). */
 export const passkeyProblem = (error: unknown): string =>
@@ -25,9 +33,9 @@ export const passkeyProblem = (error: unknown): string =>
 
 /**
  * "Sign in with a passkey": a progressive enhancement beside the password form. It needs
- * JavaScript and a browser with WebAuthn: the server renders the button disabled (so nothing moves
- * when it comes alive), without JavaScript a note says it needs it, and a browser without WebAuthn
- * is told to use the password. The options come from the server action, the browser asks the
+ * JavaScript and a browser with WebAuthn: the server renders the button disabled and a hint saying
+ * it needs JavaScript (what a browser without it keeps); once alive, the button is enabled and the
+ * hint changes, so nothing moves. A browser without WebAuthn is told to use the password. The options come from the server action, the browser asks the
  * authenticator (@simplewebauthn/browser), the signed answer goes back to the server action,
  * which sets the same sealed cookie a password sign-in does and redirects.
  */
@@ -79,18 +87,16 @@ export const PasskeySignIn = ({ start, finish, returnTo }: TProps) => {
           {error}
         </FormError>
       ) : null}
-      <noscript>
-        <p className="field__hint">Signing in with a passkey needs JavaScript.</p>
-      </noscript>
-      {support === 'no' ? (
-        <p className="field__hint">This browser cannot use passkeys: sign in with your password.</p>
-      ) : null}
+      {/* One line whatever the browser can do, so nothing moves once the page comes alive. */}
+      <p className="field__hint" id={HINT_ID}>
+        {HINTS[support]}
+      </p>
       <button
         type="button"
         className="button button--secondary"
         onClick={signIn}
         disabled={support !== 'yes' || isPending}
-        aria-describedby={error ? ERROR_ID : undefined}
+        aria-describedby={error ? `${ERROR_ID} ${HINT_ID}` : HINT_ID}
       >
         {isPending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
       </button>
