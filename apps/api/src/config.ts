@@ -408,6 +408,43 @@ export const ZEnvironment = z.object({
     .describe(
       'failed sign-ins allowed per account and visitor, then per account from every visitor: `<failures>/<seconds>` each (past the second, only a device that signed in before may try)',
     ),
+  // --- Passkeys (docs/decisions.md, "Passkeys") ---
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
+      message: 'must be a domain name, such as example.org (browsers refuse IP addresses)',
+    })
+    .max(253)
+    .optional()
+    .describe(
+      "the passkeys' relying party: the site's domain (a suffix of its host); unset: `SITE_URL`'s host name. Changing it makes every passkey stop working",
+    ),
+  WEBAUTHN_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const origins = (value ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        try {
+          if (new URL(origin).origin !== origin) {
+            throw new Error();
+          }
+        } catch {
+          context.addIssue({
+            code: 'custom',
+            message: `${origin} is not an origin (scheme://host[:port])`,
+          });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    })
+    .describe(
+      "the origins the site's pages are served from, comma-separated, where passkeys are used; unset: `SITE_URL`'s origin",
+    ),
 });
 
 /** Rules between the slow-client settings, checked after each is valid on its own. */
@@ -450,6 +487,8 @@ export type TConfig = z.infer<typeof ZEnvironment> & {
    * `@pets/contract/store`, so the site and the emails never disagree.
    */
   store: TStoreConfig;
+  /** The passkeys' relying party and the origins their answers may come from (WEBAUTHN_*). */
+  webauthn: { rpId: string; origins: string[] };
 };
 
 export class ConfigError extends Error {}
@@ -504,6 +543,13 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): TConfig => {
     dataDir,
     store,
     mailDir: isAbsolute(config.MAIL_DIR) ? config.MAIL_DIR : join(dataDir, config.MAIL_DIR),
+    webauthn: {
+      rpId: config.WEBAUTHN_RP_ID ?? new URL(config.SITE_URL).hostname,
+      origins:
+        config.WEBAUTHN_ORIGINS.length > 0
+          ? config.WEBAUTHN_ORIGINS
+          : [new URL(config.SITE_URL).origin],
+    },
     mediaBaseUrl: (config.MEDIA_BASE_URL ?? `http://localhost:${config.PORT}/media`).replace(
       /\/+$/,
       '',

@@ -86,7 +86,7 @@ test.describe('Accessibility (axe-core, WCAG 2.2 AA)', () => {
     // An address no account has: refused, and nobody's account counts a failure.
     await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
     await page.getByLabel('Password').fill('not a password of anyone');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();
     await expectNoSeriousViolations(page, 'Staff sign in, refused');
     await signIn(page, stack.siteUrl, stack.staffAccount);

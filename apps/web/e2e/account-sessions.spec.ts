@@ -45,7 +45,7 @@ test.describe('Where you are signed in', () => {
     await second.goto(`${stack.siteUrl}/developers/sign-in`);
     await second.getByLabel('Email').fill(developer.email);
     await second.getByLabel('Password').fill(developer.password);
-    await second.getByRole('button', { name: 'Sign in' }).click();
+    await second.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(second).toHaveURL(`${stack.siteUrl}/developers`);
 
     await second.goto(`${stack.siteUrl}/developers/account`);
@@ -90,7 +90,7 @@ test.describe('Where you are signed in', () => {
     // The first browser is asked to sign in again at its next page.
     await first.goto(`${stack.siteUrl}/developers/keys`);
     await expect(first).toHaveURL(`${stack.siteUrl}/developers/sign-in?next=%2Fdevelopers%2Fkeys`);
-    await expect(first.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(first.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     // The second one is still signed in.
     await second.goto(`${stack.siteUrl}/developers/keys`);
     await expect(second.getByRole('heading', { level: 1 })).toHaveText('Keys');

@@ -176,7 +176,7 @@ test.describe('Developer portal', () => {
     await page.goto(`${stack.siteUrl}/developers/sign-in`);
     await page.getByLabel('Email').fill(developer.email);
     await page.getByLabel('Password').fill('not the password at all');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
       'That email and password do not match.',
     );
@@ -185,7 +185,7 @@ test.describe('Developer portal', () => {
     await page.goto(`${stack.siteUrl}/staff/sign-in`);
     await page.getByLabel('Email').fill(developer.email);
     await page.getByLabel('Password').fill(developer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
       'This is a developer account: sign in at the developer portal.',
     );
@@ -202,7 +202,7 @@ test.describe('Developer portal', () => {
     await page.goto(`${stack.siteUrl}/developers/sign-in`);
     await page.getByLabel('Email').fill(developer.email);
     await page.getByLabel('Password').fill(developer.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/developers`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(developer.organization);
     expect(await createKeyIn(page, stack.siteUrl, 'Live app', 'Live')).toMatch(/^pets_live_/);

@@ -98,7 +98,7 @@ test.describe("The staff member's key and session", () => {
     // An address no account has: refused, and nobody's account counts a failure.
     await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
     await page.getByLabel('Password').fill('not a password of anyone');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toBeVisible();
     await signIn(page, stack.siteUrl, stack.staffAccount);
     const nav = page.getByRole('navigation', { name: 'Staff' });

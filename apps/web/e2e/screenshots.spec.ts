@@ -385,7 +385,7 @@ test('screenshots of the main pages at desktop and phone width, without layout s
         // An address no account has: refused, and nobody's account counts a failure.
         await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
         await page.getByLabel('Password').fill('not a password of anyone');
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
         await expect(page.locator('#sign-in-error')).toBeVisible();
         await page.screenshot({
           path: join(SCREENSHOTS_DIR, `staff-sign-in-refused-${viewportName}.png`),

@@ -77,7 +77,7 @@ test.describe('Staff sessions', () => {
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/sign-in?next=%2Fstaff%2Fanimals%2Fnew`);
     await page.getByLabel('Email').fill(stack.staffAccount.email);
     await page.getByLabel('Password').fill(stack.staffAccount.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/animals/new`);
     // Signed in, the footer no longer offers "Staff sign in".
     await expect(page.getByRole('link', { name: 'Staff sign in' })).toHaveCount(0);
@@ -90,7 +90,7 @@ test.describe('Staff sessions', () => {
     );
     await page.getByLabel('Email').fill(stack.staffAccount.email);
     await page.getByLabel('Password').fill(stack.staffAccount.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/applications`);
   });
 

@@ -122,7 +122,7 @@ test.describe('Staff sign in', () => {
       // The browser's own "required" check would stop an empty form: send it as a person
       // without that check would (the server refuses it too).
       await page.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect(page.locator('#sign-in-error')).toContainText(message);
       await expect(page.locator('#sign-in-error')).toBeFocused();
       await expect(page).toHaveURL(`${stack.siteUrl}/staff/sign-in`);
@@ -205,7 +205,7 @@ test.describe('Staff sign in', () => {
     await page.goto(`${stack.siteUrl}/staff/sign-in`);
     await page.getByLabel('Email').fill(`nobody-${Date.now()}@store.test`);
     await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toContainText('do not match');
     await signIn(page, stack.siteUrl, stack.staffAccount);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();

@@ -27,7 +27,7 @@ export const fillSignIn = async (
   await page.goto(`${siteUrl}/staff/sign-in`);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 };
 
 /** Signs in at /staff/sign-in as a person would, and waits for the applications queue. */

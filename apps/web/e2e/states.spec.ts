@@ -77,7 +77,7 @@ test.describe('Failure states', () => {
     await page.goto(`${stack.offlineSiteUrl}/staff/sign-in`);
     await page.getByLabel('Email').fill(stack.staffAccount.email);
     await page.getByLabel('Password').fill(stack.staffAccount.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
       "We can't reach our records right now. Please try again in a minute.",
     );

@@ -588,6 +588,68 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
     expect(invited.passwordHash).toBeNull();
   },
 
+  Passkey: async () => {
+    const account = await prisma.account.create({
+      data: { email: 'passkey@example.org', name: 'Pat', role: 'staff', passwordHash: 'x' },
+    });
+    const passkey = await prisma.passkey.create({
+      data: {
+        accountId: account.id,
+        credentialId: 'cred-1',
+        publicKey: Buffer.from([1, 2, 3]),
+        transports: ['internal'],
+        name: 'Laptop',
+      },
+    });
+    expect(passkey).toMatchObject({ counter: 0n, backedUp: false, lastUsedAt: null });
+    // A credential id names one passkey, whoever's it is.
+    expect(
+      await prismaCode(
+        prisma.passkey.create({
+          data: {
+            accountId: account.id,
+            credentialId: 'cred-1',
+            publicKey: Buffer.from([4]),
+            name: 'x',
+          },
+        }),
+      ),
+    ).toBe('P2002');
+    // A counter never goes below zero (a CHECK).
+    expect(
+      await prismaCode(
+        prisma.passkey.update({ where: { id: passkey.id }, data: { counter: -1n } }),
+      ),
+    ).toBeDefined();
+  },
+  WebauthnChallenge: async () => {
+    const account = await prisma.account.create({
+      data: { email: 'challenge@example.org', name: 'Cal', role: 'staff', passwordHash: 'x' },
+    });
+    const expiresAt = new Date(Date.now() + 300_000);
+    const challenge = await prisma.webauthnChallenge.create({
+      data: { challenge: 'c1', purpose: 'register', accountId: account.id, expiresAt },
+    });
+    expect(challenge.usedAt).toBeNull();
+    await prisma.webauthnChallenge.create({
+      data: { challenge: 'c2', purpose: 'authenticate', expiresAt },
+    });
+    // A registration's challenge is bound to its account, a sign-in's to nobody (a CHECK).
+    expect(
+      await prismaCode(
+        prisma.webauthnChallenge.create({
+          data: { challenge: 'c3', purpose: 'register', expiresAt },
+        }),
+      ),
+    ).toBeDefined();
+    expect(
+      await prismaCode(
+        prisma.webauthnChallenge.create({
+          data: { challenge: 'c1', purpose: 'authenticate', expiresAt },
+        }),
+      ),
+    ).toBe('P2002');
+  },
   AccountSession: async () => {
     const account = await prisma.account.create({
       data: { email: 'session@example.org', name: 'Sam', role: 'staff', passwordHash: 'x' },

@@ -1,11 +1,13 @@
 import { Controller, Req } from '@nestjs/common';
 import { siteContract } from '@pets/contract/site';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { FastifyRequest } from 'fastify';
 import type { TCaller } from '../api-keys/caller';
 import { clientAddressOf } from '../auth/identity';
 import { Caller } from '../http/caller.decorator';
 import { AccountsService } from './accounts.service';
+import { PasskeysService } from './passkeys.service';
 
 /**
  * The site-only operations for people (`siteContract`, /internal): only the store's site reaches
@@ -14,7 +16,10 @@ import { AccountsService } from './accounts.service';
  */
 @Controller()
 export class AuthController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly passkeys: PasskeysService,
+  ) {}
 
   @TsRestHandler(siteContract.auth)
   handle(@Req() request: FastifyRequest) {
@@ -31,6 +36,18 @@ export class AuthController {
       signIn: async ({ body }) => ({
         status: 200 as const,
         body: await this.accounts.signIn(body, visitor),
+      }),
+      passkeyOptions: async () => ({
+        status: 200 as const,
+        body: await this.passkeys.authenticationOptions(),
+      }),
+      passkeySignIn: async ({ body }) => ({
+        status: 200 as const,
+        body: await this.passkeys.signIn(
+          body.response as AuthenticationResponseJSON,
+          body,
+          visitor,
+        ),
       }),
       requestReset: async ({ body }) => {
         await this.accounts.requestReset(body.email);
@@ -75,7 +92,10 @@ export class SessionController {
 
 @Controller()
 export class AccountController {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly passkeys: PasskeysService,
+  ) {}
 
   @TsRestHandler(siteContract.account)
   handle(@Caller() caller: TCaller, @Req() request: FastifyRequest) {
@@ -95,6 +115,24 @@ export class AccountController {
       }),
       changePassword: async ({ body }) => {
         await this.accounts.changePassword(caller, body.currentPassword, body.newPassword, visitor);
+        return { status: 204 as const, body: undefined };
+      },
+      listPasskeys: async () => ({ status: 200 as const, body: await this.passkeys.list(caller) }),
+      passkeyRegistrationOptions: async () => ({
+        status: 200 as const,
+        body: await this.passkeys.registrationOptions(caller),
+      }),
+      addPasskey: async ({ body }) => ({
+        status: 201 as const,
+        body: await this.passkeys.add(
+          caller,
+          body.response as RegistrationResponseJSON,
+          body.name,
+          visitor,
+        ),
+      }),
+      deletePasskey: async ({ params }) => {
+        await this.passkeys.delete(caller, params.id, visitor);
         return { status: 204 as const, body: undefined };
       },
       resendVerification: async () => {

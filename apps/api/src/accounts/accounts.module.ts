@@ -24,6 +24,7 @@ import {
   TeamController,
 } from './accounts.controller';
 import { ACCOUNTS_DEPS, AccountsService, type TAccountsDeps } from './accounts.service';
+import { PasskeysService } from './passkeys.service';
 import { SignInThrottle } from './sign-in-throttle';
 
 /** How often the sessions' last use is written to the database (one statement for all). */
@@ -100,6 +101,7 @@ class LastSeenFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
       inject: [PG_POOL, CONFIG, AccountLinks, MailRepository, RATE_LIMIT_STORE, LOGGER],
     },
     AccountsService,
+    PasskeysService,
     LastSeenFlusher,
   ],
 })

@@ -5,6 +5,7 @@ import {
   AccountsRepository,
   isAccountExists,
   type TAccount,
+  type TAccountWithSecret,
 } from '@pets/store/accounts.repository';
 import { listAudit, recordAudit, type TAuditEntry } from '@pets/store/audit.repository';
 import type { MailRepository } from '@pets/store/mail.repository';
@@ -191,6 +192,21 @@ export class AccountsService {
       await this.throttle.fail(trackers, visitorIp);
       throw WRONG_CREDENTIALS();
     }
+    return this.startSession(account, 'password', input, visitorIp, deviceId);
+  }
+
+  /**
+   * The session of a person who proved who they are (a password, or a passkey): refused when the
+   * account is deactivated or signs in elsewhere, else a new session, its credential (shown once)
+   * and the audit line. The one place a session starts, whatever the method.
+   */
+  async startSession(
+    account: TAccountWithSecret,
+    method: 'password' | 'passkey',
+    input: Pick<TSignIn, 'area' | 'idleSeconds' | 'userAgent' | 'deviceToken'>,
+    visitorIp: string,
+    deviceId: string | undefined,
+  ) {
     if (account.status !== 'active') {
       throw new AppError('forbidden', 'This account has been deactivated: ask an administrator.');
     }
@@ -214,7 +230,7 @@ export class AccountsService {
     const { session, credential } = await withTransaction(this.pool, async (client) => {
       const started = await new SessionsRepository(client).start({
         accountId: account.id,
-        method: 'password',
+        method,
         idleSeconds,
         expiresAt: new Date(Date.now() + absolute * 1000),
         userAgent: input.userAgent?.slice(0, 200) ?? null,
@@ -231,7 +247,7 @@ export class AccountsService {
         action: 'session.started',
         targetType: 'session',
         targetId: started.session.id,
-        details: { method: 'password' },
+        details: { method },
         visitorIp,
       });
       return started;

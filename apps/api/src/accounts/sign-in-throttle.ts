@@ -70,6 +70,34 @@ export class SignInThrottle {
     }
   }
 
+  /**
+   * Passkey sign-ins name no account before they verify: a failed one (an unknown passkey, a bad
+   * signature, a used challenge) counts on the visitor's own budget, the per-visitor numbers.
+   */
+  passkeyTracker(visitor: string): string {
+    return `signin:passkey:ip:${visitor}`;
+  }
+
+  async assertPasskeyMayTry(tracker: string): Promise<void> {
+    const window = await this.store.peekWindow(tracker, this.perVisitor);
+    if (window.used >= window.limit) {
+      throw refusal(
+        window.resetInMs,
+        'Too many failed passkey sign-ins from here. Try again later, or use your password.',
+      );
+    }
+  }
+
+  async failPasskey(tracker: string, visitorAddress: string): Promise<void> {
+    const window = await this.store.countInWindow(tracker, this.perVisitor);
+    if (window.used === window.limit) {
+      this.logger.warn(
+        { event: 'account_sign_in_throttled', visitor: visitorAddress, scope: 'passkey' },
+        'passkey sign-ins from a visitor throttled',
+      );
+    }
+  }
+
   /** Counts a failed attempt on both budgets; logs once when one of them becomes spent. */
   async fail(
     trackers: ReturnType<SignInThrottle['trackersOf']>,

@@ -14,6 +14,7 @@ export const VISITOR_LIMIT_NAMES = [
   'apply',
   'apply-token',
   'saved-search',
+  'passkey',
 ] as const;
 export type TLimitName = (typeof VISITOR_LIMIT_NAMES)[number];
 
@@ -54,6 +55,11 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
    * email; the API also limits each address, SAVED_SEARCH_LIMITS).
    */
   'saved-search': { points: 5, seconds: 3600 },
+  /**
+   * Passkey sign-ins started by one visitor (each asks the API for a challenge it keeps 5
+   * minutes; the API also counts failed passkey sign-ins per visitor).
+   */
+  passkey: { points: 30, seconds: 600 },
 };
 
 const MAX_POINTS = 10_000_000;

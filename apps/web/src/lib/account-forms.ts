@@ -1,12 +1,18 @@
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import 'server-only';
-import type { TSignInArea } from '@pets/contract/site';
+import { type TPasskeyOptions, type TSignInArea, ZPasskeyAssertion } from '@pets/contract/site';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { webConfig } from '../env';
 import { visitorLimits } from './limits';
 import { deviceToken, SIGN_IN_PATHS, safeReturnPath, startSession } from './session';
-import { requestPasswordReset, resetPassword, signInWithPassword } from './site-api';
+import {
+  passkeySignInOptions,
+  requestPasswordReset,
+  resetPassword,
+  signInWithPasskey,
+  signInWithPassword,
+} from './site-api';
 import { currentVisitor } from './visitor';
 
 /**
@@ -125,6 +131,81 @@ export const signInTo = async (
     return { error, email };
   }
   redirect(safeReturnPath(data.get('next'), area) ?? home);
+};
+
+/** The options a passkey sign-in starts with, or the words of why not. */
+export type TPasskeyStart = { options: TPasskeyOptions } | { error: string };
+/** A passkey sign-in's refusal (on success the action redirects). */
+export type TPasskeyFinish = { error: string };
+
+/**
+ * The first step of "Sign in with a passkey": the API's options (its challenge). Each visitor may
+ * start PASSKEY of them per window here.
+ */
+export const startPasskeySignIn = async (): Promise<TPasskeyStart> => {
+  const visitor = await currentVisitor();
+  const attempt = await visitorLimits().consume('passkey', visitor.key);
+  if (!attempt.ok) {
+    return {
+      error: `Too many passkey sign-ins were started from here. Please wait ${minutesOf(
+        attempt.retryAfterSeconds,
+      )}, or sign in with your password.`,
+    };
+  }
+  const answer = await passkeySignInOptions();
+  if (!answer.ok) {
+    return { error: "We can't reach our records right now. Please try again in a minute." };
+  }
+  return { options: answer.data };
+};
+
+/**
+ * The second step: the browser's signed answer goes to the API, which checks it and starts the
+ * same session a password does; kept in the sealed cookie, then on to the page asked for.
+ */
+export const finishPasskeySignIn = async (
+  area: TSignInArea,
+  home: string,
+  response: unknown,
+  next: unknown,
+): Promise<TPasskeyFinish> => {
+  const parsed = ZPasskeyAssertion.safeParse(response);
+  if (!parsed.success) {
+    // Which field: a browser's answer the contract does not describe is worth knowing about.
+    console.warn(
+      `[web] passkey sign-in: an answer refused (${parsed.error.issues
+        .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+        .join('; ')})`,
+    );
+    return { error: 'That passkey answer was not understood. Please try again.' };
+  }
+  const answer = await signInWithPasskey({
+    area,
+    response: parsed.data,
+    idleSeconds: webConfig().staffSessionIdleSeconds,
+    userAgent: (await headers()).get('user-agent')?.slice(0, 1000) ?? undefined,
+  });
+  if (!answer.ok) {
+    const failure = answer.failure;
+    switch (failure.kind) {
+      case 'signed-out':
+        return {
+          error:
+            'That passkey did not sign you in: it may have been removed from your account. Use your password, or another passkey.',
+        };
+      case 'throttled':
+      case 'rate-limited':
+        return { error: tooManyFromHere(failure.retryAfterSeconds) };
+      case 'refused':
+        return { error: failure.message || 'This account cannot sign in here.' };
+      case 'unavailable':
+        return { error: "We can't reach our records right now. Please try again in a minute." };
+      default:
+        return { error: 'Something went wrong on our side. Please try again.' };
+    }
+  }
+  await startSession(answer.data);
+  redirect(safeReturnPath(next, area) ?? home);
 };
 
 /**

@@ -3,6 +3,8 @@ import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
 import type {
   TCreateOrgKey,
   TDecidePlanRequest,
+  TPasskeyAssertion,
+  TPasskeyRegistration,
   TPlanRequestStatus,
   TRequestPlanChange,
   TSaveSearchRequest,
@@ -95,6 +97,28 @@ export const signInWithPassword = async (input: TSignIn) =>
     (response) => (response.status === 200 ? response.body : undefined),
   );
 
+/** Options for signing in with a passkey: the API keeps their challenge 5 minutes, for one use. */
+export const passkeySignInOptions = async () =>
+  callSiteApi(
+    'passkeyOptions',
+    await visitorCredential(),
+    (client) => client.auth.passkeyOptions({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.options : undefined),
+  );
+
+export const signInWithPasskey = async (input: {
+  area: TSignInArea;
+  response: TPasskeyAssertion;
+  idleSeconds: number;
+  userAgent?: string;
+}) =>
+  callSiteApi(
+    'passkeySignIn',
+    await visitorCredential(),
+    (client) => client.auth.passkeySignIn({ body: input, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body : undefined),
+  );
+
 export const requestPasswordReset = async (email: string) =>
   callSiteApi(
     'requestReset',
@@ -179,6 +203,47 @@ export const changePassword = async (
         body: { currentPassword, newPassword },
         fetchOptions: fetchOptions(),
       }),
+    (response) => (response.status === 204 ? true : undefined),
+  );
+
+export const listPasskeys = async (credential: string) =>
+  callSiteApi(
+    'listPasskeys',
+    await accountCredential(credential),
+    (client) => client.account.listPasskeys({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.passkeys : undefined),
+  );
+
+/** Options for adding a passkey to the person's account (a challenge bound to it). */
+export const passkeyRegistrationOptions = async (credential: string) =>
+  callSiteApi(
+    'passkeyRegistrationOptions',
+    await accountCredential(credential),
+    (client) => client.account.passkeyRegistrationOptions({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 200 ? response.body.options : undefined),
+  );
+
+export const addPasskey = async (
+  credential: string,
+  response: TPasskeyRegistration,
+  name: string | undefined,
+) =>
+  callSiteApi(
+    'addPasskey',
+    await accountCredential(credential),
+    (client) =>
+      client.account.addPasskey({
+        body: { response, ...(name ? { name } : {}) },
+        fetchOptions: fetchOptions(),
+      }),
+    (answer) => (answer.status === 201 ? answer.body.passkey : undefined),
+  );
+
+export const deletePasskey = async (credential: string, id: string) =>
+  callSiteApi(
+    'deletePasskey',
+    await accountCredential(credential),
+    (client) => client.account.deletePasskey({ params: { id }, fetchOptions: fetchOptions() }),
     (response) => (response.status === 204 ? true : undefined),
   );
 

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import type { TRouteMetadata, TSiteAccess } from '../routers/metadata';
-import { ZError } from '../schemas/error';
+import { type TError, ZError as ZErrorBody } from '../schemas/error';
 import {
   ZNewWebhookEndpoint,
   ZWebhookDeliveries,
@@ -27,6 +27,11 @@ import {
   ZOrganizationPlan,
   ZOrgKey,
   ZOrgUsageNow,
+  ZPasskey,
+  ZPasskeyName,
+  ZPasskeyOptions,
+  ZPasskeyRegistration,
+  ZPasskeySignInRequest,
   ZPassword,
   ZPasswordAttempt,
   ZPersonName,
@@ -45,6 +50,12 @@ import {
 } from './schemas';
 
 const c = initContract();
+
+/**
+ * The error body, under a named type: inferred, its code enum is written out for every response
+ * of every route, and the contract's type grows past what the compiler can write out.
+ */
+const ZError: z.ZodType<TError> = ZErrorBody;
 
 const access = (siteAccess: TSiteAccess) => ({ siteAccess }) satisfies TRouteMetadata;
 const VISITOR = access('visitor');
@@ -79,6 +90,22 @@ export const authRouter = c.router({
     path: '/auth/sign-in',
     summary: 'Sign in with email and password: a new session and its credential',
     body: ZSignInRequest,
+    responses: { 200: ZSignInResponse, 403: ZError },
+    metadata: VISITOR,
+  },
+  passkeyOptions: {
+    method: 'POST',
+    path: '/auth/passkey/options',
+    summary: 'Options for signing in with a passkey: a challenge kept 5 minutes, for one answer',
+    body: c.noBody(),
+    responses: { 200: z.object({ options: ZPasskeyOptions }) },
+    metadata: VISITOR,
+  },
+  passkeySignIn: {
+    method: 'POST',
+    path: '/auth/passkey',
+    summary: "Sign in with a passkey's signed answer: a new session, as signIn makes",
+    body: ZPasskeySignInRequest,
     responses: { 200: ZSignInResponse, 403: ZError },
     metadata: VISITOR,
   },
@@ -159,6 +186,38 @@ export const accountRouter = c.router({
     summary: 'Change the password; every other session ends',
     body: z.object({ currentPassword: ZPasswordAttempt, newPassword: ZPassword }),
     responses: { 204: c.noBody(), 403: ZError },
+    metadata: ANY_ACCOUNT,
+  },
+  listPasskeys: {
+    method: 'GET',
+    path: '/account/passkeys',
+    summary: "The account's passkeys, oldest first",
+    responses: { 200: z.object({ passkeys: z.array(ZPasskey) }) },
+    metadata: ANY_ACCOUNT,
+  },
+  passkeyRegistrationOptions: {
+    method: 'POST',
+    path: '/account/passkeys/options',
+    summary: 'Options for adding a passkey: a challenge kept 5 minutes, for one answer',
+    body: c.noBody(),
+    responses: { 200: z.object({ options: ZPasskeyOptions }) },
+    metadata: ANY_ACCOUNT,
+  },
+  addPasskey: {
+    method: 'POST',
+    path: '/account/passkeys',
+    summary: "Add a passkey from the browser's answer to the registration options",
+    body: z.object({ response: ZPasskeyRegistration, name: ZPasskeyName.optional() }),
+    responses: { 201: z.object({ passkey: ZPasskey }) },
+    metadata: ANY_ACCOUNT,
+  },
+  deletePasskey: {
+    method: 'POST',
+    path: '/account/passkeys/:id/delete',
+    summary: 'Remove one of the account’s passkeys: it no longer signs in',
+    pathParams: ZAccountId,
+    body: c.noBody(),
+    responses: { 204: c.noBody(), 404: ZError },
     metadata: ANY_ACCOUNT,
   },
   resendVerification: {

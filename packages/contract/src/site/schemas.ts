@@ -351,3 +351,114 @@ export const ZSavedSearchWaiting = z.object({
   total: z.number().int(),
 });
 export type TSavedSearchWaiting = z.infer<typeof ZSavedSearchWaiting>;
+
+// --- Passkeys (issue 27, slice 5): WebAuthn credentials, a second way to sign in ---------------
+// The WebAuthn shapes below carry explicit types: inferred, they make the site contract's type too
+// long for the compiler to write out.
+
+const ZBase64Url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/);
+
+/**
+ * The options the browser's `navigator.credentials.create()`/`.get()` takes, in their JSON form
+ * (`@simplewebauthn/browser`'s `optionsJSON`). Made by the API's WebAuthn library and passed
+ * through by the site untouched: only the challenge is named here (the rest passes through, and
+ * the browser library's own type describes it).
+ */
+export type TPasskeyOptions = { challenge: string };
+export const ZPasskeyOptions: z.ZodType<TPasskeyOptions> = z
+  .object({ challenge: ZBase64Url(128) })
+  .passthrough();
+
+type TCredentialBase = {
+  id: string;
+  rawId: string;
+  type: 'public-key';
+  authenticatorAttachment?: 'platform' | 'cross-platform';
+  clientExtensionResults: Record<string, unknown>;
+};
+const ZCredentialBase = {
+  id: ZBase64Url(1024),
+  rawId: ZBase64Url(1024),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.unknown()),
+};
+
+/** What the browser's `startRegistration()` returns: a new credential, attested. */
+export type TPasskeyRegistration = TCredentialBase & {
+  response: {
+    clientDataJSON: string;
+    attestationObject: string;
+    transports?: string[];
+    [field: string]: unknown;
+  };
+};
+export const ZPasskeyRegistration: z.ZodType<TPasskeyRegistration> = z.object({
+  ...ZCredentialBase,
+  response: z
+    .object({
+      clientDataJSON: ZBase64Url(4096),
+      attestationObject: ZBase64Url(16_384),
+      transports: z.array(z.string().max(32)).max(10).optional(),
+    })
+    .passthrough(),
+});
+
+/** What the browser's `startAuthentication()` returns: a signed assertion. */
+export type TPasskeyAssertion = TCredentialBase & {
+  response: {
+    clientDataJSON: string;
+    authenticatorData: string;
+    signature: string;
+    userHandle?: string;
+    [field: string]: unknown;
+  };
+};
+export const ZPasskeyAssertion: z.ZodType<TPasskeyAssertion> = z.object({
+  ...ZCredentialBase,
+  response: z
+    .object({
+      clientDataJSON: ZBase64Url(4096),
+      authenticatorData: ZBase64Url(4096),
+      // ML-DSA (post-quantum) signatures are a few KiB; the library offers it where Node has it.
+      signature: ZBase64Url(8192),
+      userHandle: ZBase64Url(256).optional(),
+    })
+    .passthrough(),
+});
+
+export const ZPasskeyName = z.string().trim().min(1).max(100);
+
+/** One of the person's passkeys (never its key material). */
+export type TPasskey = {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** Synced between devices (a passkey manager), as the authenticator says. */
+  backedUp: boolean;
+};
+export const ZPasskey: z.ZodType<TPasskey> = z.object({
+  id: ZId,
+  name: z.string().max(100),
+  createdAt: ZInstant,
+  lastUsedAt: ZInstant.nullable(),
+  backedUp: z.boolean(),
+});
+
+export type TPasskeySignInRequest = {
+  response: TPasskeyAssertion;
+  area: TSignInArea;
+  idleSeconds?: number;
+  userAgent?: string;
+};
+export const ZPasskeySignInRequest: z.ZodType<TPasskeySignInRequest> = z.object({
+  response: ZPasskeyAssertion,
+  area: ZSignInArea,
+  idleSeconds: z.number().int().min(1).max(86_400).optional(),
+  userAgent: z.string().max(1000).optional(),
+});

@@ -9,15 +9,26 @@ import { webConfig } from '@/env';
 import {
   askForResetLink,
   BAD_LINK,
+  finishPasskeySignIn,
   passwordProblem,
   setPasswordIn,
   signInTo,
+  startPasskeySignIn,
   startSessionIn,
+  type TPasskeyFinish,
+  type TPasskeyStart,
   type TPasswordFormState,
   type TSignInState,
   textOf,
 } from '@/lib/account-forms';
 import { visitorLimits } from '@/lib/limits';
+import {
+  finishAddingPasskey,
+  removePasskeyOf,
+  startAddingPasskey,
+  type TAddPasskeyFinish,
+  type TAddPasskeyStart,
+} from '@/lib/passkey-forms';
 import { portalActionFailure } from '@/lib/portal-failure';
 import {
   currentDeveloper,
@@ -50,6 +61,13 @@ export type { TPasswordFormState, TSignInState };
 export const signIn = async (_previous: TSignInState, data: FormData): Promise<TSignInState> =>
   signInTo('developers', '/developers', data);
 
+/** "Sign in with a passkey", first step: the options (a challenge) for the browser. */
+export const passkeyOptions = async (): Promise<TPasskeyStart> => startPasskeySignIn();
+
+/** Second step: the browser's signed answer; the same session as a password sign-in. */
+export const passkeySignIn = async (response: unknown, next: unknown): Promise<TPasskeyFinish> =>
+  finishPasskeySignIn('developers', '/developers', response, next);
+
 export const signOut = async (): Promise<void> => {
   await endSession();
   redirect('/developers/sign-in?signed-out=1');
@@ -59,6 +77,37 @@ export const signOut = async (): Promise<void> => {
 export const signOutEverywhere = async (): Promise<void> => {
   await endEverySession();
   redirect('/developers/sign-in?signed-out=1');
+};
+
+/** "Add a passkey" on the account page, first step: the options (a challenge). */
+export const addPasskeyOptions = async (): Promise<TAddPasskeyStart> => {
+  const developer = await requireDeveloper();
+  const answer = await startAddingPasskey(developer.apiKey);
+  return 'signedOut' in answer ? redirect(PORTAL_SESSION_EXPIRED_PATH) : answer;
+};
+
+/** Second step: the browser's new credential, checked and kept by the API. */
+export const addOwnPasskey = async (
+  response: unknown,
+  name: unknown,
+): Promise<TAddPasskeyFinish> => {
+  const developer = await requireDeveloper();
+  const answer = await finishAddingPasskey(developer.apiKey, response, name);
+  if (answer.signedOut) {
+    redirect(PORTAL_SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/developers/account');
+  return answer;
+};
+
+/** Removes one of the developer's passkeys (a form: works without JavaScript). */
+export const removeOwnPasskey = async (data: FormData): Promise<void> => {
+  const developer = await requireDeveloper();
+  if (!(await removePasskeyOf(developer.apiKey, textOf(data, 'id')))) {
+    redirect(PORTAL_SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/developers/account');
+  redirect('/developers/account?passkey-removed=1');
 };
 
 export const askForReset = async (

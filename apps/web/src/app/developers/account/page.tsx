@@ -1,25 +1,32 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { PasskeysSection } from '@/components/account/passkeys-section';
 import { AccountSessions } from '@/components/account-sessions';
 import { portalReadFailure } from '@/components/portal-read-failure';
 import { requireDeveloper } from '@/lib/session';
-import { listSessions } from '@/lib/site-api';
-import { signOutEverywhere } from '../actions';
+import { listPasskeys, listSessions } from '@/lib/site-api';
+import { addOwnPasskey, addPasskeyOptions, removeOwnPasskey, signOutEverywhere } from '../actions';
 import { endDeveloperSession } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The developer's own account: who they are, where they are signed in, their password. */
+/** The developer's own account: who they are, where they are signed in, password and passkeys. */
 const DeveloperAccountPage = async ({ searchParams }: TProps) => {
   await connection();
   const developer = await requireDeveloper();
   const query = await searchParams;
-  const sessions = await listSessions(developer.apiKey);
+  const [sessions, passkeys] = await Promise.all([
+    listSessions(developer.apiKey),
+    listPasskeys(developer.apiKey),
+  ]);
   if (!sessions.ok) {
     return portalReadFailure(sessions.failure, '/developers/account');
+  }
+  if (!passkeys.ok) {
+    return portalReadFailure(passkeys.failure, '/developers/account');
   }
   return (
     <div className="narrow">
@@ -47,6 +54,13 @@ const DeveloperAccountPage = async ({ searchParams }: TProps) => {
         To change it, <Link href="/developers/reset">ask for a reset link</Link>: setting a new
         password signs you out everywhere. Your keys keep working.
       </p>
+      <PasskeysSection
+        passkeys={passkeys.data}
+        remove={removeOwnPasskey}
+        start={addPasskeyOptions}
+        finish={addOwnPasskey}
+        isRemoved={query['passkey-removed'] !== undefined}
+      />
     </div>
   );
 };

@@ -2,10 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
+import { PasskeySignIn } from '@/components/account/passkey-sign-in';
 import { SignInForm } from '@/components/account/sign-in-form';
 import { PageIntro } from '@/components/page-intro';
 import { isSignedIn, safeReturnPath } from '@/lib/session';
-import { signIn } from '../actions';
+import { passkeyOptions, passkeySignIn, signIn } from '../actions';
 
 export const metadata: Metadata = { title: 'Developer sign in', robots: { index: false } };
 
@@ -41,6 +42,7 @@ const DeveloperSignInPage = async ({ searchParams }: TProps) => {
         </p>
       ) : null}
       <SignInForm action={signIn} returnTo={back} resetHref="/developers/reset" />
+      <PasskeySignIn start={passkeyOptions} finish={passkeySignIn} returnTo={back} />
       <p>
         New here? <Link href="/developers/sign-up">Create a developer account</Link>
       </p>

@@ -1,7 +1,14 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { signInTo, type TSignInState } from '@/lib/account-forms';
+import {
+  finishPasskeySignIn,
+  signInTo,
+  startPasskeySignIn,
+  type TPasskeyFinish,
+  type TPasskeyStart,
+  type TSignInState,
+} from '@/lib/account-forms';
 import { endEverySession, endSession } from '@/lib/session';
 
 export type { TSignInState };
@@ -13,6 +20,13 @@ export type { TSignInState };
  */
 export const signIn = async (_previous: TSignInState, data: FormData): Promise<TSignInState> =>
   signInTo('staff', '/staff/applications', data);
+
+/** "Sign in with a passkey", first step: the options (a challenge) for the browser. */
+export const passkeyOptions = async (): Promise<TPasskeyStart> => startPasskeySignIn();
+
+/** Second step: the browser's signed answer; the same session as a password sign-in. */
+export const passkeySignIn = async (response: unknown, next: unknown): Promise<TPasskeyFinish> =>
+  finishPasskeySignIn('staff', '/staff/applications', response, next);
 
 /** Signs out: the API ends the session and the cookie is cleared. */
 export const signOut = async (): Promise<void> => {

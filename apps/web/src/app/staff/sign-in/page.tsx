@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
+import { PasskeySignIn } from '@/components/account/passkey-sign-in';
 import { SignInForm } from '@/components/account/sign-in-form';
 import { PageIntro } from '@/components/page-intro';
 import { isSignedIn, safeReturnPath } from '@/lib/session';
-import { signIn } from './actions';
+import { passkeyOptions, passkeySignIn, signIn } from './actions';
 
 export const metadata: Metadata = { title: 'Staff sign in', robots: { index: false } };
 
@@ -47,6 +48,7 @@ const SignInPage = async ({ searchParams }: TProps) => {
         </p>
       ) : null}
       <SignInForm action={signIn} returnTo={back} resetHref="/staff/reset" />
+      <PasskeySignIn start={passkeyOptions} finish={passkeySignIn} returnTo={back} />
     </div>
   );
 };

@@ -1,8 +1,16 @@
 'use server';
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
+import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { endOneSessionOf } from '@/lib/end-one-session';
+import {
+  finishAddingPasskey,
+  removePasskeyOf,
+  startAddingPasskey,
+  type TAddPasskeyFinish,
+  type TAddPasskeyStart,
+} from '@/lib/passkey-forms';
 import { SESSION_EXPIRED_PATH, staffKey } from '@/lib/session';
 import { changePassword } from '@/lib/site-api';
 
@@ -22,6 +30,34 @@ export const endOneSession = async (data: FormData): Promise<void> =>
     account: '/staff/account',
     expired: SESSION_EXPIRED_PATH,
   });
+
+/** "Add a passkey", first step: the options (a challenge bound to this account). */
+export const addPasskeyOptions = async (): Promise<TAddPasskeyStart> => {
+  const answer = await startAddingPasskey(await credentialOrSignIn());
+  return 'signedOut' in answer ? redirect(SESSION_EXPIRED_PATH) : answer;
+};
+
+/** Second step: the browser's new credential, checked and kept by the API. */
+export const addOwnPasskey = async (
+  response: unknown,
+  name: unknown,
+): Promise<TAddPasskeyFinish> => {
+  const answer = await finishAddingPasskey(await credentialOrSignIn(), response, name);
+  if (answer.signedOut) {
+    redirect(SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/staff/account');
+  return answer;
+};
+
+/** Removes one of the person's passkeys (a form: works without JavaScript). */
+export const removeOwnPasskey = async (data: FormData): Promise<void> => {
+  if (!(await removePasskeyOf(await credentialOrSignIn(), textOf(data, 'id')))) {
+    redirect(SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/staff/account');
+  redirect('/staff/account?passkey-removed=1');
+};
 
 /** Changes the password; the API ends every other session of the account. */
 export const changeOwnPassword = async (

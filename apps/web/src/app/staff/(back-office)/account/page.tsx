@@ -1,26 +1,31 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
+import { PasskeysSection } from '@/components/account/passkeys-section';
 import { AccountSessions } from '@/components/account-sessions';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { requireStaffKey } from '@/lib/session';
-import { listSessions } from '@/lib/site-api';
+import { listPasskeys, listSessions } from '@/lib/site-api';
 import { signOutEverywhere } from '../../sign-in/actions';
-import { endOneSession } from './actions';
+import { addOwnPasskey, addPasskeyOptions, endOneSession, removeOwnPasskey } from './actions';
 import { ChangePasswordForm } from './change-password-form';
 
 export const metadata: Metadata = { title: 'Your account' };
 
 type TProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The person's own account: where they are signed in, and their password. */
+/** The person's own account: where they are signed in, their passkeys, and their password. */
 const AccountPage = async ({ searchParams }: TProps) => {
   await connection();
   const member = await requireStaffKey();
   const query = await searchParams;
-  const sessions = await listSessions(member.apiKey);
-  if (!sessions.ok) {
+  const [sessions, passkeys] = await Promise.all([
+    listSessions(member.apiKey),
+    listPasskeys(member.apiKey),
+  ]);
+  if (!sessions.ok || !passkeys.ok) {
+    const failure = !sessions.ok ? sessions.failure : !passkeys.ok ? passkeys.failure : undefined;
     return staffReadFailure(
-      sessions.failure.kind === 'signed-out' ? { kind: 'signed-out' } : { kind: 'failed' },
+      failure?.kind === 'signed-out' ? { kind: 'signed-out' } : { kind: 'failed' },
       '/staff/account',
     );
   }
@@ -38,6 +43,13 @@ const AccountPage = async ({ searchParams }: TProps) => {
           Sign out everywhere
         </button>
       </form>
+      <PasskeysSection
+        passkeys={passkeys.data}
+        remove={removeOwnPasskey}
+        start={addPasskeyOptions}
+        finish={addOwnPasskey}
+        isRemoved={query['passkey-removed'] !== undefined}
+      />
       <h2>Change your password</h2>
       <ChangePasswordForm />
     </>

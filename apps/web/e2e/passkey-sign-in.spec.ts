@@ -1,0 +1,147 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { expectNoSeriousViolations } from './axe';
+import { expect, test } from './fixtures';
+import { SCREENSHOTS_DIR } from './harness/paths';
+import type { TStack } from './harness/stack';
+import { signIn } from './staff-helpers';
+
+/**
+ * Passkeys (issue 27, slice 5) in Chromium with a CDP virtual authenticator (a platform
+ * authenticator with user verification, as a laptop's fingerprint reader): a staff member adds a
+ * passkey on the account page, signs out, signs in with it and lands in the back office; removed,
+ * it signs in no more. The real API checks the authenticator's real signatures.
+ *
+ * Browsers refuse an IP address as the relying party: these tests browse the main site as
+ * `http://localhost:<port>` (a secure context), which the harness gives the API as its
+ * WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS (docs/decisions.md, "Passkeys").
+ */
+
+const PHONE = { width: 390, height: 844 };
+
+const localSite = (stack: TStack) => stack.siteUrl.replace('//127.0.0.1:', '//localhost:');
+
+/** A fresh browser with a virtual authenticator that keeps passkeys and verifies its user. */
+const withAuthenticator = async (browser: Browser) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const credentials = async () =>
+    (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+  return { context, page, credentials };
+};
+
+const screenshot = async (page: Page, name: string) => {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({
+    path: join(SCREENSHOTS_DIR, `${name}-${width < 600 ? 'phone' : 'desktop'}.png`),
+    fullPage: true,
+  });
+};
+
+const signOut = async (page: Page, site: string) => {
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page).toHaveURL(`${site}/staff/sign-in?signed-out=1`);
+};
+
+test.describe('passkeys in the back office', () => {
+  test('a staff member adds a passkey, signs in with it, removes it; then it no longer signs in', async ({
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    const site = localSite(stack);
+    const { context, page, credentials } = await withAuthenticator(browser);
+    await signIn(page, site, stack.staffAccount);
+
+    await page.goto(`${site}/staff/account`);
+    const passkeys = page.getByRole('region', { name: 'Passkeys' });
+    await expect(passkeys).toContainText('You have no passkeys yet.');
+    await passkeys.getByLabel('Name (optional)').fill('Front desk laptop');
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(passkeys.getByRole('status')).toContainText('Passkey “Front desk laptop” added.');
+    await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText(
+      'Front desk laptop',
+    );
+    await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText('not used yet');
+    // The authenticator keeps it, for this site, for this person.
+    const [credential] = await credentials();
+    expect(credential).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+    for (const viewport of [undefined, PHONE]) {
+      if (viewport) {
+        await page.setViewportSize(viewport);
+      }
+      await expectNoSeriousViolations(
+        page,
+        `the account page with a passkey${viewport ? ' on a phone' : ''}`,
+      );
+      await screenshot(page, 'staff-account-passkeys');
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    await signOut(page, site);
+    const button = page.getByRole('button', { name: 'Sign in with a passkey' });
+    await expect(button).toBeEnabled();
+    for (const viewport of [undefined, PHONE]) {
+      if (viewport) {
+        await page.setViewportSize(viewport);
+      }
+      await expectNoSeriousViolations(page, `the sign-in page${viewport ? ' on a phone' : ''}`);
+      await screenshot(page, 'staff-sign-in-passkey');
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await button.click();
+    await expect(page).toHaveURL(`${site}/staff/applications`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Applications');
+
+    // The session is a passkey's, listed with the others; the passkey was just used.
+    await page.goto(`${site}/staff/account`);
+    const list = page.getByRole('list', { name: 'Your passkeys' });
+    await expect(list).toContainText('last used');
+    await list.getByRole('button', { name: 'Remove the passkey Front desk laptop' }).click();
+    await expect(page).toHaveURL(`${site}/staff/account?passkey-removed=1`);
+    await expect(page.getByRole('region', { name: 'Passkeys' })).toContainText(
+      'You have no passkeys yet.',
+    );
+
+    // The authenticator still has it, but the site no longer knows it.
+    await signOut(page, site);
+    expect(await credentials()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(
+      page.getByRole('region', { name: 'Or use a passkey' }).getByRole('alert'),
+    ).toContainText('That passkey did not sign you in');
+    await expect(page).toHaveURL(/\/staff\/sign-in/);
+    await page.goto(`${site}/staff/applications`);
+    await expect(page).toHaveURL(/\/staff\/sign-in\?next=/);
+    await context.close();
+  });
+
+  test('without JavaScript the sign-in page says passkeys need it, and the password still signs in', async ({
+    browser,
+    stack,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await expect(page.getByText('Signing in with a passkey needs JavaScript.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeDisabled();
+    await signIn(page, stack.siteUrl, stack.staffAccount);
+    await page.goto(`${stack.siteUrl}/staff/account`);
+    await expect(page.getByText('Adding a passkey needs JavaScript.')).toBeVisible();
+    await context.close();
+  });
+});

@@ -1,0 +1,64 @@
+import 'server-only';
+import { type TPasskeyOptions, ZPasskeyName, ZPasskeyRegistration } from '@pets/contract/site';
+import { addPasskey, deletePasskey, passkeyRegistrationOptions } from './site-api';
+
+/**
+ * "Add a passkey" and "Remove" on the account pages of both areas (/staff/account,
+ * /developers/account): the API makes the options and checks the browser's answer; the site passes
+ * them through with the person's session credential. Each area's `actions.ts` names its credential
+ * and where an ended session goes.
+ */
+
+export type TAddPasskeyStart = { options: TPasskeyOptions } | { error: string; signedOut?: true };
+export type TAddPasskeyFinish = { error?: string; signedOut?: true; added?: string };
+
+const UNREACHABLE = "We can't reach our records right now. Please try again in a minute.";
+
+export const startAddingPasskey = async (credential: string): Promise<TAddPasskeyStart> => {
+  const answer = await passkeyRegistrationOptions(credential);
+  if (answer.ok) {
+    return { options: answer.data };
+  }
+  return answer.failure.kind === 'signed-out'
+    ? { error: 'Your session has ended.', signedOut: true }
+    : { error: UNREACHABLE };
+};
+
+export const finishAddingPasskey = async (
+  credential: string,
+  response: unknown,
+  name: unknown,
+): Promise<TAddPasskeyFinish> => {
+  const parsed = ZPasskeyRegistration.safeParse(response);
+  if (!parsed.success) {
+    return { error: 'That passkey answer was not understood. Please try again.' };
+  }
+  const typed = typeof name === 'string' && name.trim() !== '' ? name : undefined;
+  const named = typed === undefined ? undefined : ZPasskeyName.safeParse(typed);
+  if (named && !named.success) {
+    return { error: 'Give the passkey a name of at most 100 characters, or none.' };
+  }
+  const answer = await addPasskey(credential, parsed.data, named?.data);
+  if (answer.ok) {
+    return { added: answer.data.name };
+  }
+  switch (answer.failure.kind) {
+    case 'signed-out':
+      return { error: 'Your session has ended.', signedOut: true };
+    case 'refused':
+      return { error: answer.failure.message || 'The passkey could not be added.' };
+    case 'unavailable':
+      return { error: UNREACHABLE };
+    default:
+      return { error: 'Something went wrong on our side. Please try again.' };
+  }
+};
+
+/** Removes one of the person's passkeys; false when the session has ended. */
+export const removePasskeyOf = async (credential: string, id: string): Promise<boolean> => {
+  if (!/^[1-9][0-9]{0,17}$/.test(id)) {
+    return true;
+  }
+  const answer = await deletePasskey(credential, id);
+  return answer.ok || answer.failure.kind !== 'signed-out';
+};
