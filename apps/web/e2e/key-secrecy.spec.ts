@@ -105,6 +105,8 @@ test.describe("The staff member's key and session", () => {
     await nav.getByRole('link', { name: 'Animals' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Animals');
     await nav.getByRole('link', { name: 'Add an animal' }).click();
+    // The animals list has a Name search of its own: fill the form's once its page is in.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Add an animal');
     await page.getByLabel('Name').fill(uniqueName('Secret keeper'));
     await page.getByLabel('Category').selectOption({ index: 1 });
     await page.getByRole('button', { name: 'Add animal' }).click();
