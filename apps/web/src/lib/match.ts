@@ -1,4 +1,5 @@
 import type { TPet } from '@pets/contract/schemas';
+import type { TSavedSearchFilterInput } from '@pets/contract/site';
 
 /**
  * "Find your match" (issue 28): six questions about a home, and the rule that ranks animals by how
@@ -118,7 +119,7 @@ export const isAnswered = (answers: TMatchAnswers): boolean => Object.keys(answe
  */
 export const matchAlertFilter = (
   answers: TMatchAnswers,
-): { goodWithChildren?: true; goodWithDogs?: true; goodWithCats?: true } => ({
+): Pick<TSavedSearchFilterInput, 'goodWithChildren' | 'goodWithDogs' | 'goodWithCats'> => ({
   ...(answers.children === 'young' || answers.children === 'older'
     ? { goodWithChildren: true }
     : {}),

@@ -1,8 +1,9 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import type { TLinkButtonState } from './actions';
 
 const INITIAL: TLinkButtonState = {};
@@ -20,12 +21,7 @@ type TProps = {
  */
 export const LinkButtonForm = ({ action, token, label, pendingLabel }: TProps) => {
   const [state, formAction, isPending] = useActionState(action, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   return (
     <form action={formAction} className="form" aria-busy={isPending}>
       <input type="hidden" name="token" value={token} />

@@ -1,10 +1,11 @@
 'use client';
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 
 /** What a password form shows after a refusal (never the password). */
 type TPasswordFormState = { error?: string; email?: string; sent?: boolean };
@@ -15,16 +16,6 @@ type TPasswordAction = (
 
 const INITIAL: TPasswordFormState = {};
 const ERROR_ID = 'password-form-error';
-
-const useFocusedError = (state: TPasswordFormState) => {
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
-  return errorRef;
-};
 
 /** A new password's input: the contract's length, and the hint that says it. */
 const newPasswordInput = (name: string) => (control: object) => (

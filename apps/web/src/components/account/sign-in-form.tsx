@@ -2,10 +2,11 @@
 
 import { PASSWORD_LENGTH } from '@pets/contract/rules';
 import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 
 /** What the sign-in form shows after a refusal, and the email typed (never the password). */
 type TSignInState = { error?: string; email?: string };
@@ -27,13 +28,7 @@ type TProps = {
  */
 export const SignInForm = ({ action, returnTo, resetHref }: TProps) => {
   const [state, formAction, isPending] = useActionState(action, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
 
   const outside = state.error ? ERROR_ID : undefined;
   return (

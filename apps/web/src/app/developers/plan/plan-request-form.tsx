@@ -1,10 +1,11 @@
 'use client';
 
 import { PLAN_TITLES, PLANS, type TPlan } from '@pets/contract/rules';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { requestPlan, type TPlanFormState } from '../actions';
 
 const INITIAL: TPlanFormState = {};
@@ -19,12 +20,7 @@ export const PlanRequestForm = ({
   maxMessage: number;
 }) => {
   const [state, formAction, isPending] = useActionState(requestPlan, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   const outside = state.error ? ERROR_ID : undefined;
   const choices = PLANS.filter((plan) => plan !== current);
   return (

@@ -1,10 +1,11 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { NewPasswordField } from '@/components/account/password-forms';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { signUp, type TSignUpState } from '../actions';
 
 const INITIAL: TSignUpState = {};
@@ -13,12 +14,7 @@ const ERROR_ID = 'sign-up-error';
 /** Email, password, name and organisation. Works without JavaScript; the password is never sent back. */
 export const SignUpForm = () => {
   const [state, formAction, isPending] = useActionState(signUp, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   const outside = state.error ? ERROR_ID : undefined;
   return (
     <form action={formAction} className="form" aria-busy={isPending}>

@@ -1,9 +1,10 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { createKey, type TKeyFormState } from '../../actions';
 import { IssuedKey } from '../../issued-key';
 
@@ -16,12 +17,7 @@ const ERROR_ID = 'create-key-error';
  */
 export const CreateKeyForm = ({ today }: { today: string }) => {
   const [state, formAction, isPending] = useActionState(createKey, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   if (state.issued) {
     return <IssuedKey issued={state.issued} heading="Your new key" />;
   }

@@ -1,8 +1,9 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { confirmEmail, type TVerifyState } from '../../actions';
 
 const INITIAL: TVerifyState = {};
@@ -11,12 +12,7 @@ const ERROR_ID = 'verify-error';
 /** One button that posts the link's token. Works without JavaScript. */
 export const VerifyForm = ({ token }: { token: string }) => {
   const [state, formAction, isPending] = useActionState(confirmEmail, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   return (
     <form action={formAction} className="form" aria-busy={isPending}>
       <input type="hidden" name="token" value={token} />

@@ -2,11 +2,12 @@
 
 import { TriangleAlert } from 'lucide-react';
 import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { CopyButton } from '@/components/copy-button';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { addEndpoint, type TEndpointFormState } from '../actions';
 
 const INITIAL: TEndpointFormState = {};
@@ -27,12 +28,7 @@ type TProps = {
  */
 export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) => {
   const [state, formAction, isPending] = useActionState(addEndpoint, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   if (state.created) {
     const { keyId, endpoint } = state.created;
     return (

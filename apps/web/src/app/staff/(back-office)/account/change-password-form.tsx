@@ -1,10 +1,11 @@
 'use client';
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { changeOwnPassword, type TChangePasswordState } from './actions';
 
 const INITIAL: TChangePasswordState = {};
@@ -25,12 +26,7 @@ const passwordInput = (name: string, autoComplete: string) => (control: object) 
 /** Current password, then the new one twice. Works without JavaScript. */
 export const ChangePasswordForm = () => {
   const [state, formAction, isPending] = useActionState(changeOwnPassword, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   const outside = state.error ? ERROR_ID : undefined;
   return (
     <form action={formAction} className="form" aria-busy={isPending}>

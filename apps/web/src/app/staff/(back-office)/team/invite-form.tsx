@@ -1,9 +1,10 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { invitePerson, type TInviteState } from './actions';
 
 const INITIAL: TInviteState = {};
@@ -12,12 +13,7 @@ const ERROR_ID = 'invite-error';
 /** Email, name and role of the person to invite. Works without JavaScript. */
 export const InviteForm = () => {
   const [state, formAction, isPending] = useActionState(invitePerson, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   const outside = state.error ? ERROR_ID : undefined;
   return (
     <form action={formAction} className="form" aria-busy={isPending}>

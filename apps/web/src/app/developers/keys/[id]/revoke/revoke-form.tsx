@@ -1,8 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { FormError } from '@/components/form/form-error';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { revokeKey, type TKeyFormState } from '../../../actions';
 
 const INITIAL: TKeyFormState = {};
@@ -10,12 +11,7 @@ const INITIAL: TKeyFormState = {};
 /** "Revoke" or "Keep it". Works without JavaScript. */
 export const RevokeForm = ({ keyId }: { keyId: string }) => {
   const [state, formAction, isPending] = useActionState(revokeKey, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   return (
     <form action={formAction} className="form" aria-busy={isPending}>
       <input type="hidden" name="id" value={keyId} />

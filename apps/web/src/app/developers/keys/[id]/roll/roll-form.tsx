@@ -1,9 +1,10 @@
 'use client';
 
-import { useActionState, useEffect, useRef } from 'react';
+import { useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useFocusedError } from '@/components/form/use-focused-error';
 import { rollKey, type TKeyFormState } from '../../../actions';
 import { IssuedKey } from '../../../issued-key';
 
@@ -22,12 +23,7 @@ const OVERLAPS = [
 /** The roll's overlap, then the new secret this once. Works without JavaScript. */
 export const RollForm = ({ keyId, keyStart }: { keyId: string; keyStart: string }) => {
   const [state, formAction, isPending] = useActionState(rollKey, INITIAL);
-  const errorRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (state.error) {
-      errorRef.current?.focus();
-    }
-  }, [state]);
+  const errorRef = useFocusedError(state);
   if (state.issued) {
     return <IssuedKey issued={state.issued} heading="The key's new secret" />;
   }
