@@ -1,12 +1,12 @@
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname, uptime } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
+import { EMBEDDED_START_PARAMS } from './embedded-params.js';
 import { migrate } from './migrate.js';
 import { startPgliteServer, type TPgliteServer } from './pglite-server.js';
 
@@ -80,27 +80,39 @@ export const embeddedPaths = (dataDir: string) => ({
 const POLL_MS = 100;
 
 /**
- * PostgreSQL settings for the embedded database (product default; PGlite's own defaults are kept
- * and these follow them). PGlite runs in the API's process and its WebAssembly memory never
- * shrinks, so every buffer PostgreSQL allocates at start stays resident:
- * - shared_buffers 16MB instead of PGlite's 128MB (wal_buffers follows it, 1/32): one backend
- *   serving a demo-sized database. Measured on a reopened database: WASM memory 199 → 138 MB,
- *   RSS of a bare PGlite 333 → 254 MB; the API's figures are in docs/decisions.md.
- * The module's own minimum memory is 128MB (initialMemory below that fails to link).
+ * A new data directory is created by a child process (./embedded-create: PGlite's initdb, which
+ * runs a second, short-lived PGlite instance, and the first migrations), so that their memory
+ * (~1.2 GB at the peak, and PGlite's WebAssembly memory never shrinks) leaves with it: a first
+ * start is then what a later start is, at rest. Resolves with the migrations it applied.
  */
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const createInChild = (pgdata: string): Promise<string[]> =>
+  new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, 'embedded-create.js'), [pgdata], {
+      // Not the parent's flags (an inspector's port, a heap limit meant for the API); WebAssembly
+      // on the baseline compiler only, as the API runs (apps/api/src/runtime-flags.ts): optimising
+      // PGlite's module would cost this short life more than it saves.
+      execArgv: ['--liftoff-only'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let applied: string[] = [];
+    let stderr = '';
+    child.on('message', (message: { applied?: string[] }) => {
+      applied = message.applied ?? [];
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) {
+        resolve(applied);
+      } else {
+        const why = stderr.trim().split('\n').at(-1) || `it stopped (${signal ?? code})`;
+        reject(new Error(why));
+      }
+    });
+  });
 
-/**
- * PGlite creates a new database with a second, short-lived PGlite instance (initdb) and closes
- * it; its WebAssembly memory and buffers (~300 MB) are garbage from then on, but with the smaller
- * shared_buffers nothing else puts V8 under memory pressure, so they stayed resident: the API's
- * RSS at rest after creating a database was ~700 MB instead of ~550 MB. One full collection,
- * once per created database, returns them.
- */
-const collectInitdbGarbage = () => {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const bootedAt = (): number => Math.round(Date.now() / 1000 - uptime());
@@ -262,15 +274,16 @@ const becomeOwner = async (
   };
 
   let db: PGlite;
+  let createdWith: string[] = [];
   try {
     const isNew = !(await readFile(join(pgdata, 'PG_VERSION'), 'utf8').catch(() => null));
     if (isNew) {
       onInfo(`Creating the embedded PostgreSQL database in ${pgdata} (a few seconds, once).`);
     }
-    db = await PGlite.create(pgdata, { startParams: EMBEDDED_START_PARAMS });
     if (isNew) {
-      collectInitdbGarbage();
+      createdWith = await createInChild(pgdata);
     }
+    db = await PGlite.create(pgdata, { startParams: EMBEDDED_START_PARAMS });
   } catch (error) {
     release();
     throw new EmbeddedDatabaseError(
@@ -304,7 +317,7 @@ const becomeOwner = async (
       })();
       return closing;
     };
-    return { url, isOwner: true, appliedMigrations: applied, close };
+    return { url, isOwner: true, appliedMigrations: [...createdWith, ...applied], close };
   } catch (error) {
     await server?.stop(0).catch(() => undefined);
     await db.close().catch(() => undefined);
