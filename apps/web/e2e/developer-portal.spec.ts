@@ -252,6 +252,14 @@ test.describe('Developer portal', () => {
     await expect(row).toContainText('Test');
     await expect(row).toContainText('Read-only');
 
+    // Pressed again, it replaces its key instead of piling another one up.
+    await page.getByRole('button', { name: 'Try it in the API reference' }).click();
+    await page.waitForURL(`${reference}#try-key=*`);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    const rows = page.getByRole('row', { name: /API reference/ });
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: 'Revoked' })).toHaveCount(1);
+
     // Without script the form still lands there, the key in the fragment: a test key that reads.
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();

@@ -355,6 +355,15 @@ export const createOrgKey = async (credential: string, body: TCreateOrgKey) =>
     (response) => (response.status === 201 ? response.body : undefined),
   );
 
+/** The API reference's key: a new one for the hour, the ones made before revoked. */
+export const createReferenceKey = async (credential: string) =>
+  callSiteApi(
+    'createReferenceKey',
+    await accountCredential(credential),
+    (client) => client.org.createReferenceKey({ fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
 export const revokeOrgKey = async (credential: string, keyId: string) =>
   callSiteApi(
     'revokeOrgKey',

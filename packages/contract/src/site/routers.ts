@@ -332,6 +332,15 @@ export const orgRouter = c.router({
     responses: { 201: ZIssuedOrgKey },
     metadata: DEVELOPER,
   },
+  createReferenceKey: {
+    method: 'POST',
+    path: '/org/keys/reference',
+    summary:
+      'A test, read-only key for the API reference, working for an hour; the ones made before stop',
+    body: c.noBody(),
+    responses: { 201: ZIssuedOrgKey },
+    metadata: DEVELOPER,
+  },
   revokeOrgKey: {
     method: 'POST',
     path: '/org/keys/:keyId/revoke',

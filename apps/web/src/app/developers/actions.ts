@@ -39,6 +39,7 @@ import {
 } from '@/lib/session';
 import {
   createOrgKey,
+  createReferenceKey,
   requestPlanChange,
   resendVerifyEmail,
   revokeOrgKey,
@@ -315,22 +316,15 @@ export const revokeKey = async (
   redirect(`/developers/keys?${new URLSearchParams({ revoked: answer.data.name })}`);
 };
 
-/** How long the API reference's key lasts: long enough to explore, short enough not to matter. */
-const TRY_IT_KEY_MINUTES = 60;
-
 /**
  * "Try it in the API reference": a new test, read-only key named "API reference" that expires
- * within the hour, handed to the reference in the address's fragment, which no server or log ever
- * sees; the reference's script takes it out of the address at once. The portal never keeps it.
+ * within the hour (the ones earlier presses made stop working), handed to the reference in the
+ * address's fragment, which no server or log ever sees; the reference's script takes it out of
+ * the address at once. The portal never keeps it.
  */
 export const tryInReference = async (): Promise<void> => {
   const developer = await requireDeveloper();
-  const answer = await createOrgKey(developer.apiKey, {
-    name: 'API reference',
-    mode: 'test',
-    readOnly: true,
-    expiresAt: new Date(Date.now() + TRY_IT_KEY_MINUTES * 60_000).toISOString(),
-  });
+  const answer = await createReferenceKey(developer.apiKey);
   if (!answer.ok) {
     redirect(`/developers/keys?${new URLSearchParams({ 'try-it': keyFailure(answer.failure) })}`);
   }
