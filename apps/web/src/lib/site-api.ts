@@ -247,6 +247,19 @@ export const deletePasskey = async (credential: string, id: string) =>
     (response) => (response.status === 204 ? true : undefined),
   );
 
+export const renamePasskey = async (credential: string, id: string, name: string) =>
+  callSiteApi(
+    'renamePasskey',
+    await accountCredential(credential),
+    (client) =>
+      client.account.renamePasskey({
+        params: { id },
+        body: { name },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.passkey : undefined),
+  );
+
 export const listTeam = async (credential: string) =>
   callSiteApi(
     'listAccounts',

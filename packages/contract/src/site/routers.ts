@@ -220,6 +220,15 @@ export const accountRouter = c.router({
     responses: { 204: c.noBody(), 404: ZError },
     metadata: ANY_ACCOUNT,
   },
+  renamePasskey: {
+    method: 'POST',
+    path: '/account/passkeys/:id/rename',
+    summary: 'Give one of the account’s passkeys another name',
+    pathParams: ZAccountId,
+    body: z.object({ name: ZPasskeyName }),
+    responses: { 200: z.object({ passkey: ZPasskey }), 404: ZError },
+    metadata: ANY_ACCOUNT,
+  },
   resendVerification: {
     method: 'POST',
     path: '/account/verify/resend',

@@ -25,6 +25,7 @@ import { visitorLimits } from '@/lib/limits';
 import {
   finishAddingPasskey,
   removePasskeyOf,
+  renamePasskeyOf,
   startAddingPasskey,
   type TAddPasskeyFinish,
   type TAddPasskeyStart,
@@ -109,6 +110,17 @@ export const removeOwnPasskey = async (data: FormData): Promise<void> => {
   }
   revalidatePath('/developers/account');
   redirect('/developers/account?passkey-removed=1');
+};
+
+/** Renames one of the developer's passkeys (a form: works without JavaScript). */
+export const renameOwnPasskey = async (data: FormData): Promise<void> => {
+  const developer = await requireDeveloper();
+  const outcome = await renamePasskeyOf(developer.apiKey, textOf(data, 'id'), textOf(data, 'name'));
+  if (outcome === 'signed-out') {
+    redirect(PORTAL_SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/developers/account');
+  redirect(`/developers/account?passkey-renamed=${outcome}`);
 };
 
 export const askForReset = async (
