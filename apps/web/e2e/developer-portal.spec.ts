@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import {
   createKeyIn,
@@ -252,6 +253,14 @@ test.describe('Developer portal', () => {
     await expect(row).toContainText('Test');
     await expect(row).toContainText('Read-only');
 
+    // Pressed again, it replaces its key instead of piling another one up.
+    await page.getByRole('button', { name: 'Try it in the API reference' }).click();
+    await page.waitForURL(`${reference}#try-key=*`);
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    const rows = page.getByRole('row', { name: /API reference/ });
+    await expect(rows).toHaveCount(2);
+    await expect(rows.filter({ hasText: 'Revoked' })).toHaveCount(1);
+
     // Without script the form still lands there, the key in the fragment: a test key that reads.
     const context = await browser.newContext({ javaScriptEnabled: false });
     const plain = await context.newPage();
@@ -269,6 +278,43 @@ test.describe('Developer portal', () => {
     });
     expect(write.status).toBe(403);
     await context.close();
+  });
+
+  test('past 100 keys that still work, a new key and "Try it" are refused in words', async ({
+    page,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    const developer = await signedUpDeveloper(page, stack);
+    // 100 test keys of the organisation, straight into the table: a hundred forms would take
+    // minutes and show nothing the keys test does not.
+    const client = new Client({ connectionString: stack.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO api_keys (name, environment, plan, hash, start, kind, organization_id)
+         SELECT 'Filler ' || n, 'staging', 'free', encode(sha256(convert_to(a.email || n, 'UTF8')), 'hex'),
+                'pets_test_fill', 'key', a.organization_id
+         FROM accounts a, generate_series(1, 100) AS n WHERE lower(a.email) = lower($1)`,
+        [developer.email],
+      );
+    } finally {
+      await client.end();
+    }
+    const refusal =
+      'Your organisation has 100 keys that still work, the most it may have: revoke the ones you no longer use first.';
+    await page.goto(`${stack.siteUrl}/developers/keys/new`);
+    await page.getByLabel('Name').fill('One too many');
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: refusal })).toBeVisible();
+    await page.goto(`${stack.siteUrl}/developers/keys`);
+    await page.getByRole('button', { name: 'Try it in the API reference' }).click();
+    await expect(page).toHaveURL(/\/developers\/keys\?try-it=/);
+    await expect(
+      page
+        .getByRole('alert')
+        .filter({ hasText: `We couldn't open the API reference with a key: ${refusal}` }),
+    ).toBeVisible();
   });
 
   test('adds a webhook endpoint, its secret shown once; a test event reaches a real receiver, signed', async ({

@@ -111,7 +111,17 @@ test.describe('passkeys in the back office', () => {
     await page.goto(`${site}/staff/account`);
     const list = page.getByRole('list', { name: 'Your passkeys' });
     await expect(list).toContainText('last used');
-    await list.getByRole('button', { name: 'Remove the passkey Front desk laptop' }).click();
+    // Renamed, without JavaScript needed: a plain form under "Rename".
+    await list.locator('summary', { hasText: 'Rename' }).click();
+    await list.getByLabel('New name').fill('Laptop at the desk');
+    await list.getByRole('button', { name: 'Save the name' }).click();
+    await expect(page).toHaveURL(`${site}/staff/account?passkey-renamed=done`);
+    await expect(page.getByRole('region', { name: 'Passkeys' }).getByRole('status')).toHaveText(
+      'The passkey is renamed.',
+    );
+    await expect(list).toContainText('Laptop at the desk');
+    await expectNoSeriousViolations(page, 'the account page after renaming a passkey');
+    await list.getByRole('button', { name: 'Remove the passkey Laptop at the desk' }).click();
     await expect(page).toHaveURL(`${site}/staff/account?passkey-removed=1`);
     await expect(page.getByRole('region', { name: 'Passkeys' })).toContainText(
       'You have no passkeys yet.',

@@ -47,6 +47,24 @@ test.describe('Plans', () => {
     await expect(page.getByRole('heading', { name: 'Waiting for our answer' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Withdraw the request' })).toBeVisible();
 
+    // The dashboard says a request is waiting, and links to it.
+    await page.goto(`${stack.siteUrl}/developers`);
+    const planPanel = page.getByRole('region', { name: 'Plan: Free' });
+    await expect(planPanel).toContainText(
+      /You asked for the Pro plan on .+; staff will answer by email\./,
+    );
+    await planPanel.getByRole('link', { name: 'See your request' }).click();
+    await expect(page.getByRole('heading', { name: 'Waiting for our answer' })).toBeVisible();
+
+    // Staff hear of it by email, with the way to the queue.
+    const notice = await waitForMail(
+      stack,
+      stack.staffAccount.email,
+      new RegExp(`^${developer.organization} asks for the Pro plan$`),
+    );
+    expect(notice.text).toContain('We sync 40 shelters every few minutes.');
+    expect(linksOf(notice).some((href) => href.endsWith('/staff/plans'))).toBe(true);
+
     // A staff member approves it in the back office.
     const staffContext = await browser.newContext();
     const staff = await staffContext.newPage();

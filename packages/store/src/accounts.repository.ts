@@ -112,6 +112,16 @@ const LIST = prepare((db, _p: Record<string, never>) =>
   db.selectFrom('accounts').select(ACCOUNT_COLUMNS).orderBy('accounts.id', 'asc'),
 );
 
+/** The people who run the back office and can be written to: active admins and staff. */
+const ACTIVE_STAFF = prepare((db, _p: Record<string, never>) =>
+  db
+    .selectFrom('accounts')
+    .select(['name', 'email'])
+    .where('role', 'in', ['admin', 'staff'])
+    .where('status', '=', 'active')
+    .orderBy('id', 'asc'),
+);
+
 /** A new password: activates an invited account, and ends every older reset and invite link. */
 const SET_PASSWORD = prepare((db, p: { id: string; passwordHash: string; now: Date }) =>
   db
@@ -235,6 +245,12 @@ export class AccountsRepository {
   async list(): Promise<TAccount[]> {
     const { rows } = await LIST.execute(this.db, {});
     return rows.map((row) => toAccount(row as TAccount));
+  }
+
+  /** Active admins and staff, oldest first: who hears about work waiting in the back office. */
+  async activeStaff(): Promise<{ name: string; email: string }[]> {
+    const { rows } = await ACTIVE_STAFF.execute(this.db, {});
+    return rows;
   }
 
   async setPassword(id: string, passwordHash: string, now = new Date()): Promise<TAccount | null> {

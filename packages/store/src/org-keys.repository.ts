@@ -80,6 +80,30 @@ const COUNT_LIVE = prepare((db, p: { organizationId: string }) =>
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)])),
 );
 
+/** Every key that still works, test or live (the organisation's cap on all of its keys). */
+const COUNT_ACTIVE = prepare((db, p: { organizationId: string }) =>
+  db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('organization_id', '=', p.organizationId)
+    .where('kind', '=', 'key')
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)])),
+);
+
+/** The API reference's keys that still work: the next "Try it" revokes them. */
+const REVOKE_FOR_REFERENCE = prepare((db, p: { organizationId: string }) =>
+  db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('organization_id', '=', p.organizationId)
+    .where('kind', '=', 'key')
+    .where('for_reference', '=', true)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .returning(ORG_KEY_COLUMNS),
+);
+
 type TInsert = {
   organizationId: string;
   createdByAccountId: string;
@@ -90,6 +114,8 @@ type TInsert = {
   environment: ApiKeyEnvironment;
   readOnly: boolean;
   expiresAt: Date | null;
+  /** Made by the portal's "Try it in the API reference" (the next press revokes it). */
+  forReference: boolean;
   hash: string;
   start: string;
 };
@@ -112,6 +138,7 @@ const INSERT = prepare((db, p: TInsert) =>
       kind: 'key',
       organization_id: p.organizationId,
       created_by_account_id: p.createdByAccountId,
+      for_reference: p.forReference,
     })
     .returning(ORG_KEY_COLUMNS),
 );
@@ -171,6 +198,17 @@ export class OrgKeysRepository {
   async countLive(organizationId: string): Promise<number> {
     const row = (await COUNT_LIVE.execute(this.db, { organizationId })).rows[0];
     return Number(row?.count ?? 0);
+  }
+
+  /** Keys that still work, test and live alike. */
+  async countActive(organizationId: string): Promise<number> {
+    const row = (await COUNT_ACTIVE.execute(this.db, { organizationId })).rows[0];
+    return Number(row?.count ?? 0);
+  }
+
+  /** Revokes the organisation's API reference keys that still work; answers them. */
+  async revokeForReference(organizationId: string): Promise<TOrgKey[]> {
+    return (await REVOKE_FOR_REFERENCE.execute(this.db, { organizationId })).rows.map(toKey);
   }
 
   /** A new key of the organisation; the plaintext is in the answer, and nowhere else. */

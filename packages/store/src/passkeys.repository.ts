@@ -94,6 +94,15 @@ const DELETE = prepare((db, p: { accountId: string; id: string }) =>
     .returning(COLUMNS),
 );
 
+const RENAME = prepare((db, p: { accountId: string; id: string; name: string }) =>
+  db
+    .updateTable('passkeys')
+    .set({ name: p.name })
+    .where('id', '=', p.id)
+    .where('account_id', '=', p.accountId)
+    .returning(COLUMNS),
+);
+
 /**
  * Records a use: the new counter and when. A counter that did not move forward (a cloned
  * authenticator, or one that keeps none: 0) is refused by the library before this is reached.
@@ -188,6 +197,15 @@ export class PasskeysRepository {
       return null;
     }
     const row = (await DELETE.execute(this.db, { accountId, id })).rows[0];
+    return row ? toPasskey(row as unknown as TRow) : null;
+  }
+
+  /** Renames one of the account's passkeys; null when it has none of that id. */
+  async rename(accountId: string, id: string, name: string): Promise<TPasskey | null> {
+    if (!/^[1-9][0-9]{0,17}$/.test(id)) {
+      return null;
+    }
+    const row = (await RENAME.execute(this.db, { accountId, id, name })).rows[0];
     return row ? toPasskey(row as unknown as TRow) : null;
   }
 

@@ -178,6 +178,44 @@ const TOUCH = prepare((db, p: { ids: string[]; seenAt: Date[] }) =>
     .where('account_sessions.ended_at', 'is', null),
 );
 
+/**
+ * Sessions that ended (signed out, ended by someone, idle past their timeout, or past their
+ * absolute end) before `before`, whose credential nothing of lasting history points at: no order
+ * placed with it and no note written with it (those keep the credential, which names the person).
+ * Deleting the session deletes its credential (api_keys.session_id cascades), and with it the
+ * credential's idempotency keys and usage hours; an animal created with it keeps no creator
+ * (pets.created_by_api_key_id is set null: a staff credential's rights never depended on it).
+ */
+const SWEEP_ENDED = prepare((db, p: { before: Date; limit: number }) =>
+  db.deleteFrom('account_sessions').where(
+    sql<boolean>`id in (${db
+      .selectFrom('account_sessions as s')
+      .leftJoin('api_keys as k', 'k.session_id', 's.id')
+      .select('s.id')
+      .where(
+        sql<boolean>`least(coalesce(s.ended_at, 'infinity'::timestamptz), s.expires_at, s.last_seen_at + make_interval(secs => s.idle_seconds)) < ${p.before}::timestamptz`,
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('orders').select('orders.id').whereRef('orders.api_key_id', '=', 'k.id'),
+          ),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('order_notes')
+              .select('order_notes.id')
+              .whereRef('order_notes.api_key_id', '=', 'k.id'),
+          ),
+        ),
+      )
+      .orderBy('s.id')
+      .limit(p.limit)})`,
+  ),
+);
+
 const toSession = (row: TSession): TSession => ({ ...row, id: String(row.id) });
 
 export class SessionsRepository {
@@ -244,6 +282,12 @@ export class SessionsRepository {
       now: new Date(),
     });
     return rows.map((row) => row.hash);
+  }
+
+  /** Deletes at most `limit` sessions that ended before `before` (SWEEP_ENDED); answers how many. */
+  async sweepEnded(before: Date, limit: number): Promise<number> {
+    const result = await SWEEP_ENDED.execute(this.db, { before, limit });
+    return result.rowCount ?? 0;
   }
 
   /**

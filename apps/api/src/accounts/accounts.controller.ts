@@ -135,6 +135,10 @@ export class AccountController {
         await this.passkeys.delete(caller, params.id, visitor);
         return { status: 204 as const, body: undefined };
       },
+      renamePasskey: async ({ params, body }) => ({
+        status: 200 as const,
+        body: await this.passkeys.rename(caller, params.id, body.name, visitor),
+      }),
       resendVerification: async () => {
         await this.accounts.resendVerification(caller);
         return {

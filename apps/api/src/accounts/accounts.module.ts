@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { SessionActivity } from '../api-keys/session-activity';
 import { CONFIG, PG_POOL } from '../app.tokens';
 import type { TConfig } from '../config';
+import { JobsModule } from '../jobs/jobs.module';
 import { AccountLinks } from '../links/account-links';
 import { LOGGER } from '../logging/logger';
 import { MailModule } from '../mail/mail.module';
@@ -25,6 +26,7 @@ import {
 } from './accounts.controller';
 import { ACCOUNTS_DEPS, AccountsService, type TAccountsDeps } from './accounts.service';
 import { PasskeysService } from './passkeys.service';
+import { SessionSweep } from './session-sweep';
 import { SignInThrottle } from './sign-in-throttle';
 
 /** How often the sessions' last use is written to the database (one statement for all). */
@@ -70,7 +72,7 @@ class LastSeenFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
 
 /** People's accounts and sessions: the site-only contract's auth, session, account and team. */
 @Module({
-  imports: [MailModule],
+  imports: [MailModule, JobsModule],
   controllers: [
     AuthController,
     SessionController,
@@ -103,6 +105,7 @@ class LastSeenFlusher implements OnApplicationBootstrap, OnApplicationShutdown {
     AccountsService,
     PasskeysService,
     LastSeenFlusher,
+    SessionSweep,
   ],
 })
 export class AccountsModule {}

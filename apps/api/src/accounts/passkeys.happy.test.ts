@@ -208,6 +208,43 @@ describe('a staff member with a passkey', () => {
     expect(phished.status).toBe(400);
   });
 
+  it('renamed, is listed by its new name and still signs in; another person cannot rename it', async () => {
+    const [passkey] = await listPasskeys(person);
+    const renameUrl = `/internal/account/passkeys/${passkey?.id}/rename`;
+    const stranger = await signInAs(site, await createAccount(api, 'staff'));
+    const notTheirs = await site.asPerson(stranger.credential, renameUrl, {
+      body: { name: 'Mine now' },
+    });
+    expect(notTheirs.status).toBe(404);
+    expect(await errorBody(notTheirs)).toMatchObject({ code: 'not_found', status: 404 });
+
+    for (const name of ['', '   ', 'x'.repeat(101)]) {
+      const refused = await site.asPerson(person.credential, renameUrl, { body: { name } });
+      expect(refused.status, JSON.stringify(name)).toBe(400);
+      expect((await errorBody(refused)).code).toBe('invalid_request');
+    }
+
+    const renamed = await site.asPerson(person.credential, renameUrl, {
+      body: { name: '  Phone in the blue case  ' },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toMatchObject({
+      passkey: { id: passkey?.id, name: 'Phone in the blue case' },
+    });
+    expect((await listPasskeys(person)).map((each) => each.name)).toEqual([
+      'Phone in the blue case',
+    ]);
+    const { rows } = await api.pool.query<{ details: { from: string; to: string } }>(
+      "select details from audit_log where actor_account_id = $1 and action = 'passkey.renamed'",
+      [staff.id],
+    );
+    expect(rows.map((row) => row.details)).toMatchObject([
+      { from: 'Work laptop', to: 'Phone in the blue case' },
+    ]);
+    const signedIn = await passkeySignIn(authenticator.assert(await signInOptions(), SITE));
+    expect(signedIn.status).toBe(200);
+  });
+
   it('removed, no longer signs in; another person cannot remove it', async () => {
     const [passkey] = await listPasskeys(person);
     const stranger = await signInAs(site, await createAccount(api, 'admin'));

@@ -195,6 +195,32 @@ export class PasskeysService {
     }
   }
 
+  async rename(caller: TCaller, id: string, name: string, visitorIp: string) {
+    const { accountId } = personOf(caller);
+    const renamed = await withTransaction(this.pool, async (client) => {
+      const repository = new PasskeysRepository(client);
+      const before = (await repository.list(accountId)).find((passkey) => passkey.id === id);
+      const after = await repository.rename(accountId, id, name);
+      if (before && after && before.name !== after.name) {
+        await recordAudit(client, {
+          actorAccountId: accountId,
+          actorApiKeyId: String(caller.apiKeyId),
+          actorName: caller.name,
+          action: 'passkey.renamed',
+          targetType: 'account',
+          targetId: accountId,
+          details: { passkeyId: after.id, from: before.name, to: after.name },
+          visitorIp,
+        });
+      }
+      return after;
+    });
+    if (!renamed) {
+      throw new AppError('not_found', `No passkey ${id} of this account.`);
+    }
+    return { passkey: toSitePasskey(renamed) };
+  }
+
   // --- Signing in -----------------------------------------------------------------------------
 
   async authenticationOptions() {

@@ -25,6 +25,8 @@ export const QUEUES = {
   pruneEvents: 'events.prune',
   /** Deletes the usage hours older than 35 days, on a schedule. */
   pruneUsage: 'usage.prune',
+  /** Deletes the sessions that ended more than 30 days ago, on a schedule. */
+  sweepSessions: 'sessions.sweep',
 } as const;
 export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -56,6 +58,7 @@ const QUEUE_OPTIONS: Record<TQueueName, object> = {
   [QUEUES.expireUnconfirmed]: EXPIRY_QUEUE_OPTIONS,
   [QUEUES.pruneEvents]: EXPIRY_QUEUE_OPTIONS,
   [QUEUES.pruneUsage]: EXPIRY_QUEUE_OPTIONS,
+  [QUEUES.sweepSessions]: EXPIRY_QUEUE_OPTIONS,
 };
 
 export type TJobQueueOptions = {

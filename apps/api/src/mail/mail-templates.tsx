@@ -113,6 +113,18 @@ export type TPlanDecidedMailData = {
   limits: { perMinute: number; perDay: number } | null;
 };
 
+/** A developer asked for another plan: each active admin and staff member is told (issue 27). */
+export type TPlanRequestedMailData = {
+  /** The staff member written to. */
+  name: string;
+  organizationName: string;
+  requesterName: string;
+  requesterEmail: string;
+  currentPlan: TPlan;
+  requestedPlan: TPlan;
+  message: string | null;
+};
+
 export type TMailRequest =
   | {
       template: 'saved-search-confirm';
@@ -152,6 +164,12 @@ export type TMailRequest =
       to: string;
       orderId?: undefined;
       data: TPlanDecidedMailData;
+    }
+  | {
+      template: 'plan-request-received';
+      to: string;
+      orderId?: undefined;
+      data: TPlanRequestedMailData;
     };
 
 export type TMailStore = Pick<
@@ -517,6 +535,22 @@ const PLAN_REQUEST_DECIDED: TTemplate<TPlanDecidedMailData> = {
   ),
 };
 
+/** A new plan request, to the people who decide it: what was asked, by whom, and where to answer. */
+const PLAN_REQUEST_RECEIVED: TTemplate<TPlanRequestedMailData> = {
+  subject: (data) =>
+    `${data.organizationName} asks for the ${PLAN_TITLES[data.requestedPlan]} plan`,
+  body: (data, context) => (
+    <>
+      <Heading as="h1">{`Hello ${data.name}`}</Heading>
+      <P>{`${data.requesterName} (${data.requesterEmail}) asked to move ${data.organizationName} from the ${PLAN_TITLES[data.currentPlan]} plan to ${PLAN_TITLES[data.requestedPlan]}. Approve or decline it in the back office; the developer is emailed your answer.`}</P>
+      {data.message ? <P>{`Their message: ${data.message}`}</P> : null}
+      <Button href={`${context.siteUrl}/staff/plans`} style={buttonStyle}>
+        Open the plan requests
+      </Button>
+    </>
+  ),
+};
+
 /**
  * The alert of a saved search: the new animals that match it, with their pages, and a one-click
  * unsubscribe (RFC 8058: List-Unsubscribe's https address takes a POST with no other check).
@@ -566,6 +600,7 @@ const LIST_TEMPLATES = {
   'saved-search-confirm': SAVED_SEARCH_CONFIRM,
   'saved-search-alert': SAVED_SEARCH_ALERT,
   'plan-request-decided': PLAN_REQUEST_DECIDED,
+  'plan-request-received': PLAN_REQUEST_RECEIVED,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;

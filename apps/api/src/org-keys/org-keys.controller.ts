@@ -35,6 +35,10 @@ export class OrgKeysController {
         status: 201 as const,
         body: await this.orgKeys.create(caller, body, visitor),
       }),
+      createReferenceKey: async () => ({
+        status: 201 as const,
+        body: await this.orgKeys.createForReference(caller, visitor),
+      }),
       revokeOrgKey: async ({ params }) => ({
         status: 200 as const,
         body: { apiKey: await this.orgKeys.revoke(caller, params.keyId, visitor) },

@@ -1,4 +1,10 @@
-import type { TIssuedOrgKey, TKeyUsage, TOrgKey } from '@pets/contract/site';
+import {
+  MAX_ACTIVE_KEYS_PER_ORGANIZATION,
+  type TIssuedOrgKey,
+  type TKeyUsage,
+  type TOrgKey,
+} from '@pets/contract/site';
+import { OrgKeysRepository } from '@pets/store/org-keys.repository';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_TEST_ENV,
@@ -168,6 +174,100 @@ describe('creating a key', () => {
     const revoked = await asDeveloper(`/org/keys/${first.id}/revoke`, { method: 'POST' }, busy);
     expect(revoked.status).toBe(200);
     await createKey({ name: 'One more', mode: 'live' }, busy);
+  });
+});
+
+describe('the cap on all keys, test and live', () => {
+  it(`stops at ${MAX_ACTIVE_KEYS_PER_ORGANIZATION} keys that still work, "Try it" too, in the error's shape; a revoked or expired key frees a place`, async () => {
+    const busy = await signInAs(site, await createAccount(api, 'developer'));
+    const organization = (await (await asDeveloper('/org', {}, busy)).json()) as { id: string };
+    // 99 straight into the table (the API's own creation is tested above), one of them expired:
+    // 98 that work, and two more through the API make 100.
+    const keys = new OrgKeysRepository(api.pool);
+    for (let index = 0; index < MAX_ACTIVE_KEYS_PER_ORGANIZATION - 1; index += 1) {
+      await keys.create({
+        organizationId: organization.id,
+        createdByAccountId: busy.account.id,
+        name: `Test ${index}`,
+        plan: 'free',
+        rateLimitPerMinute: null,
+        rateLimitPerDay: null,
+        environment: 'staging',
+        readOnly: false,
+        expiresAt: index === 0 ? new Date(Date.now() - 1000) : null,
+        forReference: false,
+      });
+    }
+    await createKey({ name: 'Ninety-ninth', mode: 'test' }, busy);
+    await createKey({ name: 'Hundredth', mode: 'live' }, busy);
+
+    const refused = await asDeveloper(
+      '/org/keys',
+      { body: { name: 'One more', mode: 'test' } },
+      busy,
+    );
+    expect(refused.status).toBe(403);
+    expect(await errorBody(refused)).toEqual({
+      code: 'forbidden',
+      status: 403,
+      message: `Your organisation has ${MAX_ACTIVE_KEYS_PER_ORGANIZATION} keys that still work, the most it may have: revoke the ones you no longer use first.`,
+    });
+    const tryIt = await asDeveloper('/org/keys/reference', { method: 'POST' }, busy);
+    expect(tryIt.status).toBe(403);
+    expect((await errorBody(tryIt)).message).toMatch(/keys that still work/);
+
+    const first = (await listKeys(busy)).find((key) => key.name === 'Test 1') as TOrgKey;
+    expect(
+      (await asDeveloper(`/org/keys/${first.id}/revoke`, { method: 'POST' }, busy)).status,
+    ).toBe(200);
+    await createKey({ name: 'One more', mode: 'test' }, busy);
+  });
+});
+
+describe('"Try it in the API reference"', () => {
+  it('makes a test, read-only key for the hour, and revokes the ones made by earlier presses only', async () => {
+    const presser = await signInAs(site, await createAccount(api, 'developer'));
+    // A key the developer named "API reference" themselves is theirs: the button leaves it alone.
+    const own = await createKey({ name: 'API reference', mode: 'test' }, presser);
+    const issued: TIssuedOrgKey[] = [];
+    for (let press = 0; press < 3; press += 1) {
+      const response = await asDeveloper('/org/keys/reference', { method: 'POST' }, presser);
+      expect(response.status, await response.clone().text()).toBe(201);
+      issued.push((await response.json()) as TIssuedOrgKey);
+    }
+    const [firstPress, secondPress, lastPress] = issued as [
+      TIssuedOrgKey,
+      TIssuedOrgKey,
+      TIssuedOrgKey,
+    ];
+    expect(lastPress.key).toMatch(/^pets_test_/);
+    expect(lastPress.apiKey).toMatchObject({
+      name: 'API reference',
+      mode: 'test',
+      readOnly: true,
+      status: 'active',
+    });
+    const lifetime =
+      Date.parse(lastPress.apiKey.expiresAt ?? '') - Date.parse(lastPress.apiKey.createdAt);
+    expect(lifetime).toBeGreaterThan(59 * 60_000);
+    expect(lifetime).toBeLessThanOrEqual(60 * 60_000 + 1000);
+
+    const statuses = new Map((await listKeys(presser)).map((key) => [key.id, key.status]));
+    expect(statuses.get(firstPress.apiKey.id)).toBe('revoked');
+    expect(statuses.get(secondPress.apiKey.id)).toBe('revoked');
+    expect(statuses.get(lastPress.apiKey.id)).toBe('active');
+    expect(statuses.get(own.apiKey.id)).toBe('active');
+
+    // The earlier presses' keys stop at once in this process; the last one reads, and only reads.
+    expect(await statusOf(firstPress.key)).toBe(401);
+    expect(await statusOf(secondPress.key)).toBe(401);
+    expect(await statusOf(lastPress.key, '/v1/pets')).toBe(200);
+    expect(await statusOf(own.key)).toBe(200);
+    const write = await api.fetch(
+      '/v1/pets',
+      json({ name: 'Rex', photoUrls: [] }, { key: lastPress.key }),
+    );
+    expect(write.status).toBe(403);
   });
 });
 

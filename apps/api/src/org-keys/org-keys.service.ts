@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  MAX_ACTIVE_KEYS_PER_ORGANIZATION,
   MAX_KEY_LIFETIME_DAYS,
   MAX_LIVE_KEYS_PER_ORGANIZATION,
+  REFERENCE_KEY_MINUTES,
   type TKeyMode,
   type TKeyUsage,
   type TOrganization,
@@ -21,7 +23,7 @@ import {
   USAGE_STATUS_CLASSES,
   UsageRepository,
 } from '@pets/store/usage.repository';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TCaller } from '../api-keys/caller';
 import { CONFIG, PG_POOL } from '../app.tokens';
@@ -127,13 +129,7 @@ export class OrgKeysService {
     input: { name: string; mode: TKeyMode; readOnly: boolean; expiresAt?: string | undefined },
     visitorIp: string,
   ): Promise<{ key: string; apiKey: TOrgKeyView }> {
-    const developer = await this.developerOf(caller);
-    if (!developer.emailVerified) {
-      throw new AppError(
-        'forbidden',
-        'Verify your email address before creating keys: follow the link in the email we sent you.',
-      );
-    }
+    const developer = await this.verifiedDeveloperOf(caller);
     if (input.mode === 'live' && !this.isProduction) {
       throw invalidRequest('mode', 'this is a staging API: it issues test keys only');
     }
@@ -150,49 +146,118 @@ export class OrgKeysService {
         );
       }
     }
-    return withTransaction(this.pool, async (client) => {
+    return withTransaction(this.pool, (client) =>
+      this.insertKey(client, developer, { ...input, expiresAt, forReference: false }, visitorIp),
+    );
+  }
+
+  /**
+   * "Try it in the API reference": a test, read-only key for REFERENCE_KEY_MINUTES, named "API
+   * reference". The reference keys made before that still work are revoked in the same
+   * transaction, so pressing the button again and again leaves one such key, never a pile.
+   */
+  async createForReference(
+    caller: TCaller,
+    visitorIp: string,
+  ): Promise<{ key: string; apiKey: TOrgKeyView }> {
+    const developer = await this.verifiedDeveloperOf(caller);
+    const { issued, replaced } = await withTransaction(this.pool, async (client) => {
       const repository = new OrgKeysRepository(client);
-      // Locked: two creations of one organisation take turns, so the cap holds.
-      const organization = await repository.organization(developer.organizationId, true);
-      if (!organization) {
-        throw new AppError('not_found', 'Your organisation no longer exists.');
+      // The organisation's row first, as insertKey takes it: two presses take turns.
+      await repository.organization(developer.organizationId, true);
+      const before = await repository.revokeForReference(developer.organizationId);
+      for (const key of before) {
+        await recordAudit(client, {
+          ...this.actorOf(developer),
+          action: 'api_key.revoked',
+          targetType: 'api_key',
+          targetId: key.id,
+          details: { start: key.start, reason: 'replaced by a new API reference key' },
+          visitorIp,
+        });
       }
-      if (
-        input.mode === 'live' &&
-        (await repository.countLive(organization.id)) >= MAX_LIVE_KEYS_PER_ORGANIZATION
-      ) {
-        throw new AppError(
-          'forbidden',
-          `Your organisation has ${MAX_LIVE_KEYS_PER_ORGANIZATION} live keys, the most it may have: revoke one you no longer use first.`,
-        );
-      }
-      const created = await repository.create({
-        organizationId: organization.id,
-        createdByAccountId: developer.accountId,
-        name: input.name,
-        plan: organization.plan,
-        rateLimitPerMinute: organization.rateLimitPerMinute,
-        rateLimitPerDay: organization.rateLimitPerDay,
-        environment: input.mode === 'test' ? 'staging' : 'production',
-        readOnly: input.readOnly,
-        expiresAt,
-      });
-      await recordAudit(client, {
-        ...this.actorOf(developer),
-        action: 'api_key.created',
-        targetType: 'api_key',
-        targetId: created.apiKey.id,
-        details: {
-          name: created.apiKey.name,
-          start: created.apiKey.start,
-          mode: input.mode,
-          readOnly: input.readOnly,
-          expiresAt: expiresAt?.toISOString() ?? null,
+      const made = await this.insertKey(
+        client,
+        developer,
+        {
+          name: 'API reference',
+          mode: 'test',
+          readOnly: true,
+          expiresAt: new Date(Date.now() + REFERENCE_KEY_MINUTES * 60_000),
+          forReference: true,
         },
         visitorIp,
-      });
-      return { key: created.key, apiKey: toOrgKeyView(created.apiKey) };
+      );
+      return { issued: made, replaced: before };
     });
+    this.keys.evict(...replaced.flatMap((key) => [key.hash, key.previousHash]));
+    return issued;
+  }
+
+  /**
+   * A new key of the organisation, within its caps (the organisation's row locked while counting,
+   * so two creations cannot both take the last place), audited in the same transaction.
+   */
+  private async insertKey(
+    client: PoolClient,
+    developer: TDeveloper,
+    input: {
+      name: string;
+      mode: TKeyMode;
+      readOnly: boolean;
+      expiresAt: Date | null;
+      forReference: boolean;
+    },
+    visitorIp: string,
+  ): Promise<{ key: string; apiKey: TOrgKeyView }> {
+    const repository = new OrgKeysRepository(client);
+    const organization = await repository.organization(developer.organizationId, true);
+    if (!organization) {
+      throw new AppError('not_found', 'Your organisation no longer exists.');
+    }
+    if (
+      input.mode === 'live' &&
+      (await repository.countLive(organization.id)) >= MAX_LIVE_KEYS_PER_ORGANIZATION
+    ) {
+      throw new AppError(
+        'forbidden',
+        `Your organisation has ${MAX_LIVE_KEYS_PER_ORGANIZATION} live keys, the most it may have: revoke one you no longer use first.`,
+      );
+    }
+    if ((await repository.countActive(organization.id)) >= MAX_ACTIVE_KEYS_PER_ORGANIZATION) {
+      throw new AppError(
+        'forbidden',
+        `Your organisation has ${MAX_ACTIVE_KEYS_PER_ORGANIZATION} keys that still work, the most it may have: revoke the ones you no longer use first.`,
+      );
+    }
+    const created = await repository.create({
+      organizationId: organization.id,
+      createdByAccountId: developer.accountId,
+      name: input.name,
+      plan: organization.plan,
+      rateLimitPerMinute: organization.rateLimitPerMinute,
+      rateLimitPerDay: organization.rateLimitPerDay,
+      environment: input.mode === 'test' ? 'staging' : 'production',
+      readOnly: input.readOnly,
+      expiresAt: input.expiresAt,
+      forReference: input.forReference,
+    });
+    await recordAudit(client, {
+      ...this.actorOf(developer),
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: created.apiKey.id,
+      details: {
+        name: created.apiKey.name,
+        start: created.apiKey.start,
+        mode: input.mode,
+        readOnly: input.readOnly,
+        expiresAt: input.expiresAt?.toISOString() ?? null,
+        ...(input.forReference ? { forReference: true } : {}),
+      },
+      visitorIp,
+    });
+    return { key: created.key, apiKey: toOrgKeyView(created.apiKey) };
   }
 
   async revoke(caller: TCaller, keyId: string, visitorIp: string): Promise<TOrgKeyView> {
@@ -387,6 +452,18 @@ export class OrgKeysService {
       organizationId: account.organizationId,
       emailVerified: account.emailVerifiedAt !== null,
     };
+  }
+
+  /** Keys are made only once the account's email is confirmed: a throwaway address mints none. */
+  private async verifiedDeveloperOf(caller: TCaller): Promise<TDeveloper> {
+    const developer = await this.developerOf(caller);
+    if (!developer.emailVerified) {
+      throw new AppError(
+        'forbidden',
+        'Verify your email address before creating keys: follow the link in the email we sent you.',
+      );
+    }
+    return developer;
   }
 
   private async organizationOf(developer: TDeveloper): Promise<TOrganizationPlan> {

@@ -1,4 +1,5 @@
 import type { TIssuedOrgKey, TOrganization, TPlanRequest } from '@pets/contract/site';
+import { AccountsRepository } from '@pets/store/accounts.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACCOUNT_TEST_ENV,
@@ -142,6 +143,54 @@ describe('a developer asks for Pro and staff approve', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('staff hear of a new request', () => {
+  it('emails every active admin and staff member (not a deactivated one, not developers), linking to the queue', async () => {
+    const admin = await createAccount(api, 'admin', { name: 'Bo Admin' });
+    const former = await createAccount(api, 'staff', { name: 'Former Staff' });
+    await new AccountsRepository(api.pool).setStatus(former.id, 'deactivated');
+    const { account, signedIn: developer } = await newDeveloper();
+    const before = smtp.received.length;
+
+    const request = await requestPlan(developer, 'pro', 'We sync 40 shelters.');
+
+    const toAnna = await mailTo(staff.account.email, before);
+    expect(toAnna.subject).toBe(`${request.organization.name} asks for the Pro plan`);
+    expect(toAnna.text).toContain('HELLO ANNA ORTIZ');
+    expect(toAnna.text).toContain(
+      `${account.name} (${account.email}) asked to move ${request.organization.name} from the Free plan to Pro.`,
+    );
+    expect(toAnna.text).toContain('Their message: We sync 40 shelters.');
+    expect(toAnna.text).toContain('https://adopt.example/staff/plans');
+    const toAdmin = await mailTo(admin.email, before);
+    expect(toAdmin.text).toContain('HELLO BO ADMIN');
+
+    // Queued in the request's transaction: the outbox has one row per active person, and none
+    // for the deactivated account or the developer.
+    const queued = await api.pool.query<{ recipient: string }>(
+      `select recipient from mail_messages where template = 'plan-request-received' and data->>'organizationName' = $1`,
+      [request.organization.name],
+    );
+    const recipients = queued.rows.map((row) => row.recipient);
+    expect(recipients).toContain(staff.account.email);
+    expect(recipients).toContain(admin.email);
+    expect(recipients).not.toContain(former.email);
+    expect(recipients).not.toContain(account.email);
+  });
+
+  it('a refused request (one is waiting already) emails nobody', async () => {
+    const { signedIn: developer } = await newDeveloper();
+    const first = await requestPlan(developer, 'pro');
+    const second = await as(developer, '/org/plan-requests', { plan: 'business' });
+    expect(second.status).toBe(409);
+    const queued = await api.pool.query<{ plan: string }>(
+      `select data->>'requestedPlan' as plan from mail_messages where template = 'plan-request-received' and data->>'organizationName' = $1`,
+      [first.organization.name],
+    );
+    expect(queued.rows.map((row) => row.plan)).not.toContain('business');
+    expect(queued.rows.length).toBeGreaterThan(0);
   });
 });
 

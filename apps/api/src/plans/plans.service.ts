@@ -22,7 +22,13 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TCaller } from '../api-keys/caller';
 import { PG_POOL } from '../app.tokens';
 import { AppError, invalidRequest } from '../core/app-error';
-import type { TPlanDecidedMailData } from '../mail/mail-templates';
+import type { TPlanDecidedMailData, TPlanRequestedMailData } from '../mail/mail-templates';
+
+/**
+ * At most this many new-request emails per staff member an hour: a developer who asks, withdraws
+ * and asks again in a loop fills the queue page, not everyone's inbox.
+ */
+export const PLAN_REQUEST_MAILS_PER_HOUR = 20;
 
 /** The limits every key of an organisation gets: its plan's, or its own for Enterprise. */
 export const limitsOf = (organization: {
@@ -151,7 +157,9 @@ export class PlansService {
           targetId: id,
           details: { organizationId: organization.id, from: organization.plan, to: input.plan },
         });
-        return toPlanRequestView((await plans.find(id)) as TPlanRequestRow);
+        const created = (await plans.find(id)) as TPlanRequestRow;
+        await this.queueRequestMail(client, created);
+        return toPlanRequestView(created);
       });
     } catch (error) {
       if (isPendingRequestExists(error)) {
@@ -340,6 +348,30 @@ export class PlansService {
       to: request.requestedByEmail,
       data,
     });
+  }
+
+  /**
+   * Every active admin and staff member hears of a new request, in the request's transaction (a
+   * request that rolls back emails nobody), within PLAN_REQUEST_MAILS_PER_HOUR each.
+   */
+  private async queueRequestMail(client: PoolClient, request: TPlanRequestRow): Promise<void> {
+    const staff = await new AccountsRepository(client).activeStaff();
+    for (const person of staff) {
+      const data: TPlanRequestedMailData = {
+        name: person.name,
+        organizationName: request.organizationName,
+        requesterName: request.requestedByName ?? 'A developer',
+        requesterEmail: request.requestedByEmail ?? 'no address',
+        currentPlan: request.currentPlan,
+        requestedPlan: request.requestedPlan,
+        message: request.message,
+      };
+      await this.mail.enqueueWithinHourlyLimit(
+        client,
+        { template: 'plan-request-received', to: person.email, data },
+        PLAN_REQUEST_MAILS_PER_HOUR,
+      );
+    }
   }
 
   /** This process reads the organisation's keys again at their next request. */

@@ -63,6 +63,11 @@ export type TStack = {
   mailDir: string;
   databaseName: string;
   /**
+   * The stack's database, for a test's setup that no page can make quickly (a hundred keys of
+   * one organisation, to meet its cap), never for checking what a page should show.
+   */
+  databaseUrl: string;
+  /**
    * Whether the API enforces rate limits (its responses carry X-RateLimit-Limit, or it answers
    * 429). Until it does, nothing can provoke a 429 and the tests of that state are skipped, saying
    * why.
@@ -462,6 +467,7 @@ export const startStack = async (): Promise<TRunningStack> => {
         sessionSecret: E2E_SESSION_SECRET,
         mailDir,
         databaseName: database.name,
+        databaseUrl: database.url,
         hasRateLimits,
       },
       stop,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { type TPasskeyOptions, ZPasskeyName, ZPasskeyRegistration } from '@pets/contract/site';
-import { addPasskey, deletePasskey, passkeyRegistrationOptions } from './site-api';
+import { addPasskey, deletePasskey, passkeyRegistrationOptions, renamePasskey } from './site-api';
 
 /**
  * "Add a passkey" and "Remove" on the account pages of both areas (/staff/account,
@@ -61,4 +61,27 @@ export const removePasskeyOf = async (credential: string, id: string): Promise<b
   }
   const answer = await deletePasskey(credential, id);
   return answer.ok || answer.failure.kind !== 'signed-out';
+};
+
+/** How a rename went: the `?passkey-renamed=` of the account page, or the session ended. */
+export type TPasskeyRename = 'done' | 'invalid' | 'failed' | 'signed-out';
+
+/** Renames one of the person's passkeys (a plain form on the account page). */
+export const renamePasskeyOf = async (
+  credential: string,
+  id: string,
+  name: string,
+): Promise<TPasskeyRename> => {
+  const parsed = ZPasskeyName.safeParse(name);
+  if (!parsed.success) {
+    return 'invalid';
+  }
+  if (!/^[1-9][0-9]{0,17}$/.test(id)) {
+    return 'failed';
+  }
+  const answer = await renamePasskey(credential, id, parsed.data);
+  if (answer.ok) {
+    return 'done';
+  }
+  return answer.failure.kind === 'signed-out' ? 'signed-out' : 'failed';
 };

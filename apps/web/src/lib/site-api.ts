@@ -247,6 +247,19 @@ export const deletePasskey = async (credential: string, id: string) =>
     (response) => (response.status === 204 ? true : undefined),
   );
 
+export const renamePasskey = async (credential: string, id: string, name: string) =>
+  callSiteApi(
+    'renamePasskey',
+    await accountCredential(credential),
+    (client) =>
+      client.account.renamePasskey({
+        params: { id },
+        body: { name },
+        fetchOptions: fetchOptions(),
+      }),
+    (response) => (response.status === 200 ? response.body.passkey : undefined),
+  );
+
 export const listTeam = async (credential: string) =>
   callSiteApi(
     'listAccounts',
@@ -352,6 +365,15 @@ export const createOrgKey = async (credential: string, body: TCreateOrgKey) =>
     'createOrgKey',
     await accountCredential(credential),
     (client) => client.org.createOrgKey({ body, fetchOptions: fetchOptions() }),
+    (response) => (response.status === 201 ? response.body : undefined),
+  );
+
+/** The API reference's key: a new one for the hour, the ones made before revoked. */
+export const createReferenceKey = async (credential: string) =>
+  callSiteApi(
+    'createReferenceKey',
+    await accountCredential(credential),
+    (client) => client.org.createReferenceKey({ fetchOptions: fetchOptions() }),
     (response) => (response.status === 201 ? response.body : undefined),
   );
 

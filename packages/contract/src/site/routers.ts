@@ -220,6 +220,15 @@ export const accountRouter = c.router({
     responses: { 204: c.noBody(), 404: ZError },
     metadata: ANY_ACCOUNT,
   },
+  renamePasskey: {
+    method: 'POST',
+    path: '/account/passkeys/:id/rename',
+    summary: 'Give one of the account’s passkeys another name',
+    pathParams: ZAccountId,
+    body: z.object({ name: ZPasskeyName }),
+    responses: { 200: z.object({ passkey: ZPasskey }), 404: ZError },
+    metadata: ANY_ACCOUNT,
+  },
   resendVerification: {
     method: 'POST',
     path: '/account/verify/resend',
@@ -329,6 +338,15 @@ export const orgRouter = c.router({
     path: '/org/keys',
     summary: 'Create a key; the answer holds it in plain text, the only time it is shown',
     body: ZCreateOrgKey,
+    responses: { 201: ZIssuedOrgKey },
+    metadata: DEVELOPER,
+  },
+  createReferenceKey: {
+    method: 'POST',
+    path: '/org/keys/reference',
+    summary:
+      'A test, read-only key for the API reference, working for an hour; the ones made before stop',
+    body: c.noBody(),
     responses: { 201: ZIssuedOrgKey },
     metadata: DEVELOPER,
   },

@@ -212,6 +212,10 @@ export const ZListPlanRequestsQuery = z.object({
 
 /** The most live keys an organisation may have at once (revoked and expired ones do not count). */
 export const MAX_LIVE_KEYS_PER_ORGANIZATION = 50;
+/** The most keys, test and live, an organisation may have at once (docs/decisions.md). */
+export const MAX_ACTIVE_KEYS_PER_ORGANIZATION = 100;
+/** How long the API reference's "Try it" key works: long enough to explore, short enough not to matter. */
+export const REFERENCE_KEY_MINUTES = 60;
 /** The furthest ahead a key's expiry may be set. */
 export const MAX_KEY_LIFETIME_DAYS = 365;
 /** A roll's overlap, in hours: none (the old secret stops at once) to 7 days. */

@@ -25,6 +25,7 @@ import { visitorLimits } from '@/lib/limits';
 import {
   finishAddingPasskey,
   removePasskeyOf,
+  renamePasskeyOf,
   startAddingPasskey,
   type TAddPasskeyFinish,
   type TAddPasskeyStart,
@@ -39,6 +40,7 @@ import {
 } from '@/lib/session';
 import {
   createOrgKey,
+  createReferenceKey,
   requestPlanChange,
   resendVerifyEmail,
   revokeOrgKey,
@@ -108,6 +110,17 @@ export const removeOwnPasskey = async (data: FormData): Promise<void> => {
   }
   revalidatePath('/developers/account');
   redirect('/developers/account?passkey-removed=1');
+};
+
+/** Renames one of the developer's passkeys (a form: works without JavaScript). */
+export const renameOwnPasskey = async (data: FormData): Promise<void> => {
+  const developer = await requireDeveloper();
+  const outcome = await renamePasskeyOf(developer.apiKey, textOf(data, 'id'), textOf(data, 'name'));
+  if (outcome === 'signed-out') {
+    redirect(PORTAL_SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/developers/account');
+  redirect(`/developers/account?passkey-renamed=${outcome}`);
 };
 
 export const askForReset = async (
@@ -315,22 +328,15 @@ export const revokeKey = async (
   redirect(`/developers/keys?${new URLSearchParams({ revoked: answer.data.name })}`);
 };
 
-/** How long the API reference's key lasts: long enough to explore, short enough not to matter. */
-const TRY_IT_KEY_MINUTES = 60;
-
 /**
  * "Try it in the API reference": a new test, read-only key named "API reference" that expires
- * within the hour, handed to the reference in the address's fragment, which no server or log ever
- * sees; the reference's script takes it out of the address at once. The portal never keeps it.
+ * within the hour (the ones earlier presses made stop working), handed to the reference in the
+ * address's fragment, which no server or log ever sees; the reference's script takes it out of
+ * the address at once. The portal never keeps it.
  */
 export const tryInReference = async (): Promise<void> => {
   const developer = await requireDeveloper();
-  const answer = await createOrgKey(developer.apiKey, {
-    name: 'API reference',
-    mode: 'test',
-    readOnly: true,
-    expiresAt: new Date(Date.now() + TRY_IT_KEY_MINUTES * 60_000).toISOString(),
-  });
+  const answer = await createReferenceKey(developer.apiKey);
   if (!answer.ok) {
     redirect(`/developers/keys?${new URLSearchParams({ 'try-it': keyFailure(answer.failure) })}`);
   }

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { connection } from 'next/server';
 import { Panel } from '@/components/panel';
 import { portalReadFailure } from '@/components/portal-read-failure';
+import { StoreTime } from '@/components/store-time';
 import { TableScroll } from '@/components/table-scroll';
 import { requireDeveloper } from '@/lib/session';
 import { getKeyUsage, getOrganization, getOrgUsageNow, listOrgKeys } from '@/lib/site-api';
@@ -54,7 +55,8 @@ const DashboardPage = async ({ searchParams }: TProps) => {
   const month = usageDays(usages.flatMap((usage) => (usage.ok ? [usage.data] : [])));
   const monthTotal = month.reduce((sum, day) => sum + totalOf(day), 0);
   const monthLimited = month.reduce((sum, day) => sum + day.limited, 0);
-  const { plan, limits } = organization.data;
+  const { plan, limits, planRequest } = organization.data;
+  const pending = planRequest?.status === 'pending' ? planRequest : null;
   return (
     <>
       <div className="page-intro">
@@ -74,9 +76,17 @@ const DashboardPage = async ({ searchParams }: TProps) => {
             <dt>Requests per day, per key</dt>
             <dd>{count(limits.perDay)}</dd>
           </dl>
-          <p>
-            <Link href="/developers/plan">See the plans, or ask for another</Link>
-          </p>
+          {pending ? (
+            <p>
+              You asked for the {PLAN_TITLES[pending.requestedPlan]} plan on{' '}
+              <StoreTime at={pending.createdAt} />; staff will answer by email.{' '}
+              <Link href="/developers/plan">See your request</Link>
+            </p>
+          ) : (
+            <p>
+              <Link href="/developers/plan">See the plans, or ask for another</Link>
+            </p>
+          )}
         </Panel>
         <Panel id="keys" title="Keys">
           <p>

@@ -6,7 +6,13 @@ import { AccountSessions } from '@/components/account-sessions';
 import { portalReadFailure } from '@/components/portal-read-failure';
 import { requireDeveloper } from '@/lib/session';
 import { listPasskeys, listSessions } from '@/lib/site-api';
-import { addOwnPasskey, addPasskeyOptions, removeOwnPasskey, signOutEverywhere } from '../actions';
+import {
+  addOwnPasskey,
+  addPasskeyOptions,
+  removeOwnPasskey,
+  renameOwnPasskey,
+  signOutEverywhere,
+} from '../actions';
 import { endDeveloperSession } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };
@@ -57,9 +63,13 @@ const DeveloperAccountPage = async ({ searchParams }: TProps) => {
       <PasskeysSection
         passkeys={passkeys.data}
         remove={removeOwnPasskey}
+        rename={renameOwnPasskey}
         start={addPasskeyOptions}
         finish={addOwnPasskey}
         isRemoved={query['passkey-removed'] !== undefined}
+        renamed={
+          typeof query['passkey-renamed'] === 'string' ? query['passkey-renamed'] : undefined
+        }
       />
     </div>
   );

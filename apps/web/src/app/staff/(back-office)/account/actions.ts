@@ -7,6 +7,7 @@ import { endOneSessionOf } from '@/lib/end-one-session';
 import {
   finishAddingPasskey,
   removePasskeyOf,
+  renamePasskeyOf,
   startAddingPasskey,
   type TAddPasskeyFinish,
   type TAddPasskeyStart,
@@ -93,4 +94,18 @@ export const changeOwnPassword = async (
       return { error: 'Something went wrong on our side. Please try again.' };
   }
   return {};
+};
+
+/** Renames one of the person's passkeys (a form: works without JavaScript). */
+export const renameOwnPasskey = async (data: FormData): Promise<void> => {
+  const outcome = await renamePasskeyOf(
+    await credentialOrSignIn(),
+    textOf(data, 'id'),
+    textOf(data, 'name'),
+  );
+  if (outcome === 'signed-out') {
+    redirect(SESSION_EXPIRED_PATH);
+  }
+  revalidatePath('/staff/account');
+  redirect(`/staff/account?passkey-renamed=${outcome}`);
 };

@@ -6,7 +6,13 @@ import { staffReadFailure } from '@/components/staff-read-failure';
 import { requireStaffKey } from '@/lib/session';
 import { listPasskeys, listSessions } from '@/lib/site-api';
 import { signOutEverywhere } from '../../sign-in/actions';
-import { addOwnPasskey, addPasskeyOptions, endOneSession, removeOwnPasskey } from './actions';
+import {
+  addOwnPasskey,
+  addPasskeyOptions,
+  endOneSession,
+  removeOwnPasskey,
+  renameOwnPasskey,
+} from './actions';
 import { ChangePasswordForm } from './change-password-form';
 
 export const metadata: Metadata = { title: 'Your account' };
@@ -46,9 +52,13 @@ const AccountPage = async ({ searchParams }: TProps) => {
       <PasskeysSection
         passkeys={passkeys.data}
         remove={removeOwnPasskey}
+        rename={renameOwnPasskey}
         start={addPasskeyOptions}
         finish={addOwnPasskey}
         isRemoved={query['passkey-removed'] !== undefined}
+        renamed={
+          typeof query['passkey-renamed'] === 'string' ? query['passkey-renamed'] : undefined
+        }
       />
       <h2>Change your password</h2>
       <ChangePasswordForm />
