@@ -148,6 +148,7 @@ export const ZListAuditQuery = z.object({
   before: ZId.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type TListAuditQuery = z.input<typeof ZListAuditQuery>;
 
 // --- The developer portal: the organisation's keys and usage (issue 27, §4.1–4.3) -------------
 
