@@ -578,7 +578,7 @@ test.describe("An animal's history", () => {
     });
     const noScript = await plain.newPage();
     await noScript.goto(`${stack.siteUrl}/staff/audit`);
-    await noScript.getByLabel('About').selectOption({ label: 'Animals' });
+    await noScript.getByLabel('About', { exact: true }).selectOption({ label: 'Animals' });
     await noScript.getByLabel('Reference').fill(`#${petId}`);
     await noScript.getByRole('button', { name: 'Show' }).click();
     await expect(noScript).toHaveURL(/targetType=pet&targetId=%23\d+/);

@@ -121,7 +121,7 @@ const AuditPage = async ({ searchParams }: TProps) => {
           )}
         </p>
       </div>
-      <form method="get" action="/staff/audit" className="queue__filter form">
+      <form method="get" action="/staff/audit" className="queue__filter audit-filters form">
         <div className="field">
           <label htmlFor="audit-actor" className="field__label">
             Person
@@ -173,20 +173,18 @@ const AuditPage = async ({ searchParams }: TProps) => {
         </div>
         <div className="field">
           <label htmlFor="audit-target-id" className="field__label">
-            Reference
+            Reference{' '}
+            <span className="field__hint">an animal&apos;s #12, an application&apos;s A-12</span>
           </label>
           <input
             id="audit-target-id"
             name="targetId"
             defaultValue={query.targetId}
             className="input"
+            size={8}
             inputMode="numeric"
             autoComplete="off"
-            aria-describedby="audit-target-id-hint"
           />
-          <span id="audit-target-id-hint" className="field__hint">
-            An animal&apos;s #12 or an application&apos;s A-12, with About set
-          </span>
         </div>
         <div className="field">
           <label htmlFor="audit-from" className="field__label">
