@@ -239,6 +239,11 @@ test('screenshots of the main pages at desktop and phone width, without layout s
     ['staff-invite', `${stack.siteUrl}/staff/invite/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`],
     ['staff-team', `${stack.siteUrl}/staff/team`, 'admin'],
     ['staff-audit', `${stack.siteUrl}/staff/audit`, 'admin'],
+    [
+      'staff-audit-animal',
+      `${stack.siteUrl}/staff/audit?targetType=pet&targetId=${order.petId}`,
+      'admin',
+    ],
     ['staff-plans', `${stack.siteUrl}/staff/plans`, true],
     // The developer portal.
     ['developer-sign-up', `${stack.siteUrl}/developers/sign-up`],

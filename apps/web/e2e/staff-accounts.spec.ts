@@ -153,7 +153,7 @@ test.describe('Staff accounts', () => {
     await expect(admin).toHaveURL(/actor=\d+&action=order.approved/);
     const entries = admin.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');
     await expect(entries).toHaveCount(1);
-    await expect(entries.first()).toContainText('Anna Ortiz: order.approved');
+    await expect(entries.first()).toContainText(`Anna Ortiz approved application A-${orderId}`);
     await expect(entries.first().getByRole('link')).toHaveText(`application A-${orderId}`);
     await adminContext.close();
 

@@ -522,3 +522,71 @@ test.describe('The animals list in the back office', () => {
     await context.close();
   });
 });
+
+test.describe("An animal's history", () => {
+  test('after a staff member edits an animal, its history names them and the change in words; the filter works without JavaScript; axe and screenshots', async ({
+    page,
+    browser,
+    stack,
+    api,
+  }) => {
+    test.setTimeout(120_000);
+    const [category] = await categories(api);
+    const name = uniqueName('Storied');
+    // Made with the site's own key, a partner's: not audited.
+    const created = await api.pets.createPet({
+      body: { name, categoryId: category?.id ?? 1, status: 'available' },
+    });
+    const petId = created.status === 201 ? created.body.id : 0;
+
+    await signIn(page, stack.siteUrl, stack.staffAccount);
+    await page.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await answer(page, 'Good with cats', 'Yes');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(/saved=1$/);
+    // Staff who are not admins get no link to the log (it is the admins').
+    await expect(page.getByRole('link', { name: "this animal's history" })).toHaveCount(0);
+
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await signIn(admin, stack.siteUrl, stack.adminAccount);
+    await admin.goto(`${stack.siteUrl}/staff/animals/${petId}`);
+    await admin.getByRole('link', { name: "this animal's history" }).click();
+    await expect(admin).toHaveURL(`${stack.siteUrl}/staff/audit?targetType=pet&targetId=${petId}`);
+    await expect(admin.getByRole('heading', { level: 1 })).toHaveText(`History of ${name}`);
+    const entries = admin.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');
+    await expect(entries).toHaveCount(1);
+    await expect(entries.first()).toContainText(
+      `${stack.staffAccount.name} changed ${name}: Good with cats → Yes`,
+    );
+    await expect(entries.first().getByRole('link', { name })).toHaveAttribute(
+      'href',
+      `/staff/animals/${petId}`,
+    );
+    for (const viewport of [undefined, PHONE]) {
+      if (viewport) {
+        await admin.setViewportSize(viewport);
+      }
+      await expectNoSeriousViolations(admin, `An animal's history${viewport ? ', phone' : ''}`);
+      await screenshot(admin, 'staff-animal-history');
+    }
+
+    // The filter is a GET form: without JavaScript, "About: Animals" and the reference "#id".
+    const plain = await browser.newContext({
+      storageState: await adminContext.storageState(),
+      javaScriptEnabled: false,
+    });
+    const noScript = await plain.newPage();
+    await noScript.goto(`${stack.siteUrl}/staff/audit`);
+    await noScript.getByLabel('About', { exact: true }).selectOption({ label: 'Animals' });
+    await noScript.getByLabel('Reference').fill(`#${petId}`);
+    await noScript.getByRole('button', { name: 'Show' }).click();
+    await expect(noScript).toHaveURL(/targetType=pet&targetId=%23\d+/);
+    await expect(noScript.getByRole('heading', { level: 1 })).toHaveText(`History of ${name}`);
+    await expect(
+      noScript.getByRole('list', { name: 'Audit entries' }).getByRole('listitem'),
+    ).toHaveCount(1);
+    await plain.close();
+    await adminContext.close();
+  });
+});

@@ -1,9 +1,9 @@
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 
 /**
- * The audit_log table: who did what (issue 27, §3.4 of the plan). `record` runs on the client of
- * the change's own transaction, so an entry exists exactly when its change committed, as events and
- * the mail outbox do. The page that reads it is a later slice.
+ * The audit_log table: who did what. `recordAudit` runs on the client of the change's own
+ * transaction, so an entry exists exactly when its change committed, as events and the mail outbox
+ * do. Read by the back office's audit page (admins).
  */
 export type TAuditEntry = {
   actorAccountId: string | null;
@@ -16,6 +16,24 @@ export type TAuditEntry = {
   details?: Record<string, unknown>;
   visitorIp?: string | null;
 };
+
+/**
+ * Who acted, as a repository that audits its own writes takes it: a staff caller (a person's
+ * session credential or a script's staff key). Partners' traffic is not audited (the access log
+ * has it), so their writes pass none.
+ */
+export type TAuditActor = { apiKeyId: string; accountId: string | null; name: string };
+
+/** The entry of `actor` doing `action` to a target. */
+export const auditEntryOf = (
+  actor: TAuditActor,
+  entry: Pick<TAuditEntry, 'action' | 'targetType' | 'targetId' | 'details'>,
+): TAuditEntry => ({
+  actorAccountId: actor.accountId,
+  actorApiKeyId: actor.apiKeyId,
+  actorName: actor.name,
+  ...entry,
+});
 
 const INSERT = prepare(
   (
@@ -48,6 +66,8 @@ export const recordAudit = async (client: TQueryable, entry: TAuditEntry): Promi
 export type TAuditFilter = {
   actorAccountId?: string | undefined;
   action?: string | undefined;
+  targetType?: string | undefined;
+  targetId?: string | undefined;
   from?: Date | undefined;
   to?: Date | undefined;
   before?: string | undefined;
@@ -62,12 +82,15 @@ export type TAuditRow = {
   action: string;
   targetType: string;
   targetId: string;
-  details: unknown;
+  /** Always an object: recordAudit writes `{}` for an entry without details. */
+  details: Record<string, unknown>;
 };
 
 type TListParams = {
   actorAccountId: string;
   action: string;
+  targetType: string;
+  targetId: string;
   from: Date | null;
   to: Date | null;
   before: string;
@@ -76,7 +99,7 @@ type TListParams = {
 
 /** One prepared statement per filter shape, as the pets list does. */
 const LIST_STATEMENTS = prepareShapes(
-  ['actorAccountId', 'action', 'from', 'to', 'before'],
+  ['actorAccountId', 'action', 'targetType', 'targetId', 'from', 'to', 'before'],
   (db, p: TListParams, has) => {
     let query = db
       .selectFrom('audit_log')
@@ -96,6 +119,12 @@ const LIST_STATEMENTS = prepareShapes(
     if (has('action')) {
       query = query.where('action', '=', p.action);
     }
+    if (has('targetType')) {
+      query = query.where('target_type', '=', p.targetType);
+    }
+    if (has('targetId')) {
+      query = query.where('target_id', '=', p.targetId);
+    }
     if (has('from')) {
       query = query.where('at', '>=', sql<Date>`${p.from}::timestamptz`);
     }
@@ -105,7 +134,8 @@ const LIST_STATEMENTS = prepareShapes(
     if (has('before')) {
       query = query.where('id', '<', sql<string>`${p.before}::bigint`);
     }
-    return query.orderBy('id', 'desc').limit(sql<number>`${p.limit}::int`);
+    // The table's bigint id, not the selected text one: "9" sorts after "10" as text.
+    return query.orderBy('audit_log.id', 'desc').limit(sql<number>`${p.limit}::int`);
   },
 );
 
@@ -117,6 +147,8 @@ export const listAudit = async (
   const params: TListParams = {
     actorAccountId: filter.actorAccountId ?? '',
     action: filter.action ?? '',
+    targetType: filter.targetType ?? '',
+    targetId: filter.targetId ?? '',
     from: filter.from ?? null,
     to: filter.to ?? null,
     before: filter.before ?? '',

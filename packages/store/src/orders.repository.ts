@@ -30,7 +30,7 @@ import {
   type TQueryable,
 } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
-import { recordAudit } from './audit.repository';
+import { recordAudit, type TAuditActor } from './audit.repository';
 import { UnknownPetError } from './errors';
 import { recordEvents, type TNewEvent } from './events.repository';
 import { petsInOrders, recordPetEvents } from './pets.repository';
@@ -711,8 +711,6 @@ const inReviewDelta = (changes: readonly TOrderChange[]): number =>
 
 /** A transition as the service asks for it: who, and the decline's reason and note. */
 /** Who changed something, for the audit log: the key, and the person behind it if any. */
-export type TAuditActor = { apiKeyId: string; accountId: string | null; name: string };
-
 export type TTransitionRequest = {
   action: TOrderAction;
   /** Display start of the key, for the histories. */

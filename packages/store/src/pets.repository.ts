@@ -25,6 +25,7 @@ import {
   PETS_CURSOR,
   type TPetProfileInput,
 } from '@pets/contract/schemas';
+import type { TPetAuditDetails, TPetFieldChange } from '@pets/contract/site';
 import {
   type DB,
   prepare,
@@ -35,6 +36,7 @@ import {
   type TRowOf,
 } from '@pets/db';
 import type { Pool } from 'pg';
+import { auditEntryOf, recordAudit, type TAuditActor } from './audit.repository';
 import { recordEvents } from './events.repository';
 import { mediaUrl } from './media-url';
 import { rfc3339 } from './sql-time';
@@ -743,25 +745,59 @@ export class PreconditionFailedError extends Error {
 
 /**
  * Records events of the animal `petId` as it is now, on `client`'s transaction (the photos' and
- * the orders' changes of an animal): one read of the animal, one insert.
+ * the orders' changes of an animal): one read of the animal, one insert. Answers the animal as
+ * read (undefined when it is gone), for the audit entry written beside the events.
  */
 export const recordPetEvents = async (
   client: TQueryable,
   petId: number,
   types: readonly TPetEventType[],
   mediaBaseUrl: string,
-): Promise<void> => {
+): Promise<TPet | undefined> => {
   const { rows } = await GET_STATEMENT.execute(client, { id: String(petId) });
   const row = rows[0];
-  if (!row || types.length === 0) {
-    return;
+  if (!row) {
+    return undefined;
   }
   const pet = toPet(row, mediaBaseUrl);
-  await recordEvents(
-    client,
-    types.map((type) => ({ type, data: pet })),
-  );
+  if (types.length > 0) {
+    await recordEvents(
+      client,
+      types.map((type) => ({ type, data: pet })),
+    );
+  }
+  return pet;
 };
+
+/** The fields an update may change, in the order the edit form shows them. */
+const UPDATABLE_FIELDS = ['name', 'categoryId', 'status', ...PET_PROFILE_FIELDS] as const;
+
+/**
+ * The fields whose value differs between two versions of an animal, with both values as a Pet
+ * has them (the audit log's record of an update; the site words them).
+ */
+export const petFieldChanges = (before: TPet, after: TPet): TPetFieldChange[] =>
+  UPDATABLE_FIELDS.flatMap((field) => {
+    const from = before[field] ?? null;
+    const to = after[field] ?? null;
+    return JSON.stringify(from) === JSON.stringify(to) ? [] : [{ field, from, to }];
+  });
+
+/**
+ * The audit entry of a write to an animal by `actor` (a staff caller): `pet.created`,
+ * `pet.updated`, `pet.status_changed`, `pet.photo_added`, ...; its details name the animal.
+ */
+export const recordPetAudit = (
+  client: TQueryable,
+  actor: TAuditActor,
+  action: `pet.${string}`,
+  petId: number,
+  details: TPetAuditDetails,
+): Promise<void> =>
+  recordAudit(
+    client,
+    auditEntryOf(actor, { action, targetType: 'pet', targetId: String(petId), details }),
+  );
 
 export class PetsRepository {
   /**
@@ -802,10 +838,10 @@ export class PetsRepository {
 
   /**
    * A new animal, recording the key that created it (`createdBy`, an api_keys id; null: none),
-   * and its `pet.created` event in the same transaction. Rejects with UnknownCategoryError when
-   * `categoryId` names no category.
+   * and its `pet.created` event (and for a staff `actor` its audit entry) in the same
+   * transaction. Rejects with UnknownCategoryError when `categoryId` names no category.
    */
-  create(pet: TNewPet, createdBy: bigint | null = null): Promise<TPet> {
+  create(pet: TNewPet, createdBy: bigint | null = null, actor?: TAuditActor): Promise<TPet> {
     const { name, categoryId, status } = pet;
     return withTransaction(this.db, async (client) => {
       const { rows } = await INSERT_STATEMENT.execute(client, {
@@ -817,6 +853,9 @@ export class PetsRepository {
       });
       const created = this.toPet(rows[0] as TPetRow);
       await recordEvents(client, [{ type: 'pet.created', data: created }]);
+      if (actor) {
+        await recordPetAudit(client, actor, 'pet.created', created.id, { name: created.name });
+      }
       return created;
     }).catch((error: unknown) => {
       throw isForeignKeyViolation(error) ? new UnknownCategoryError(pet.categoryId) : error;
@@ -835,12 +874,15 @@ export class PetsRepository {
    * status would become anything but `pending` while an approved order holds the animal (the
    * order transitions lock the same row, so no approval comes or goes between the check and the
    * write); applications in review do not tie the animal's status;
-   * UnknownCategoryError for a categoryId that names no category.
+   * UnknownCategoryError for a categoryId that names no category. A staff `actor`'s real change
+   * is audited in the same transaction: one entry naming the fields that changed, its action
+   * `pet.status_changed` when the status is one of them, else `pet.updated`.
    */
   update(
     id: number,
     changes: TPetUpdate,
     precondition?: (current: TPet) => boolean,
+    actor?: TAuditActor,
   ): Promise<TPet | null> {
     const params: TUpdateParams = {
       id: String(id),
@@ -877,6 +919,13 @@ export class PetsRepository {
             ? []
             : [{ type: 'pet.status_changed' as const, data: updated }]),
         ]);
+        if (actor) {
+          const fields = petFieldChanges(current, updated);
+          const action = fields.some(({ field }) => field === 'status')
+            ? 'pet.status_changed'
+            : 'pet.updated';
+          await recordPetAudit(client, actor, action, id, { name: updated.name, changes: fields });
+        }
       }
       return updated;
     }).catch((error: unknown) => {

@@ -1,9 +1,10 @@
 import type { TPetPhoto } from '@pets/contract';
 import { prepare, sql } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
+import type { TAuditActor } from './audit.repository';
 import { UnknownPetError } from './errors';
 import { mediaUrl } from './media-url';
-import { recordPetEvents } from './pets.repository';
+import { recordPetAudit, recordPetEvents } from './pets.repository';
 import { withTransaction } from './transaction';
 
 /**
@@ -126,9 +127,9 @@ export class PhotosRepository {
 
   /**
    * Adds the photo after the animal's others, unless it has `max` already (PhotoLimitError) or
-   * is gone (UnknownPetError).
+   * is gone (UnknownPetError). A staff `actor` is audited in the same transaction.
    */
-  add(photo: TNewPhotoRow, max: number): Promise<TPetPhoto> {
+  add(photo: TNewPhotoRow, max: number, actor?: TAuditActor): Promise<TPetPhoto> {
     const petId = String(photo.petId);
     return withTransaction(this.pool, async (client) => {
       await this.lockPet(client, petId);
@@ -143,16 +144,29 @@ export class PhotosRepository {
         placeholder: photo.placeholder,
         sizes: JSON.stringify(photo.sizes),
       });
-      await recordPetEvents(client, photo.petId, ['pet.photo_added'], this.mediaBaseUrl);
-      return this.toPhoto(rows[0] as TPhotoRow);
+      const added = this.toPhoto(rows[0] as TPhotoRow);
+      const pet = await recordPetEvents(
+        client,
+        photo.petId,
+        ['pet.photo_added'],
+        this.mediaBaseUrl,
+      );
+      if (actor && pet) {
+        await recordPetAudit(client, actor, 'pet.photo_added', pet.id, {
+          name: pet.name,
+          photoId: added.id,
+        });
+      }
+      return added;
     });
   }
 
   /**
    * Removes the photo and answers the keys of its files (for the store to delete), or undefined
-   * when the animal has no such photo. UnknownPetError when there is no such animal.
+   * when the animal has no such photo. UnknownPetError when there is no such animal. A staff
+   * `actor` is audited in the same transaction.
    */
-  remove(petId: number, photoId: number): Promise<string[] | undefined> {
+  remove(petId: number, photoId: number, actor?: TAuditActor): Promise<string[] | undefined> {
     return withTransaction(this.pool, async (client) => {
       await this.lockPet(client, String(petId));
       const { rows } = await DELETE_PHOTO.execute(client, {
@@ -161,7 +175,13 @@ export class PhotosRepository {
       });
       const row = rows[0] as { sizes: TStoredSize[] } | undefined;
       if (row) {
-        await recordPetEvents(client, petId, ['pet.photo_removed'], this.mediaBaseUrl);
+        const pet = await recordPetEvents(client, petId, ['pet.photo_removed'], this.mediaBaseUrl);
+        if (actor && pet) {
+          await recordPetAudit(client, actor, 'pet.photo_removed', petId, {
+            name: pet.name,
+            photoId,
+          });
+        }
       }
       return row?.sizes.map((size) => size.key);
     });
@@ -169,9 +189,10 @@ export class PhotosRepository {
 
   /**
    * Puts the animal's photos in the order of `photoIds`, which must name each of them once
-   * (else PhotoOrderError, nothing changed), and answers them in that order.
+   * (else PhotoOrderError, nothing changed), and answers them in that order. A staff `actor` is
+   * audited in the same transaction.
    */
-  reorder(petId: number, photoIds: readonly number[]): Promise<TPetPhoto[]> {
+  reorder(petId: number, photoIds: readonly number[], actor?: TAuditActor): Promise<TPetPhoto[]> {
     const id = String(petId);
     return withTransaction(this.pool, async (client) => {
       await this.lockPet(client, id);
@@ -181,7 +202,10 @@ export class PhotosRepository {
         throw new PhotoOrderError();
       }
       await SET_ORDER.execute(client, { petId: id, ids: photoIds.map(String) });
-      await recordPetEvents(client, petId, ['pet.updated'], this.mediaBaseUrl);
+      const pet = await recordPetEvents(client, petId, ['pet.updated'], this.mediaBaseUrl);
+      if (actor && pet) {
+        await recordPetAudit(client, actor, 'pet.photos_reordered', petId, { name: pet.name });
+      }
       const byId = new Map(rows.map((row) => [Number(row.id), row as TPhotoRow]));
       return photoIds.map((photoId) => this.toPhoto(byId.get(photoId) as TPhotoRow));
     });

@@ -97,7 +97,9 @@ const DUE = prepare((db, p: { dueBefore: Date; afterId: string; limit: number })
     .where('unsubscribed_at', 'is', null)
     .where((eb) => eb.or([eb('last_alert_at', 'is', null), eb('last_alert_at', '<=', p.dueBefore)]))
     .where('id', '>', p.afterId)
-    .orderBy('id')
+    // The table's bigint id, not the selected text one: as text "10" sorts before "9", and the
+    // walk by `id > afterId` would skip searches.
+    .orderBy('saved_searches.id')
     .limit(p.limit),
 );
 

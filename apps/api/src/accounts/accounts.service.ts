@@ -498,10 +498,15 @@ export class AccountsService {
 
   // --- The team (admins) ---------------------------------------------------------------------
 
-  /** A page of the audit log, newest first; days are UTC days, `to` included. */
+  /**
+   * A page of the audit log, newest first; days are UTC days, `to` included; `targetType` with
+   * `targetId` is one thing's history (an animal's: `pet` and its id).
+   */
   async listAudit(query: {
     actor?: string | undefined;
     action?: string | undefined;
+    targetType?: string | undefined;
+    targetId?: string | undefined;
     from?: string | undefined;
     to?: string | undefined;
     before?: string | undefined;
@@ -511,6 +516,8 @@ export class AccountsService {
     const page = await listAudit(this.pool, {
       actorAccountId: query.actor,
       action: query.action,
+      targetType: query.targetType,
+      targetId: query.targetId,
       from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
       to: query.to ? dayAfter(query.to) : undefined,
       before: query.before,
@@ -525,6 +532,7 @@ export class AccountsService {
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId,
+        details: entry.details,
       })),
       nextBefore: page.nextBefore,
     };

@@ -1,4 +1,5 @@
 import type { TStoredApiKeyRecord } from '@pets/store/api-keys.repository';
+import type { TAuditActor } from '@pets/store/audit.repository';
 import type { AppError } from '../core/app-error';
 
 /** A stored key as the server reads it, found by the SHA-256 of the presented key. */
@@ -12,6 +13,20 @@ export type TCaller = Omit<
   TStoredApiKey,
   'hash' | 'revokedAt' | 'previousHash' | 'previousHashExpiresAt'
 >;
+
+/**
+ * The audit log's actor for a staff caller: a person's session credential (named after them) or
+ * a script's staff key. Undefined for partners: their traffic is not audited (the access log has
+ * it), so a repository given no actor writes no entry.
+ */
+export const auditActorOf = (caller: TCaller): TAuditActor | undefined =>
+  caller.role === 'staff'
+    ? {
+        apiKeyId: String(caller.apiKeyId),
+        accountId: caller.owner?.type === 'person' ? caller.owner.id : null,
+        name: caller.owner?.name ?? caller.name,
+      }
+    : undefined;
 
 export type TApiKeyLookup = (hash: string) => Promise<TStoredApiKey | null>;
 export const API_KEY_LOOKUP = Symbol('API_KEY_LOOKUP');

@@ -3,6 +3,7 @@ import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
 import type {
   TCreateOrgKey,
   TDecidePlanRequest,
+  TListAuditQuery,
   TPasskeyAssertion,
   TPasskeyRegistration,
   TPlanRequestStatus,
@@ -299,13 +300,8 @@ export const setTeamMemberActive = async (credential: string, id: string, isActi
     (response) => (response.status === 200 ? response.body.account : undefined),
   );
 
-export type TAuditQuery = {
-  actor?: string;
-  action?: string;
-  from?: string;
-  to?: string;
-  before?: string;
-};
+/** The audit page's filters: the contract's query, its page size set here. */
+export type TAuditQuery = Omit<TListAuditQuery, 'limit'>;
 
 export const listAuditLog = async (credential: string, query: TAuditQuery) =>
   callSiteApi(

@@ -303,7 +303,7 @@ export const auditRouter = c.router({
   listAudit: {
     method: 'GET',
     path: '/audit',
-    summary: 'The audit log, newest first, filtered by person, action and days',
+    summary: 'The audit log, newest first, filtered by person, action, target and days',
     query: ZListAuditQuery,
     responses: {
       200: z.object({ entries: z.array(ZAuditEntry), nextBefore: z.string().nullable() }),

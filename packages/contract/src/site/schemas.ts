@@ -100,8 +100,35 @@ export const ZAuditEntry = z.object({
   action: z.string().max(64),
   targetType: z.string().max(32),
   targetId: z.string().max(64),
+  /** What the action's entries record besides (an animal's: ZPetAuditDetails). */
+  details: z.record(z.string(), z.unknown()),
 });
 export type TAuditEntry = z.infer<typeof ZAuditEntry>;
+
+/** What an entry is about: `pet`, `order`, `account`, `api_key`, ... */
+export const ZAuditTargetType = z
+  .string()
+  .regex(/^[a-z_]+$/)
+  .max(32);
+
+/** A field of an animal an update changed, with its values before and after (as a Pet has them). */
+export const ZPetFieldChange = z.object({
+  field: z.string().max(32),
+  from: z.unknown(),
+  to: z.unknown(),
+});
+export type TPetFieldChange = z.infer<typeof ZPetFieldChange>;
+
+/**
+ * The details of an animal's entries (`pet.*`): its name after the change, so the log reads
+ * "changed Rex" even after a rename; for an update, the fields that changed; for a photo, its id.
+ */
+export const ZPetAuditDetails = z.object({
+  name: z.string().max(100),
+  changes: z.array(ZPetFieldChange).optional(),
+  photoId: z.number().int().optional(),
+});
+export type TPetAuditDetails = z.infer<typeof ZPetAuditDetails>;
 
 export const ZListAuditQuery = z.object({
   actor: ZId.optional(),
@@ -110,6 +137,9 @@ export const ZListAuditQuery = z.object({
     .regex(/^[a-z_]+(\.[a-z_]+)*$/)
     .max(64)
     .optional(),
+  /** Entries about one kind of thing (`pet`), or with `targetId` about one of them. */
+  targetType: ZAuditTargetType.optional(),
+  targetId: z.string().min(1).max(64).optional(),
   /** From this UTC day (YYYY-MM-DD), included. */
   from: z.string().date().optional(),
   /** To this UTC day, included. */
@@ -118,6 +148,7 @@ export const ZListAuditQuery = z.object({
   before: ZId.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type TListAuditQuery = z.input<typeof ZListAuditQuery>;
 
 // --- The developer portal: the organisation's keys and usage (issue 27, §4.1–4.3) -------------
 

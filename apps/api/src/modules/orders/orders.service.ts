@@ -24,10 +24,9 @@ import {
   OrdersRepository,
   orderMailFacts,
   PetNotAvailableError,
-  type TAuditActor,
   type TOrderScope,
 } from '@pets/store/orders.repository';
-import type { TCaller } from '../../api-keys/caller';
+import { auditActorOf, type TCaller } from '../../api-keys/caller';
 import { CONFIG } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { AppError } from '../../core/app-error';
@@ -124,7 +123,7 @@ export class OrdersService {
         action,
         by: caller.start,
         byName: personOf(caller),
-        actor: actorOf(caller),
+        actor: auditActorOf(caller),
         decline,
       })
       .then((order) => asSeenBy(caller, order))
@@ -225,17 +224,8 @@ const asSeenBy = (caller: TCaller, order: TOrder): TOrder =>
 const signedBy = (caller: TCaller) => ({
   apiKeyId: caller.apiKeyId,
   author: caller.name,
-  actor: actorOf(caller),
+  actor: auditActorOf(caller),
 });
-
-const actorOf = (caller: TCaller): TAuditActor | undefined =>
-  caller.role === 'staff'
-    ? {
-        apiKeyId: String(caller.apiKeyId),
-        accountId: caller.owner?.type === 'person' ? caller.owner.id : null,
-        name: caller.owner?.name ?? caller.name,
-      }
-    : undefined;
 
 const scopeOf = (caller: TCaller): TOrderScope => ({
   apiKeyId: caller.role === 'staff' ? null : caller.apiKeyId,

@@ -45,8 +45,7 @@ export class PetsController {
       },
 
       createPet: async ({ body }) => {
-        // Which key created it: a partner key may change the photos of its own animals only.
-        const pet = await this.pets.create(body, caller.apiKeyId);
+        const pet = await this.pets.create(caller, body);
         setHeader(Header.location, `${contract.pets.listPets.path}/${pet.id}`);
         return { status: 201, body: pet };
       },
@@ -54,7 +53,7 @@ export class PetsController {
       // Staff keys only: AdmissionGuard refuses any other key with 403, from the contract.
       updatePet: async ({ params, body, headers }) => ({
         status: 200,
-        body: await this.pets.update(params.petId, body, headers['if-match']),
+        body: await this.pets.update(caller, params.petId, body, headers['if-match']),
       }),
 
       getPet: async ({ params }) => {

@@ -15,6 +15,7 @@ import {
   PreconditionFailedError,
   UnknownCategoryError,
 } from '@pets/store/pets.repository';
+import { auditActorOf, type TCaller } from '../../api-keys/caller';
 import { AppError, invalidRequest } from '../../core/app-error';
 import { conditionNames, etagOfValue } from '../../http/etag';
 import { listPage, type TListPage } from '../../http/pagination';
@@ -52,9 +53,13 @@ export class PetsService {
     });
   }
 
-  /** A categoryId that names no category is the caller's mistake: 400, found by the foreign key. */
-  create(pet: TNewPet, createdBy: bigint): Promise<TPet> {
-    return this.pets.create(pet, createdBy).catch((error: unknown) => {
+  /**
+   * A categoryId that names no category is the caller's mistake: 400, found by the foreign key.
+   * The animal records which key created it (a partner key may change the photos of its own
+   * animals only); a staff caller's creation is audited with it.
+   */
+  create(caller: TCaller, pet: TNewPet): Promise<TPet> {
+    return this.pets.create(pet, caller.apiKeyId, auditActorOf(caller)).catch((error: unknown) => {
       throw error instanceof UnknownCategoryError
         ? invalidRequest(
             'categoryId',
@@ -72,16 +77,16 @@ export class PetsService {
    * updatePet (staff keys; AdmissionGuard checks the role): 404 for an unknown animal, 400 for an
    * unknown category, 409 `pet_status_conflict` for a status that contradicts an approved order
    * (the animal is `pending`, on hold for that adopter, until the order is declined, cancelled or
-   * completed).
+   * completed). The change is audited in its transaction, naming the caller and the fields.
    */
-  async update(id: number, changes: TPetUpdate, ifMatch?: string): Promise<TPet> {
+  async update(caller: TCaller, id: number, changes: TPetUpdate, ifMatch?: string): Promise<TPet> {
     // If-Match: checked on the locked row, so no other change comes between the check and this one.
     const precondition =
       ifMatch === undefined
         ? undefined
         : (current: TPet) => conditionNames(ifMatch, etagOfValue(current), false);
     try {
-      const pet = await this.pets.update(id, changes, precondition);
+      const pet = await this.pets.update(id, changes, precondition, auditActorOf(caller));
       if (!pet) {
         throw new AppError('not_found', `No animal has id ${id}.`);
       }

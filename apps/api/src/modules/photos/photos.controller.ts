@@ -1,6 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { contract } from '@pets/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
+import type { TCaller } from '../../api-keys/caller';
+import { Caller } from '../../http/caller.decorator';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
 import { uploadedFileOf } from '../../http/upload-body';
 import { PhotosService } from './photos.service';
@@ -21,22 +23,22 @@ export class PhotosController {
   constructor(private readonly photos: PhotosService) {}
 
   @TsRestHandler(PHOTO_ROUTES)
-  handler(@ResponseHeaders() setHeader: TSetHeader) {
+  handler(@Caller() caller: TCaller, @ResponseHeaders() setHeader: TSetHeader) {
     return tsRestHandler(PHOTO_ROUTES, {
       addPetPhoto: async ({ params, body }) => {
-        const photo = await this.photos.add(params.petId, uploadedFileOf(body).bytes);
+        const photo = await this.photos.add(caller, params.petId, uploadedFileOf(body).bytes);
         setHeader('location', `${contract.pets.listPets.path}/${params.petId}/photos/${photo.id}`);
         return { status: 201, body: photo };
       },
 
       deletePetPhoto: async ({ params }) => {
-        await this.photos.remove(params.petId, params.photoId);
+        await this.photos.remove(caller, params.petId, params.photoId);
         return { status: 204, body: undefined };
       },
 
       reorderPetPhotos: async ({ params, body }) => ({
         status: 200,
-        body: await this.photos.reorder(params.petId, body.photoIds),
+        body: await this.photos.reorder(caller, params.petId, body.photoIds),
       }),
     });
   }

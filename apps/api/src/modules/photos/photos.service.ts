@@ -9,6 +9,7 @@ import {
 import { isUnknownPet } from '@pets/store/errors';
 import { PhotoLimitError, PhotoOrderError, PhotosRepository } from '@pets/store/photos.repository';
 import type { Logger } from 'pino';
+import { auditActorOf, type TCaller } from '../../api-keys/caller';
 import { AppError } from '../../core/app-error';
 import { serviceUnavailable } from '../../http/database-faults';
 import { LOGGER } from '../../logging/logger';
@@ -47,7 +48,7 @@ const rejectionError = (rejection: TImageRejection): AppError => {
  * The photo operations: the image is checked and made into its sizes once, at upload, before any
  * row is written; its files are stored, then the row is added (with the limit checked under the
  * animal's lock). If the row cannot be added, the files just written are deleted again. Deleting
- * a photo removes its row, then its files.
+ * a photo removes its row, then its files. A staff caller's changes are audited with their rows.
  */
 @Injectable()
 export class PhotosService {
@@ -57,7 +58,7 @@ export class PhotosService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async add(petId: number, upload: Buffer): Promise<TPetPhoto> {
+  async add(caller: TCaller, petId: number, upload: Buffer): Promise<TPetPhoto> {
     // Cheap refusals first: no image work for an unknown animal or one that is full.
     if (!(await this.photos.petExists(petId))) {
       throw unknownPet(petId);
@@ -95,6 +96,7 @@ export class PhotosService {
           sizes: processed.files.map(({ width, height, key }) => ({ width, height, key })),
         },
         PET_PHOTOS_MAX,
+        auditActorOf(caller),
       );
     } catch (error) {
       await this.deleteFiles(keys, 'upload_not_saved');
@@ -108,10 +110,10 @@ export class PhotosService {
     }
   }
 
-  async remove(petId: number, photoId: number): Promise<void> {
+  async remove(caller: TCaller, petId: number, photoId: number): Promise<void> {
     let keys: string[] | undefined;
     try {
-      keys = await this.photos.remove(petId, photoId);
+      keys = await this.photos.remove(petId, photoId, auditActorOf(caller));
     } catch (error) {
       throw isUnknownPet(error) ? unknownPet(petId) : error;
     }
@@ -121,9 +123,9 @@ export class PhotosService {
     await this.deleteFiles(keys, 'photo_deleted');
   }
 
-  async reorder(petId: number, photoIds: readonly number[]): Promise<TPetPhoto[]> {
+  async reorder(caller: TCaller, petId: number, photoIds: readonly number[]): Promise<TPetPhoto[]> {
     try {
-      return await this.photos.reorder(petId, photoIds);
+      return await this.photos.reorder(petId, photoIds, auditActorOf(caller));
     } catch (error) {
       if (isUnknownPet(error)) {
         throw unknownPet(petId);

@@ -1,10 +1,14 @@
+import { ZListAuditQuery } from '@pets/contract/site';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StoreTime } from '@/components/store-time';
+import { listCategories } from '@/lib/api';
+import { auditLine } from '@/lib/audit-words';
 import { requireAdmin } from '@/lib/session';
 import { listAuditLog, listTeam, type TAuditQuery } from '@/lib/site-api';
+import { findPetAsStaff } from '@/lib/staff-api';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -20,6 +24,12 @@ const ACTIONS = [
   ['order.cancelled', 'Cancelled an application'],
   ['order.note_added', 'Added a note'],
   ['order.question_added', 'Asked the adopter'],
+  ['pet.created', 'Added an animal'],
+  ['pet.updated', 'Changed an animal'],
+  ['pet.status_changed', "Changed an animal's status"],
+  ['pet.photo_added', 'Added a photo'],
+  ['pet.photo_removed', 'Removed a photo'],
+  ['pet.photos_reordered', 'Reordered photos'],
   ['session.started', 'Signed in'],
   ['session.ended', 'Signed out'],
   ['session.ended_everywhere', 'Signed out everywhere'],
@@ -32,37 +42,56 @@ const ACTIONS = [
   ['account.password_reset', 'Reset their password'],
 ] as const;
 
-const ID = /^[1-9][0-9]{0,17}$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const ACTION = /^[a-z_]+(\.[a-z_]+)*$/;
+/** What an entry is about, as the filter offers it (the log's `targetType`). */
+const TARGETS = [
+  ['pet', 'Animals'],
+  ['order', 'Applications'],
+  ['account', 'Team members'],
+] as const;
 
-/** The filters of the URL that are well formed; anything else is left out. */
+const SHAPE = ZListAuditQuery.shape;
+
+/** A reference as staff write it: "12", "#12" (an animal), "A-12" (an application). */
+const REFERENCE = /^(?:#|A-)?([1-9][0-9]{0,17})$/i;
+
+/** The filters of the URL that the API would take; anything else is left out. */
 const queryOf = (raw: Record<string, string | string[] | undefined>): TAuditQuery => {
-  const actor = first(raw.actor);
-  const action = first(raw.action);
-  const from = first(raw.from);
-  const to = first(raw.to);
-  const before = first(raw.before);
-  return {
-    ...(actor && ID.test(actor) ? { actor } : {}),
-    ...(action && action.length <= 64 && ACTION.test(action) ? { action } : {}),
-    ...(from && DAY.test(from) ? { from } : {}),
-    ...(to && DAY.test(to) ? { to } : {}),
-    ...(before && ID.test(before) ? { before } : {}),
+  const valid = <T,>(schema: { safeParse: (value: unknown) => { data?: T } }, name: string) => {
+    const value = first(raw[name])?.trim();
+    return value ? schema.safeParse(value).data : undefined;
   };
+  const targetType = valid(SHAPE.targetType, 'targetType');
+  const reference = REFERENCE.exec(first(raw.targetId)?.trim() ?? '')?.[1];
+  const query: TAuditQuery = {
+    actor: valid(SHAPE.actor, 'actor'),
+    action: valid(SHAPE.action, 'action'),
+    // One thing's history: an id means nothing without what it is the id of.
+    targetType,
+    targetId: targetType ? reference : undefined,
+    from: valid(SHAPE.from, 'from'),
+    to: valid(SHAPE.to, 'to'),
+    before: valid(SHAPE.before, 'before'),
+  };
+  return Object.fromEntries(
+    Object.entries(query).filter(([, value]) => value !== undefined),
+  ) as TAuditQuery;
 };
 
 /**
  * Admins only: who did what, newest first. The filters are a GET form (it works without
- * JavaScript, and a filtered page is a link to share); "Older" pages on.
+ * JavaScript, and a filtered page is a link to share: an animal's page links to its history);
+ * "Older" pages on.
  */
 const AuditPage = async ({ searchParams }: TProps) => {
   await connection();
   const admin = await requireAdmin();
   const query = queryOf(await searchParams);
-  const [log, team] = await Promise.all([
+  const petId = query.targetType === 'pet' && query.targetId ? Number(query.targetId) : undefined;
+  const [log, team, categories, pet] = await Promise.all([
     listAuditLog(admin.apiKey, query),
     listTeam(admin.apiKey),
+    listCategories(),
+    petId === undefined ? undefined : findPetAsStaff(admin.apiKey, petId),
   ]);
   if (!log.ok) {
     return staffReadFailure(
@@ -75,13 +104,24 @@ const AuditPage = async ({ searchParams }: TProps) => {
   const older = log.data.nextBefore
     ? `/staff/audit?${new URLSearchParams({ ...filters, before: log.data.nextBefore })}`
     : undefined;
+  const animal = pet?.ok ? pet.data : undefined;
   return (
     <>
       <div className="page-intro">
-        <h1 className="page-title">Audit log</h1>
-        <p className="lead">Who did what in the back office, newest first. Days are UTC days.</p>
+        <h1 className="page-title">{animal ? <>History of {animal.name}</> : 'Audit log'}</h1>
+        <p className="lead">
+          {animal ? (
+            <>
+              Everything done to <Link href={`/staff/animals/${animal.id}`}>{animal.name}</Link> (#
+              {animal.id}) in the back office, newest first.{' '}
+              <Link href="/staff/audit">See the whole log</Link>.
+            </>
+          ) : (
+            'Who did what in the back office, newest first. Days are UTC days.'
+          )}
+        </p>
       </div>
-      <form method="get" action="/staff/audit" className="queue__filter form">
+      <form method="get" action="/staff/audit" className="queue__filter audit-filters form">
         <div className="field">
           <label htmlFor="audit-actor" className="field__label">
             Person
@@ -114,6 +154,39 @@ const AuditPage = async ({ searchParams }: TProps) => {
           </select>
         </div>
         <div className="field">
+          <label htmlFor="audit-target-type" className="field__label">
+            About
+          </label>
+          <select
+            id="audit-target-type"
+            name="targetType"
+            defaultValue={query.targetType ?? ''}
+            className="input"
+          >
+            <option value="">Anything</option>
+            {TARGETS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-target-id" className="field__label">
+            Reference{' '}
+            <span className="field__hint">an animal&apos;s #12, an application&apos;s A-12</span>
+          </label>
+          <input
+            id="audit-target-id"
+            name="targetId"
+            defaultValue={query.targetId}
+            className="input"
+            size={8}
+            inputMode="numeric"
+            autoComplete="off"
+          />
+        </div>
+        <div className="field">
           <label htmlFor="audit-from" className="field__label">
             From
           </label>
@@ -139,26 +212,26 @@ const AuditPage = async ({ searchParams }: TProps) => {
         <p role="status">Nothing was recorded for these filters.</p>
       ) : (
         <ol className="queue" aria-label="Audit entries">
-          {log.data.entries.map((entry) => (
-            <li key={entry.id} className="queue__item">
-              <span className="queue__title">
-                {entry.actorName}: {entry.action}
-                {entry.targetType === 'order' ? (
-                  <>
-                    {' '}
-                    <Link href={`/staff/applications/${entry.targetId}`}>
-                      application A-{entry.targetId}
-                    </Link>
-                  </>
-                ) : (
-                  ` ${entry.targetType} ${entry.targetId}`
-                )}
-              </span>
-              <span className="queue__meta">
-                <StoreTime at={entry.at} />
-              </span>
-            </li>
-          ))}
+          {log.data.entries.map((entry) => {
+            const line = auditLine(entry, categories.ok ? categories.data : []);
+            return (
+              <li key={entry.id} className="queue__item">
+                <span className="queue__title">
+                  {entry.actorName} {line.did}
+                  {line.target ? (
+                    <>
+                      {' '}
+                      <Link href={line.target.href}>{line.target.text}</Link>
+                    </>
+                  ) : null}
+                  {line.changes}
+                </span>
+                <span className="queue__meta">
+                  <StoreTime at={entry.at} />
+                </span>
+              </li>
+            );
+          })}
         </ol>
       )}
       <nav aria-label="Audit pages" className="pagination">

@@ -9,6 +9,7 @@ import { PageIntro } from '@/components/page-intro';
 import { PetForm } from '@/components/pet-form';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { listCategories } from '@/lib/api';
+import { petHistoryHref } from '@/lib/audit-words';
 import { petFormValues } from '@/lib/pet-form';
 import { parsePetId, petHref } from '@/lib/pet-links';
 import { parsePhotoNotice, parsePhotoProblem } from '@/lib/photo-upload';
@@ -30,7 +31,7 @@ type TProps = {
  */
 const EditPetPage = async ({ params, searchParams }: TProps) => {
   await connection();
-  const { apiKey } = await requireStaffKey();
+  const { apiKey, role } = await requireStaffKey();
   const petId = parsePetId((await params).id);
   if (petId === undefined) {
     notFound();
@@ -47,7 +48,15 @@ const EditPetPage = async ({ params, searchParams }: TProps) => {
         All animals
       </BackLink>
       <PageIntro title={<>Edit {pet.data.name}</>}>
-        Reference #{pet.data.id}. <Link href={petHref(pet.data.id)}>See the public page</Link>.
+        Reference #{pet.data.id}. <Link href={petHref(pet.data.id)}>See the public page</Link>
+        {/* The audit log is the admins' (the page refuses anyone else). */}
+        {role === 'admin' ? (
+          <>
+            {' '}
+            or <Link href={petHistoryHref(pet.data.id)}>this animal&apos;s history</Link>
+          </>
+        ) : null}
+        .
       </PageIntro>
       {query.created !== undefined ? (
         <p className="notice" role="status">
