@@ -65,8 +65,13 @@ describe('pnpm bench --smoke', () => {
         ].map((scenario) => `${size} ${scenario}`),
       ),
     ]);
+    // The conventional NestJS peer (peer.ts) serves the lists, with the same answers (checked
+    // before any load), and none of the rest.
+    expect(
+      report.results.filter((each) => each.peer).map((each) => `${each.size} ${each.scenario}`),
+    ).toEqual([500, 2000].flatMap((size) => ['list', 'status', 'deep'].map((s) => `${size} ${s}`)));
     for (const each of report.results) {
-      for (const side of [each.ours, each.floor]) {
+      for (const side of [each.ours, each.floor, ...(each.peer ? [each.peer] : [])]) {
         expect(side.requests).toBeGreaterThan(0);
         expect(side.non2xx + side.errors + side.timeouts).toBe(0);
         expect(side.latencyMs.p99).toBeGreaterThanOrEqual(side.latencyMs.p50);
@@ -127,5 +132,6 @@ describe('pnpm bench --smoke', () => {
       expect(each.ours.requests).toBeGreaterThan(0);
       expect(each.floor.requests).toBeGreaterThan(0);
     }
+    expect(report.results[0]?.peer?.requests).toBeGreaterThan(0);
   });
 });

@@ -56,6 +56,8 @@ export type TBenchOptions = {
   profileDir: string | null;
   /** What the profiles hold: CPU time (--profile) or allocations (--alloc). */
   profileKind: 'cpuprofile' | 'heapprofile';
+  /** Allocation profiles of the objects that outlived the young generation only (--promoted). */
+  promotedOnly?: boolean;
   /** Where the servers' logs go. */
   workDir: string;
   databaseUrl: string | undefined;
@@ -80,6 +82,8 @@ type TScenario = {
   plan: { sql: string; values: unknown[] } | null;
   /** Sent with a staff key instead of the partner key (updatePet is staff-only). */
   asStaff?: boolean;
+  /** Loaded on the conventional NestJS peer too (peer.ts serves only the list). */
+  withPeer?: boolean;
   /** Once, before the check: the data the requests need (orders to list). */
   setup?: () => Promise<void>;
   /**
@@ -95,18 +99,21 @@ const scenariosFor = (cursor: string, categoryId: string): TScenario[] => [
     request: 'GET /v1/pets?limit=20',
     spec: { method: 'GET', path: '/v1/pets?limit=20' },
     plan: listPetsStatement({ limit: 20 }),
+    withPeer: true,
   },
   {
     id: 'status',
     request: 'GET /v1/pets?status=sold&limit=100',
     spec: { method: 'GET', path: '/v1/pets?status=sold&limit=100' },
     plan: listPetsStatement({ limit: 100, status: 'sold' }),
+    withPeer: true,
   },
   {
     id: 'deep',
     request: 'GET /v1/pets?limit=20&cursor=<deep>',
     spec: { method: 'GET', path: `/v1/pets?limit=20&cursor=${cursor}` },
     plan: listPetsStatement({ limit: 20, before: decodeCursor(cursor) ?? undefined }),
+    withPeer: true,
   },
   // The profile filters under load: two profile filters, and the name search for a
   // common word (one animal in NAMES.length is a Maple; so are the animals the POST scenarios
@@ -280,7 +287,10 @@ const writeScenariosFor = (
 
 const BENCH_ADOPTER = { name: 'Bench Adopter', email: 'bench@example.com' };
 
-/** One request to both servers before any load: both must succeed and, for lists, agree. */
+/**
+ * One request to every server before any load (the API, the floor, and the peer where it serves
+ * the request): all must succeed and, for lists, agree byte for byte.
+ */
 const checkScenario = async (
   scenario: TScenario,
   servers: TServer[],
@@ -310,15 +320,17 @@ const checkScenario = async (
       return { body, link: response.headers.get('link') };
     }),
   );
-  const [ours, floor] = answers;
-  if (
-    scenario.spec.method === 'GET' &&
-    (ours?.body !== floor?.body || ours?.link !== floor?.link)
-  ) {
-    throw new Error(
-      `the API and the floor disagree on ${scenario.request}:\n${ours?.link} ${ours?.body.slice(0, 200)}\n${floor?.link} ${floor?.body.slice(0, 200)}`,
-    );
-  }
+  const [ours, ...others] = answers;
+  others.forEach((other, index) => {
+    if (
+      scenario.spec.method === 'GET' &&
+      (ours?.body !== other.body || ours?.link !== other.link)
+    ) {
+      throw new Error(
+        `the API and the ${servers[index + 1]?.name} disagree on ${scenario.request}:\n${ours?.link} ${ours?.body.slice(0, 200)}\n${other.link} ${other.body.slice(0, 200)}`,
+      );
+    }
+  });
   const items = JSON.parse(ours?.body ?? '[]') as unknown[];
   if (scenario.spec.method === 'GET' && (items.length === 0 || !ours?.link)) {
     throw new Error(`${scenario.request} returned an empty or last page: the data is not there`);
@@ -328,6 +340,7 @@ const checkScenario = async (
 const LOAD_SCRIPT = join(__dirname, 'load.js');
 const PROFILER_PRELOAD = join(__dirname, 'profiler-preload.js');
 const FLOOR_SCRIPT = join(__dirname, 'floor.js');
+const PEER_SCRIPT = join(__dirname, 'peer.js');
 
 /** Starts and stops the profiler preloaded into a server (profiler-preload.ts). */
 const profiler = (server: TServer, directory: string, kind: TBenchOptions['profileKind']) => {
@@ -381,21 +394,25 @@ const slicing = (seconds: number) => {
   return { sliceSec, slices: Math.max(1, Math.round(seconds / sliceSec)) };
 };
 
-/** Loads the API and the floor in turns with one scenario; CPU and RSS of each are sampled. */
+/**
+ * Loads the API and the floor (and the peer, when given) in turns with one scenario; CPU and RSS
+ * of each are sampled. Only the API and the floor are profiled.
+ */
 const measure = async (
-  servers: { ours: TServer; floor: TServer },
+  servers: { ours: TServer; floor: TServer; peer?: TServer | undefined },
   scenario: TScenario,
   headers: Record<string, string>,
   options: TBenchOptions,
   warmupSec: number,
   label: string,
-): Promise<{ ours: TMeasured; floor: TMeasured }> => {
-  const { ours, floor } = servers;
+): Promise<{ ours: TMeasured; floor: TMeasured; peer?: TMeasured }> => {
+  const { ours, floor, peer } = servers;
+  const loaded = peer ? [ours, floor, peer] : [ours, floor];
   const load = async (seconds: number) => {
     const sequence = await scenario.sequenceFor?.(seconds);
     // A path that takes the sequence (updatePet's id) is sent as the body is: see load.ts.
     return runNodeJson<TLoadOutput>(LOAD_SCRIPT, {
-      targets: [ours, floor].map((server) => ({
+      targets: loaded.map((server) => ({
         name: server.name,
         url: `${server.baseUrl}${scenario.spec.path}`,
       })),
@@ -409,7 +426,7 @@ const measure = async (
       warmupSlices: 0,
     } satisfies TLoadSpec);
   };
-  const samplers = [startRssSampler(ours.pid), startRssSampler(floor.pid)];
+  const samplers = loaded.map((server) => startRssSampler(server.pid));
   let output: TLoadOutput;
   let cpuMs: (number | null)[] = [];
   let peaks: number[] = [];
@@ -425,9 +442,9 @@ const measure = async (
     for (const each of profiled) {
       each.start();
     }
-    const before = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
+    const before = loaded.map((server) => cpuTimeMs(server.pid));
     output = await load(options.durationSec);
-    const after = [cpuTimeMs(ours.pid), cpuTimeMs(floor.pid)];
+    const after = loaded.map((server) => cpuTimeMs(server.pid));
     profiles = await Promise.all(
       profiled.map((each, index) =>
         each.stop(`${index === 0 ? 'api' : 'floor'}-${label}.${options.profileKind}`),
@@ -440,7 +457,7 @@ const measure = async (
   } finally {
     peaks = samplers.map((sampler) => sampler.stop());
   }
-  const [oursResult, floorResult] = [ours, floor].map((server, index): TMeasured => {
+  const [oursResult, floorResult, peerResult] = loaded.map((server, index): TMeasured => {
     const result = output[server.name];
     if (!result) {
       throw new Error(`no result for ${server.name}`);
@@ -461,7 +478,11 @@ const measure = async (
       ...(profile ? { profile: profilePerRequest(profile, result.requests) } : {}),
     };
   });
-  return { ours: oursResult as TMeasured, floor: floorResult as TMeasured };
+  return {
+    ours: oursResult as TMeasured,
+    floor: floorResult as TMeasured,
+    ...(peerResult ? { peer: peerResult } : {}),
+  };
 };
 
 /** The API's environment: the production build with its production defaults, pointed at ours. */
@@ -548,7 +569,11 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
   }
   const profileArgs = options.profileDir ? ['-r', PROFILER_PRELOAD] : [];
   const profileEnv: Record<string, string> = options.profileDir
-    ? { BENCH_PROFILE_DIR: options.profileDir, BENCH_PROFILE_KIND: options.profileKind }
+    ? {
+        BENCH_PROFILE_DIR: options.profileDir,
+        BENCH_PROFILE_KIND: options.profileKind,
+        ...(options.promotedOnly ? { BENCH_PROFILE_PROMOTED: '1' } : {}),
+      }
     : {};
 
   const database = await createBenchDatabase(options.databaseUrl);
@@ -627,6 +652,26 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
     });
     servers.push(floor);
     log(`Floor (Fastify + pg) serving at ${floor.baseUrl}, pid ${floor.pid}`);
+    const peerPort = await freePort();
+    const peer = await startServer({
+      name: 'peer',
+      nodeArgs: [PEER_SCRIPT],
+      env: {
+        DATABASE_URL: url,
+        PORT: String(peerPort),
+        DATABASE_POOL_SIZE: '10',
+        MEDIA_BASE_URL: BENCH_MEDIA_BASE_URL,
+        ...(options.redisUrl
+          ? { REDIS_URL: options.redisUrl, REDIS_KEY_PREFIX: `${redisKeyPrefix}peer:` }
+          : {}),
+      },
+      port: peerPort,
+      logFile: join(options.workDir, 'peer.log'),
+    });
+    servers.push(peer);
+    log(
+      `Peer (conventional NestJS: throttler on ${options.redisUrl ? 'Redis' : 'memory'}, Prisma findMany, pino) serving at ${peer.baseUrl}, pid ${peer.pid}`,
+    );
 
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const wantsStaff = options.scenarios.includes('update');
@@ -651,19 +696,27 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
         ...scenariosFor(cursor, categoryId),
         ...writeScenariosFor(url, categoryId, api.baseUrl, headers),
       ].filter((each) => options.scenarios.includes(each.id));
-      const sizePeak = { size, ours: 0, floor: 0 };
+      const sizePeak: TReport['peakRssMb'][number] = { size, ours: 0, floor: 0 };
       for (const scenario of scenarios) {
         const scenarioHeaders = scenario.asStaff ? staffHeaders : headers;
         await scenario.setup?.();
-        await checkScenario(scenario, [api, floor], scenarioHeaders);
+        await checkScenario(
+          scenario,
+          scenario.withPeer ? [api, floor, peer] : [api, floor],
+          scenarioHeaders,
+        );
         const plan: TPlan | null = scenario.plan
           ? await explain(url, scenario.plan.sql, scenario.plan.values)
           : null;
         // A fresh process's first seconds (JIT, pools, lazy initialisation) are not its steady
         // state: the first run of each server warms up three times as long.
         const warmupSec = results.length === 0 ? options.warmupSec * 3 : options.warmupSec;
-        const { ours, floor: floorResult } = await measure(
-          { ours: api, floor },
+        const {
+          ours,
+          floor: floorResult,
+          peer: peerResult,
+        } = await measure(
+          { ours: api, floor, peer: scenario.withPeer ? peer : undefined },
           scenario,
           scenarioHeaders,
           options,
@@ -678,13 +731,26 @@ export const runBench = async (options: TBenchOptions): Promise<TReport> => {
           floor: floorResult,
           throughputRatio: ratio(ours.requestsPerSec, floorResult.requestsPerSec),
           p99Ratio: ratio(ours.latencyMs.p99, floorResult.latencyMs.p99),
+          ...(peerResult
+            ? {
+                peer: peerResult,
+                peerRatio: ratio(ours.requestsPerSec, peerResult.requestsPerSec),
+                peerP99Ratio: ratio(ours.latencyMs.p99, peerResult.latencyMs.p99),
+              }
+            : {}),
           plan,
         };
         results.push(result);
         sizePeak.ours = Math.max(sizePeak.ours, ours.peakRssMb);
         sizePeak.floor = Math.max(sizePeak.floor, floorResult.peakRssMb);
+        if (peerResult) {
+          sizePeak.peer = Math.max(sizePeak.peer ?? 0, peerResult.peakRssMb);
+        }
+        const peerLine = peerResult
+          ? ` | peer ${Math.round(peerResult.requestsPerSec)} req/s p99 ${peerResult.latencyMs.p99} ms, ours ÷ peer ${result.peerRatio?.toFixed(2)}×, CPU/req ${peerResult.cpuUsPerRequest} µs`
+          : '';
         log(
-          `  ${scenario.request.padEnd(38)} ours ${Math.round(ours.requestsPerSec)} req/s p99 ${ours.latencyMs.p99} ms | floor ${Math.round(floorResult.requestsPerSec)} req/s p99 ${floorResult.latencyMs.p99} ms | ${Math.round(result.throughputRatio * 100)}% | CPU/req ours ${ours.cpuUsPerRequest} µs, floor ${floorResult.cpuUsPerRequest} µs | API RSS ${ours.peakRssMb} MB`,
+          `  ${scenario.request.padEnd(38)} ours ${Math.round(ours.requestsPerSec)} req/s p99 ${ours.latencyMs.p99} ms | floor ${Math.round(floorResult.requestsPerSec)} req/s p99 ${floorResult.latencyMs.p99} ms | ${Math.round(result.throughputRatio * 100)}% | CPU/req ours ${ours.cpuUsPerRequest} µs, floor ${floorResult.cpuUsPerRequest} µs | API RSS ${ours.peakRssMb} MB${peerLine}`,
         );
       }
       peakRssMb.push(sizePeak);

@@ -12,9 +12,12 @@ import { join } from 'node:path';
  * - `heapprofile`: the sampling heap profiler, where the bytes allocated go, counting the objects
  *   the collector has already freed (what makes the collector work), one sample per 16 KB on
  *   average. Unlike time, bytes per request do not depend on what else the machine is doing.
+ *   With BENCH_PROFILE_PROMOTED=1 (`pnpm bench --promoted`), only the objects that survived the
+ *   young generation's collections: what was promoted to the old generation, and by whom.
  */
 const directory = process.env.BENCH_PROFILE_DIR ?? '.';
 const kind = process.env.BENCH_PROFILE_KIND === 'heapprofile' ? 'heapprofile' : 'cpuprofile';
+const isPromotedOnly = process.env.BENCH_PROFILE_PROMOTED === '1';
 const session = new Session();
 session.connect();
 let isProfiling = false;
@@ -38,7 +41,7 @@ process.on('SIGUSR2', () => {
         session.post('HeapProfiler.startSampling', {
           samplingInterval: 16_384,
           includeObjectsCollectedByMajorGC: true,
-          includeObjectsCollectedByMinorGC: true,
+          includeObjectsCollectedByMinorGC: !isPromotedOnly,
         }),
       );
     }

@@ -45,6 +45,12 @@ export type TRunResult = {
   throughputRatio: number;
   /** Ours ÷ floor p99 latency. */
   p99Ratio: number;
+  /** The conventional NestJS peer (peer.ts), on the requests it serves (the lists). */
+  peer?: TMeasured;
+  /** Ours ÷ peer requests per second. */
+  peerRatio?: number;
+  /** Ours ÷ peer p99 latency. */
+  peerP99Ratio?: number;
   plan: TPlan | null;
 };
 
@@ -79,7 +85,7 @@ export type TReport = {
   /** Plans of the profile filters, the name search and the count. */
   plans: TPlanRow[];
   /** Largest RSS of each process over all runs at a size. */
-  peakRssMb: { size: number; ours: number; floor: number }[];
+  peakRssMb: { size: number; ours: number; floor: number; peer?: number }[];
   /** The API's RSS once started and idle, before any data or load (the embedded database in it). */
   apiRssAtRestMb: number;
   targets: TTarget[];
@@ -118,6 +124,16 @@ export const evaluateTargets = (
       measured: `${times(each.p99Ratio)} (${each.ours.latencyMs.p99} vs ${each.floor.latencyMs.p99} ms)`,
       isMet: each.p99Ratio <= 1.3,
     });
+  }
+  for (const each of of('list')) {
+    if (each.peerRatio !== undefined && each.peer) {
+      targets.push({
+        name: `GET /v1/pets?limit=20 throughput against the conventional NestJS peer, ${count(each.size)} pets`,
+        target: '≥ 1.8× the peer',
+        measured: `${times(each.peerRatio)} (${count(Math.round(each.ours.requestsPerSec))} vs ${count(Math.round(each.peer.requestsPerSec))} req/s)`,
+        isMet: each.peerRatio >= 1.8,
+      });
+    }
   }
   for (const each of of('status')) {
     targets.push({
@@ -227,20 +243,30 @@ const profileSection = (results: TRunResult[]): string[] => {
 /** The results as Markdown: the table of runs, the targets, the query plans. */
 export const toMarkdown = (report: TReport): string => {
   const { machine, settings } = report;
+  const hasPeer = report.results.some((each) => each.peer);
+  const peerCells = (each: TRunResult) =>
+    !hasPeer
+      ? ''
+      : each.peer && each.peerRatio !== undefined
+        ? ` ${count(Math.round(each.peer.requestsPerSec))} | ${times(each.peerRatio)} | ${each.peer.latencyMs.p99} | ${each.peer.cpuUsPerRequest ?? '?'} |`
+        : ' – | – | – | – |';
   const lines = [
     `Measured ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}.`,
     `Database: ${report.database}. Rate limits: ${report.rateLimits}.`,
-    `Load: ${settings.tool}, from its own process, ${settings.connections} connections, ${settings.durationSec} s per server and request after ${settings.warmupSec} s of warm-up, the API and the floor taking turns in slices of up to 2 s. Load average (1 min) ${machine.loadAverageAtStart} at the start, ${machine.loadAverageAtEnd} at the end.`,
+    `Load: ${settings.tool}, from its own process, ${settings.connections} connections, ${settings.durationSec} s per server and request after ${settings.warmupSec} s of warm-up, the API and the floor${hasPeer ? ' (and the conventional NestJS peer, on the lists)' : ''} taking turns in slices of up to 2 s. Load average (1 min) ${machine.loadAverageAtStart} at the start, ${machine.loadAverageAtEnd} at the end.`,
     '',
-    '| Pets | Request | Ours req/s | Floor req/s | Ours ÷ floor | Ours p50 / p99 (ms) | Floor p50 / p99 (ms) | p99 ours ÷ floor | CPU per request, ours / floor (µs) |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| Pets | Request | Ours req/s | Floor req/s | Ours ÷ floor | Ours p50 / p99 (ms) | Floor p50 / p99 (ms) | p99 ours ÷ floor | CPU per request, ours / floor (µs) |${hasPeer ? ' Peer req/s | Ours ÷ peer | Peer p99 (ms) | Peer CPU per request (µs) |' : ''}`,
+    `|---:|---|---:|---:|---:|---:|---:|---:|---:|${hasPeer ? '---:|---:|---:|---:|' : ''}`,
     ...report.results.map(
       (each) =>
-        `| ${count(each.size)} | \`${each.request}\` | ${count(Math.round(each.ours.requestsPerSec))} | ${count(Math.round(each.floor.requestsPerSec))} | ${percent(each.throughputRatio)} | ${each.ours.latencyMs.p50} / ${each.ours.latencyMs.p99} | ${each.floor.latencyMs.p50} / ${each.floor.latencyMs.p99} | ${times(each.p99Ratio)} | ${each.ours.cpuUsPerRequest ?? '?'} / ${each.floor.cpuUsPerRequest ?? '?'} |`,
+        `| ${count(each.size)} | \`${each.request}\` | ${count(Math.round(each.ours.requestsPerSec))} | ${count(Math.round(each.floor.requestsPerSec))} | ${percent(each.throughputRatio)} | ${each.ours.latencyMs.p50} / ${each.ours.latencyMs.p99} | ${each.floor.latencyMs.p50} / ${each.floor.latencyMs.p99} | ${times(each.p99Ratio)} | ${each.ours.cpuUsPerRequest ?? '?'} / ${each.floor.cpuUsPerRequest ?? '?'} |${peerCells(each)}`,
     ),
     '',
     `Peak RSS under load (sampled every 100 ms): ${report.peakRssMb
-      .map((each) => `${count(each.size)} pets: API ${each.ours} MB, floor ${each.floor} MB`)
+      .map(
+        (each) =>
+          `${count(each.size)} pets: API ${each.ours} MB, floor ${each.floor} MB${each.peer === undefined ? '' : `, peer ${each.peer} MB`}`,
+      )
       .join('; ')}. API at rest (started, before any load): ${report.apiRssAtRestMb} MB.`,
     '',
     '| Target | Goal | Measured | Met |',

@@ -26,6 +26,8 @@ loads both from a second process and writes the comparison to bench/results/.
   --alloc              allocation profiles instead: KB allocated per request by what the request
                        was doing (freed objects included: the collector's work). Bytes, unlike
                        time, do not depend on the machine's load: use it to compare builds
+  --promoted           allocation profiles of the objects that survived the young generation's
+                       collections only: what each request leaves for the old generation
   --out <dir>          default bench/results
   --api <main.js>      another build of the API (e.g. a copy of apps/api/dist), to compare builds
   --api-env NAME=value an extra environment variable for the API (repeatable), e.g. LOG_LEVEL=warn
@@ -61,6 +63,7 @@ const main = async () => {
       connections: { type: 'string' },
       profile: { type: 'boolean', default: false },
       alloc: { type: 'boolean', default: false },
+      promoted: { type: 'boolean', default: false },
       out: { type: 'string' },
       api: { type: 'string' },
       'api-env': { type: 'string', multiple: true },
@@ -72,8 +75,9 @@ const main = async () => {
     process.stdout.write(USAGE);
     return;
   }
-  if (values.profile && values.alloc) {
-    throw new Error('--profile and --alloc each need their own run');
+  const isAlloc = values.alloc || values.promoted;
+  if (values.profile && isAlloc) {
+    throw new Error('--profile and --alloc (or --promoted) each need their own run');
   }
   const base = values.smoke ? SMOKE : FULL;
   const scenarios = values.only ? (values.only.split(',') as TScenarioId[]) : SCENARIOS;
@@ -88,7 +92,7 @@ const main = async () => {
   const isFull =
     !values.smoke &&
     !values.profile &&
-    !values.alloc &&
+    !isAlloc &&
     !values.api &&
     !values['api-env'] &&
     !values.webhooks &&
@@ -110,8 +114,9 @@ const main = async () => {
     connections,
     durationSec,
     warmupSec,
-    profileDir: values.profile || values.alloc ? join(runDir, 'profiles') : null,
-    profileKind: values.alloc ? 'heapprofile' : 'cpuprofile',
+    profileDir: values.profile || isAlloc ? join(runDir, 'profiles') : null,
+    profileKind: isAlloc ? 'heapprofile' : 'cpuprofile',
+    promotedOnly: values.promoted,
     workDir: runDir,
     databaseUrl: process.env.DATABASE_URL || undefined,
     redisUrl: process.env.REDIS_URL || undefined,

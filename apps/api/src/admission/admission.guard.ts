@@ -95,6 +95,15 @@ export class AdmissionGuard extends ThrottlerGuard {
   /** Built once from the throttlers: no window list is allocated per request (but Enterprise's). */
   private anonymousWindows: readonly TWindowSpec[] = [];
   private planWindows: Partial<Record<TPlan, readonly TWindowSpec[]>> = {};
+  /**
+   * Per caller (the key cache's object, the same for every request of a key until it is read
+   * again): its tracker and an Enterprise key's own windows, built on its first request. The
+   * store keeps its script's arguments while these stay the same objects.
+   */
+  private readonly callers = new WeakMap<
+    TCaller,
+    { tracker: string; windows: readonly TWindowSpec[] }
+  >();
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -175,17 +184,18 @@ export class AdmissionGuard extends ThrottlerGuard {
   /** Counts the request, sets the headers on the reply, and throws the 429 when it is refused. */
   private async limit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const caller = callerOf(request);
-    const windows = this.windowsOf(caller);
+    const known = caller ? this.knownCaller(caller) : null;
+    const windows = known?.windows ?? this.anonymousWindows;
     // The site's key for one of its visitors: the key's numbers, per visitor, so that one visitor
     // spending them never refuses another. No ban there: its 429s name a visitor, not the key.
     const visitor = caller?.firstParty ? request.clientAddress : null;
     let tracker: string;
-    if (!caller) {
+    if (!caller || !known) {
       tracker = `ip:${normalizeIp(clientAddressOf(request), this.ipv6SubnetPrefix)}`;
     } else if (visitor === null) {
-      tracker = `key:${caller.apiKeyId}`;
+      tracker = known.tracker;
     } else {
-      tracker = `key:${caller.apiKeyId}:ip:${normalizeIp(visitor, this.ipv6SubnetPrefix)}`;
+      tracker = `${known.tracker}:ip:${normalizeIp(visitor, this.ipv6SubnetPrefix)}`;
     }
     const decision = await this.store.consume(
       tracker,
@@ -227,11 +237,18 @@ export class AdmissionGuard extends ThrottlerGuard {
     );
   }
 
-  /** A key's plan sets its numbers; Enterprise keys carry their own (else the Free numbers). */
-  private windowsOf(caller: TCaller | null): readonly TWindowSpec[] {
-    if (!caller) {
-      return this.anonymousWindows;
+  /** A caller's tracker and windows (see `callers`), built on its first request. */
+  private knownCaller(caller: TCaller): { tracker: string; windows: readonly TWindowSpec[] } {
+    let known = this.callers.get(caller);
+    if (!known) {
+      known = { tracker: `key:${caller.apiKeyId}`, windows: this.windowsOf(caller) };
+      this.callers.set(caller, known);
     }
+    return known;
+  }
+
+  /** A key's plan sets its numbers; Enterprise keys carry their own (else the Free numbers). */
+  private windowsOf(caller: TCaller): readonly TWindowSpec[] {
     return (
       this.planWindows[caller.plan] ??
       this.windowsWith({

@@ -133,7 +133,8 @@ return { used, ttl }
 `;
 
 type TRedisWithScript = Redis & {
-  consumeRateLimit(numberOfKeys: number, ...args: (string | number)[]): Promise<number[]>;
+  /** The number of keys, the keys, then the arguments (CONSUME_SCRIPT). */
+  consumeRateLimit(...numberOfKeysKeysAndArgs: (string | number)[]): Promise<number[]>;
   peekWindow(key: string, windowMs: number): Promise<number[]>;
   countInWindow(key: string, windowMs: number): Promise<number[]>;
 };
@@ -142,6 +143,21 @@ type TRedisWithScript = Redis & {
 export const REDIS_COMMAND_TIMEOUT_MS = 1_000;
 /** While the breaker is open, Redis is probed (PING) this long after the previous probe ended. */
 export const REDIS_PROBE_INTERVAL_MS = 1_000;
+
+/**
+ * The script's arguments of one tracker, kept while its windows, ban and precondition stay the
+ * same objects (a key's windows and its caller are cached, so they do): a request of a known
+ * caller builds no key strings and no argument list. At most MAX_CACHED_ARGUMENTS trackers; the
+ * cache starts afresh when full.
+ */
+type TScriptArguments = {
+  windows: readonly TWindowSpec[];
+  ban: TBanPolicy | null;
+  preconditionTracker: string | undefined;
+  preconditionWindow: TWindowSpec | undefined;
+  argv: (string | number)[];
+};
+const MAX_CACHED_ARGUMENTS = 10_000;
 
 /** What `viaRedis` answers instead when Redis is not to be asked or did not answer. */
 const UNAVAILABLE = Symbol('redis unavailable');
@@ -167,6 +183,7 @@ export class RedisRateLimitStore implements TRateLimitStore {
   private probeTimer: NodeJS.Timeout | null = null;
   /** Calls waiting on Redis: when the breaker opens, each gives up at once (UNAVAILABLE). */
   private readonly waiting = new Set<() => void>();
+  private readonly scriptArguments = new Map<string, TScriptArguments>();
 
   constructor(
     url: string,
@@ -224,32 +241,8 @@ export class RedisRateLimitStore implements TRateLimitStore {
     ban: TBanPolicy | null,
     precondition: TPrecondition | null = null,
   ): Promise<TDecision | TPrecluded> {
-    const base = `${this.keyPrefix}{${tracker}}`;
-    const keys = [
-      ...windows.map((window) => `${base}:${window.name}`),
-      // Not `strikes` (a plain counter before sustained refusals were required): a new name, so
-      // an old key of the other type is never met during a rolling deploy.
-      `${base}:refusals`,
-      `${base}:ban`,
-    ];
-    const args = [
-      windows.length,
-      ...windows.map((window) => window.limit),
-      ...windows.map((window) => window.ttlMs),
-      ban?.threshold ?? 0,
-      ban?.strikeWindowMs ?? 0,
-      ban?.banMs ?? 0,
-      ban?.sustainedMs ?? 0,
-    ];
-    if (precondition) {
-      // The same key as peekWindow/countInWindow's for that tracker and window. This store talks
-      // to one Redis (not a Cluster), so a script's keys need not share a hash slot.
-      keys.push(this.windowKey(precondition.tracker, precondition.window));
-      args.push(precondition.window.limit, precondition.window.ttlMs);
-    }
-    const reply = await this.viaRedis(() =>
-      this.redis.consumeRateLimit(keys.length, ...keys, ...args),
-    );
+    const argv = this.argumentsOf(tracker, windows, ban, precondition);
+    const reply = await this.viaRedis(() => this.redis.consumeRateLimit(...argv));
     if (reply === UNAVAILABLE) {
       return this.fallback.consume(tracker, windows, ban, precondition);
     }
@@ -275,6 +268,60 @@ export class RedisRateLimitStore implements TRateLimitStore {
       };
     }
     return { outcome: outcome === 1 ? 'allowed' : 'limited', windows: states };
+  }
+
+  /** CONSUME_SCRIPT's number of keys, keys and arguments for this tracker (see TScriptArguments). */
+  private argumentsOf(
+    tracker: string,
+    windows: readonly TWindowSpec[],
+    ban: TBanPolicy | null,
+    precondition: TPrecondition | null,
+  ): (string | number)[] {
+    const known = this.scriptArguments.get(tracker);
+    if (
+      known &&
+      known.windows === windows &&
+      known.ban === ban &&
+      known.preconditionTracker === precondition?.tracker &&
+      known.preconditionWindow === precondition?.window
+    ) {
+      return known.argv;
+    }
+    const base = `${this.keyPrefix}{${tracker}}`;
+    const keys = [
+      ...windows.map((window) => `${base}:${window.name}`),
+      // Not `strikes` (a plain counter before sustained refusals were required): a new name, so
+      // an old key of the other type is never met during a rolling deploy.
+      `${base}:refusals`,
+      `${base}:ban`,
+    ];
+    const args = [
+      windows.length,
+      ...windows.map((window) => window.limit),
+      ...windows.map((window) => window.ttlMs),
+      ban?.threshold ?? 0,
+      ban?.strikeWindowMs ?? 0,
+      ban?.banMs ?? 0,
+      ban?.sustainedMs ?? 0,
+    ];
+    if (precondition) {
+      // The same key as peekWindow/countInWindow's for that tracker and window. This store talks
+      // to one Redis (not a Cluster), so a script's keys need not share a hash slot.
+      keys.push(this.windowKey(precondition.tracker, precondition.window));
+      args.push(precondition.window.limit, precondition.window.ttlMs);
+    }
+    const argv = [keys.length, ...keys, ...args];
+    if (this.scriptArguments.size >= MAX_CACHED_ARGUMENTS) {
+      this.scriptArguments.clear();
+    }
+    this.scriptArguments.set(tracker, {
+      windows,
+      ban,
+      preconditionTracker: precondition?.tracker,
+      preconditionWindow: precondition?.window,
+      argv,
+    });
+    return argv;
   }
 
   describe() {
