@@ -57,6 +57,7 @@ export const startLighthouse = async (
     logLevel: 'silent',
   });
   const versions = { lighthouse: '', chromium: '' };
+  let isClosed = false;
   const run = async (url: string): Promise<TPageRun> => {
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -116,7 +117,11 @@ export const startLighthouse = async (
     run,
     versions: () => ({ ...versions }),
     close: async () => {
-      chrome.kill();
+      // Once only: the signal handler and the run's own end may both ask.
+      if (!isClosed) {
+        isClosed = true;
+        chrome.kill();
+      }
     },
   };
 };

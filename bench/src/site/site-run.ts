@@ -1,8 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, startProcess } from '@pets/testing';
-import { startLighthouse, type TPageRun } from './lighthouse';
+import { startLighthouse, type TLighthouse, type TPageRun } from './lighthouse';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -22,6 +22,12 @@ export type TSiteReport = {
   chromium: string;
   lighthouse: string;
   runsPerPage: number;
+  /**
+   * The machine's one-minute load average when the runs started and ended, and its cores:
+   * Lighthouse's simulated timings scale what the browser measured, so a busy machine's tasks
+   * come out longer; compare runs made under a similar load.
+   */
+  load: { start: number; end: number; cores: number };
   pages: TPageResult[];
 };
 
@@ -80,7 +86,7 @@ export const siteMarkdown = (report: TSiteReport): string => {
     ...new Set(report.pages.flatMap((page) => page.runs.flatMap((run) => run.bfcacheBlockers))),
   ];
   return [
-    `Lighthouse ${report.lighthouse}, ${report.chromium}, mobile defaults (simulated slow 4G, 4× CPU slowdown); median of ${report.runsPerPage} runs per page, each measure on its own. ✗: misses the target (score ≥ ${SITE_TARGETS.score}, LCP < ${SITE_TARGETS.lcpMs / 1000} s, no task over ${SITE_TARGETS.longestTaskMs} ms).`,
+    `Lighthouse ${report.lighthouse}, ${report.chromium}, mobile defaults (simulated slow 4G, 4× CPU slowdown); median of ${report.runsPerPage} runs per page, each measure on its own; load average ${report.load.start.toFixed(1)} at the start, ${report.load.end.toFixed(1)} at the end, on ${report.load.cores} cores. ✗: misses the target (score ≥ ${SITE_TARGETS.score}, LCP < ${SITE_TARGETS.lcpMs / 1000} s, no task over ${SITE_TARGETS.longestTaskMs} ms).`,
     '',
     '| page | score | LCP | TBT | longest task | JS | scores of the runs | bfcache |',
     '|---|---|---|---|---|---|---|---|',
@@ -121,7 +127,9 @@ export const runSite = async ({ runs, outDir, log }: TSiteOptions): Promise<TSit
     keepOutput: false,
     logFile: join(runDir, 'stack.log'),
   });
+  let lighthouse: TLighthouse | undefined;
   const stop = async () => {
+    await lighthouse?.close();
     await stack.stop(10_000);
     await rm(dataDir, { recursive: true, force: true });
   };
@@ -133,8 +141,9 @@ export const runSite = async ({ runs, outDir, log }: TSiteOptions): Promise<TSit
   try {
     await stack.waitForHttp(siteUrl, { isReady: (status) => status === 200, timeoutMs: 600_000 });
     const pages = await findPages(siteUrl);
-    const lighthouse = await startLighthouse();
+    lighthouse = await startLighthouse();
     const results: TPageResult[] = [];
+    const loadAtStart = loadavg()[0] ?? 0;
     try {
       // One unmeasured load of each page first: Next.js compiles nothing in production, but the
       // API's and the site's first requests warm caches that a visitor would find warm.
@@ -172,6 +181,7 @@ export const runSite = async ({ runs, outDir, log }: TSiteOptions): Promise<TSit
       startedAt: new Date().toISOString(),
       ...lighthouse.versions(),
       runsPerPage: runs,
+      load: { start: loadAtStart, end: loadavg()[0] ?? 0, cores: availableParallelism() },
       pages: results,
     };
     const markdown = siteMarkdown(report);
