@@ -130,7 +130,8 @@ export const runSite = async ({ runs, outDir, log }: TSiteOptions): Promise<TSit
   let lighthouse: TLighthouse | undefined;
   const stop = async () => {
     await lighthouse?.close();
-    await stack.stop(10_000);
+    // run-stack gives its own children 8 s; killed sooner, it would leave them running.
+    await stack.stop(30_000);
     await rm(dataDir, { recursive: true, force: true });
   };
   const onSignal = () => {
