@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { API_ENTRY } from './api-app';
 import { runBench, type TBenchOptions } from './bench';
 import { SCENARIO_IDS, type TReport, type TScenarioId, toMarkdown } from './report';
+import { runSite } from './site/site-run';
 
 const USAGE = `pnpm bench [options]
 
@@ -34,6 +35,9 @@ loads both from a second process and writes the comparison to bench/results/.
                        to see what the access log costs
   --webhooks           a webhook endpoint for every event, on a receiver of the benchmark's
                        (the API may send to the loopback): what deliveries cost the requests
+  --site               the site instead (src/site/): Lighthouse 12, mobile defaults, on the stack
+                       as \`pnpm start\` runs it; home, an animal, its apply form, staff sign-in
+  --runs 3             Lighthouse runs per page with --site (the table gives medians)
 `;
 
 const SCENARIOS: TScenarioId[] = [...SCENARIO_IDS];
@@ -68,11 +72,22 @@ const main = async () => {
       api: { type: 'string' },
       'api-env': { type: 'string', multiple: true },
       webhooks: { type: 'boolean', default: false },
+      site: { type: 'boolean', default: false },
+      runs: { type: 'string', default: '3' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (values.site) {
+    const [runs] = numbers(values.runs);
+    await runSite({
+      runs: runs ?? 3,
+      outDir: resolve(values.out ?? join(__dirname, '..', 'results')),
+      log: (line) => process.stdout.write(`${line}\n`),
+    });
     return;
   }
   const isAlloc = values.alloc || values.promoted;

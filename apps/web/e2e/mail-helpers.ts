@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/rules';
+import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/schemas';
 import { expect } from '@playwright/test';
 import type { TStack } from './harness/stack';
 

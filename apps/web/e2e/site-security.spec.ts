@@ -116,6 +116,33 @@ test.describe('Staff sessions', () => {
   });
 });
 
+test.describe('Back/forward cache', () => {
+  test('public pages may be kept by the browser (private, no-cache); the back office never', async ({
+    stack,
+    api,
+  }) => {
+    const pet = await newAvailablePet(api, 'Restored');
+    const cacheControlOf = async (path: string, cookie?: string) => {
+      const response = await fetch(`${stack.siteUrl}${path}`, {
+        headers: cookie ? { cookie } : {},
+        redirect: 'manual',
+      });
+      await response.body?.cancel();
+      return response.headers.get('cache-control');
+    };
+    for (const path of ['/', `/pets/${pet.id}`, `/pets/${pet.id}/apply`, '/match']) {
+      expect(await cacheControlOf(path), path).toBe('private, no-cache');
+    }
+    for (const path of ['/staff/sign-in', '/developers/sign-in', '/applications/status']) {
+      expect(await cacheControlOf(path), path).toContain('no-store');
+    }
+    // A page rendered for a signed-in person is not kept either.
+    expect(await cacheControlOf('/', `${SESSION_COOKIE}=anything`)).toContain('no-store');
+    // Whether Chromium then restores them from its back/forward cache is what `pnpm bench --site`
+    // reports (Lighthouse's bf-cache audit): Playwright launches Chromium with that cache off.
+  });
+});
+
 test.describe('Cached public pages', () => {
   test('a change made through the back office shows on the cached public page at once', async ({
     page,

@@ -1,4 +1,5 @@
-import { customLimitsProblem, ZCustomLimit } from '@pets/contract/rules';
+import { customLimitsProblem } from '@pets/contract/rules';
+import { ZCustomLimit } from '@pets/contract/schemas';
 import {
   ApiKeyEnvironment,
   ApiKeyPlan,

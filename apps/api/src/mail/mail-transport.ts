@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mailboxFileName, type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/rules';
+import { mailboxFileName } from '@pets/contract/rules';
+import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/schemas';
 import { createTransport } from 'nodemailer';
 
 /**

@@ -1,7 +1,8 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { mailboxFileName, type TDevMailboxEntry } from '@pets/contract/rules';
+import { mailboxFileName } from '@pets/contract/rules';
+import type { TDevMailboxEntry } from '@pets/contract/schemas';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 

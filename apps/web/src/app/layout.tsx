@@ -26,16 +26,18 @@ export const viewport: Viewport = {
 
 /**
  * The footer's quiet doors: to the back office (hidden while a staff member is signed in) and to
- * the developer portal, for people who build on the store's API.
+ * the developer portal, for people who build on the store's API. Not prefetched: few visitors
+ * take them, and their answers are `no-store`, which would keep every public page out of the
+ * browser's back/forward cache.
  */
 const StaffDoor = async () => (
   <p className="site-footer__doors">
     {(await isSignedIn()) ? null : (
-      <Link href="/staff/sign-in" className="site-footer__staff">
+      <Link href="/staff/sign-in" className="site-footer__staff" prefetch={false}>
         Staff sign in
       </Link>
     )}
-    <Link href="/developers" className="site-footer__staff">
+    <Link href="/developers" className="site-footer__staff" prefetch={false}>
       Developers
     </Link>
   </p>

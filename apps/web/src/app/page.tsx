@@ -91,7 +91,7 @@ const NewArrivals = ({ pets, categories }: { pets: TPet[]; categories: TCategory
             pet={pet}
             categoryName={names.get(pet.categoryId)}
             href={petHref(pet.id, '')}
-            isPriority={index < 2}
+            isPriority={index === 0 ? 'high' : index < 2}
             heading="h3"
           />
         ))}
@@ -112,10 +112,13 @@ const Results = ({
   query,
   page,
   categories,
+  isBelowArrivals,
 }: {
   query: TBrowseQuery;
   page: TPetsPage;
   categories: TCategory[];
+  /** The new arrivals are above the list: its first card is not the page's first. */
+  isBelowArrivals: boolean;
 }) => {
   if (page.pets.length === 0 && !page.nextCursor) {
     return <EmptyList query={query} />;
@@ -135,7 +138,7 @@ const Results = ({
             pet={pet}
             categoryName={names.get(pet.categoryId)}
             href={petHref(pet.id, from)}
-            isPriority={index < 4}
+            isPriority={index === 0 && !isBelowArrivals ? 'high' : index < 4}
           />
         ))}
       </ul>
@@ -172,6 +175,9 @@ const BrowsePage = async ({ searchParams }: TProps) => {
     isHome ? listPets({ status: 'available', sort: 'arrived', limit: ARRIVALS_SHOWN }) : undefined,
   ]);
 
+  const shownArrivals =
+    arrivals?.ok && arrivals.data.pets.length >= ARRIVALS_SHOWN ? arrivals.data.pets : undefined;
+  const hasArrivals = Boolean(shownArrivals && categories.ok);
   return (
     <>
       <PageIntro title="Find an animal to adopt">
@@ -180,8 +186,8 @@ const BrowsePage = async ({ searchParams }: TProps) => {
         Every one of them is at our store, waiting to meet you. Not sure where to start?{' '}
         <Link href="/match">Find your match</Link> in six questions.
       </PageIntro>
-      {arrivals?.ok && categories.ok && arrivals.data.pets.length >= ARRIVALS_SHOWN ? (
-        <NewArrivals pets={arrivals.data.pets} categories={categories.data} />
+      {shownArrivals && categories.ok ? (
+        <NewArrivals pets={shownArrivals} categories={categories.data} />
       ) : null}
       {categories.ok ? <BrowseFilters query={query} categories={categories.data} /> : null}
       <section aria-label="Results" className="results">
@@ -198,7 +204,12 @@ const BrowsePage = async ({ searchParams }: TProps) => {
         ) : !categories.ok ? (
           <ApiFailure failure={categories.failure} retryHref={browseHref(query)} />
         ) : (
-          <Results query={query} page={page.data} categories={categories.data} />
+          <Results
+            query={query}
+            page={page.data}
+            categories={categories.data}
+            isBelowArrivals={hasArrivals}
+          />
         )}
       </section>
       {page.ok && categories.ok ? (

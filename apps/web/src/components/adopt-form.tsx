@@ -5,15 +5,14 @@ import {
   ADOPTER_NAME_MAX_LENGTH,
   ADOPTER_PHONE_MAX_LENGTH,
   ORDER_MESSAGE_MAX_LENGTH,
-} from '@pets/contract/schemas';
+} from '@pets/contract/rules';
 import Link from 'next/link';
 import {
   ADOPT_FORM_FIELDS,
   EMPTY_ADOPT_VALUES,
   type TAdoptFormField,
   type TAdoptFormState,
-  validateAdoptForm,
-} from '@/lib/adopt-form';
+} from '@/lib/adopt-form-fields';
 import { Field } from './form/field';
 import { FormError } from './form/form-error';
 import { SubmitButton } from './form/submit-button';
@@ -35,6 +34,13 @@ const FIELD_IDS: Record<TAdoptFormField, string> = {
 };
 
 /**
+ * The form's check (the contract's ZNewOrder, so zod and the contract's schemas): loaded when the
+ * adopter first focuses a field, not with the page, where it was the longest task of the page's
+ * first load on a phone.
+ */
+const loadCheck = () => import('@/lib/adopt-form');
+
+/**
  * "Apply to adopt". Checked in the browser with the contract's ZNewOrder before anything is sent;
  * the server action checks again and places the order, sending the hidden token as its
  * Idempotency-Key, so a double click or a resent POST is still one application. Without
@@ -46,12 +52,19 @@ export const AdoptForm = ({ petId, petName, token, action }: TProps) => {
     initialState: { values: EMPTY_ADOPT_VALUES, fieldErrors: {}, token },
     fields: ADOPT_FORM_FIELDS,
     fieldIds: FIELD_IDS,
-    validate: (values) => validateAdoptForm(petId, values),
+    validate: async (values) => (await loadCheck()).validateAdoptForm(petId, values),
     isClosed: (current) => Boolean(current.isTaken),
   });
 
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      onFocus={() => void loadCheck()}
+      noValidate
+      className="form"
+      aria-busy={isPending}
+    >
       <input type="hidden" name="token" value={state.token} />
       {state.formError && !isPending ? (
         <FormError as="div" focusRef={formErrorRef}>

@@ -1,6 +1,6 @@
 'use client';
 
-import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/schemas';
+import { ADOPTER_EMAIL_MAX_LENGTH } from '@pets/contract/rules';
 import { useActionState } from 'react';
 import type { TApplicationLookupState } from '@/lib/application-lookup';
 import { ApplicationCard } from './application-card';

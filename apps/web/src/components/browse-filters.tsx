@@ -23,7 +23,7 @@ import {
   type TStatusFilter,
   withFilters,
 } from '@/lib/browse-query';
-import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from '@/lib/pet-profile';
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from '@/lib/profile-labels';
 
 const STATUS_LABELS: Record<TStatusFilter, string> = {
   available: 'Available',

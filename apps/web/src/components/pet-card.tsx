@@ -10,8 +10,11 @@ type TProps = {
   pet: TPet;
   categoryName: string | undefined;
   href: string;
-  /** The first row of the grid: its photos load at once, the rest as they scroll into view. */
-  isPriority?: boolean;
+  /**
+   * The first row of the grid: its photos load at once, the rest as they scroll into view; `high`
+   * for the page's first card (PetVisual).
+   */
+  isPriority?: boolean | 'high';
   /** The name's heading: `h3` inside a section with a heading of its own (the new arrivals). */
   heading?: 'h2' | 'h3';
   /** More to say under the card's facts (the reasons of "Find your match"). */

@@ -1,4 +1,5 @@
 import type { TPetPhoto } from '@pets/contract/schemas';
+import { preload } from 'react-dom';
 import { PHOTO_SIZES, photoView } from '@/lib/photo-view';
 import { CategoryVisual } from './category-visual';
 import { PhotoImage } from './photo-image';
@@ -9,8 +10,13 @@ type TProps = {
   size: 'card' | 'hero';
   /** The photo's text alternative; the category drawing is decorative. */
   alt: string;
-  /** The first photo of the page's main content: fetched early, not lazily. */
-  isPriority?: boolean;
+  /**
+   * A photo of the first screen: fetched at once, not lazily. `high` for the one that is most
+   * likely the page's largest paint (the first card, the animal's photo): announced in the
+   * document's head and fetched before the other images, which otherwise share the bandwidth of a
+   * phone's connection with it.
+   */
+  isPriority?: boolean | 'high';
 };
 
 /**
@@ -24,6 +30,14 @@ export const PetVisual = ({ photo, categoryName, size, alt, isPriority = false }
     return <CategoryVisual categoryName={categoryName} size={size} />;
   }
   const view = photoView(photo, size === 'card' ? 480 : 1200);
+  if (isPriority === 'high') {
+    preload(view.src, {
+      as: 'image',
+      imageSrcSet: view.srcSet,
+      imageSizes: PHOTO_SIZES[size],
+      fetchPriority: 'high',
+    });
+  }
   return (
     <div className={`visual visual--photo visual--${size}`}>
       <PhotoImage
@@ -31,7 +45,7 @@ export const PetVisual = ({ photo, categoryName, size, alt, isPriority = false }
         sizes={PHOTO_SIZES[size]}
         alt={alt}
         loading={isPriority ? 'eager' : 'lazy'}
-        fetchPriority={isPriority ? 'high' : undefined}
+        fetchPriority={isPriority === 'high' ? 'high' : undefined}
         decoding="async"
         className="visual__photo"
       />

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { STORE_DEFAULTS } from '@pets/contract/store';
 import type { TWebConfig } from '../config';
+import { cachePublicPages } from './cache-control';
 import { VisitorLimiter } from './limiter';
 import { crossSitePostPage, type TEdgePageStore, tooManyRequestsPage } from './pages';
 import { PATH_HEADER, VISITOR_HEADER } from './request-headers';
@@ -12,7 +13,8 @@ import { visitorKeyOf } from './visitor-key';
  * The site's edge: the one HTTP server in front of Next.js (server.ts starts it). Next.js cannot
  * see a request's socket, so this is where the visitor is decided (visitor.ts), per-visitor limits
  * are counted before any rendering, forms from other sites are refused, and the security headers
- * with a fresh CSP nonce are set; then Next.js handles the request.
+ * with a fresh CSP nonce are set, and a public page's Cache-Control is relaxed from Next.js's
+ * `no-store` (cache-control.ts); then Next.js handles the request.
  */
 /** Paths that cost nothing to serve (build assets, the health check): never counted. */
 const isFree = (path: string): boolean =>
@@ -126,6 +128,7 @@ const handleAtEdge = async (
       return;
     }
   }
+  cachePublicPages(request, response);
   await handle(request, response);
 };
 

@@ -1,4 +1,10 @@
 import { type TError, type TNewOrder, ZNewOrder } from '@pets/contract/schemas';
+import {
+  ADOPT_FORM_FIELDS,
+  type TAdoptFormErrors,
+  type TAdoptFormField,
+  type TAdoptFormValues,
+} from './adopt-form-fields';
 
 /**
  * The "Apply to adopt" form, shared by the browser (validation before sending) and the server
@@ -7,29 +13,14 @@ import { type TError, type TNewOrder, ZNewOrder } from '@pets/contract/schemas';
  * the API's `400` details) into messages under the right field.
  */
 
-export const ADOPT_FORM_FIELDS = ['name', 'email', 'phone', 'message'] as const;
-export type TAdoptFormField = (typeof ADOPT_FORM_FIELDS)[number];
-export type TAdoptFormErrors = Partial<Record<TAdoptFormField, string>>;
-
-/** What the adopter typed, kept as text so the form can show it again after any error. */
-export type TAdoptFormValues = Record<TAdoptFormField, string>;
-
-export type TAdoptFormState = {
-  values: TAdoptFormValues;
-  fieldErrors: TAdoptFormErrors;
-  /** A problem with the whole application (taken meanwhile, rate limited, API unreachable, ...). */
-  formError?: string;
-  /** The animal was taken meanwhile: the form stays, filled in, but cannot be sent again. */
-  isTaken?: boolean;
-  /**
-   * The Idempotency-Key for the next attempt. The page renders a fresh one into the form; the
-   * action hands back a new one once the API has answered a refusal (which it keeps for that key),
-   * so a corrected application is a new request, not a replay of the refusal.
-   */
-  token: string;
-};
-
-export const EMPTY_ADOPT_VALUES: TAdoptFormValues = { name: '', email: '', phone: '', message: '' };
+export {
+  ADOPT_FORM_FIELDS,
+  EMPTY_ADOPT_VALUES,
+  type TAdoptFormErrors,
+  type TAdoptFormField,
+  type TAdoptFormState,
+  type TAdoptFormValues,
+} from './adopt-form-fields';
 
 /** Form field -> where ZNewOrder (and the API's details) name it. */
 const PATHS: Record<TAdoptFormField, string> = {

@@ -1,17 +1,21 @@
+// The browse filters (a client component) use this module: values from the contract's zod-free
+// rules, types alone from its schemas.
 import {
   MAX_ID,
   nameSearchWords,
   PAGE_SIZE,
-  type PET_DETAIL_FACTS,
+  PET_AGES,
   PET_NAME_SEARCH_MAX_LENGTH,
-  type TPetAge,
-  type TPetSex,
-  type TPetSize,
-  type TPetStatus,
-  type TPetsListSort,
-  ZPetAge,
-  ZPetSize,
-  ZPetStatus,
+  PET_SIZES,
+  PET_STATUSES,
+} from '@pets/contract/rules';
+import type {
+  PET_DETAIL_FACTS,
+  TPetAge,
+  TPetSex,
+  TPetSize,
+  TPetStatus,
+  TPetsListSort,
 } from '@pets/contract/schemas';
 
 /**
@@ -39,7 +43,7 @@ import {
  */
 
 export type TStatusFilter = TPetStatus | 'all';
-export const STATUS_FILTERS: readonly TStatusFilter[] = [...ZPetStatus.options, 'all'];
+export const STATUS_FILTERS: readonly TStatusFilter[] = [...PET_STATUSES, 'all'];
 export const DEFAULT_STATUS: TStatusFilter = 'available';
 
 /** Page sizes on offer: multiples of four fill the grid's rows. All within the API's bounds. */
@@ -58,8 +62,8 @@ export type TPosition = { cursor?: string };
 
 /** The sexes an adopter may choose: `unknown` is for records, not something people look for. */
 export const SEX_FILTERS: readonly TPetSex[] = ['female', 'male'];
-export const AGE_FILTERS: readonly TPetAge[] = ZPetAge.options;
-export const SIZE_FILTERS: readonly TPetSize[] = ZPetSize.options;
+export const AGE_FILTERS: readonly TPetAge[] = PET_AGES;
+export const SIZE_FILTERS: readonly TPetSize[] = PET_SIZES;
 
 /**
  * What an adopter's home may need of an animal, each a yes/no detail of listPets: checked, the

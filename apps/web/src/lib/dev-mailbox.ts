@@ -1,7 +1,8 @@
 import 'server-only';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mailboxFileName, type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/rules';
+import { mailboxFileName } from '@pets/contract/rules';
+import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/schemas';
 
 /**
  * The API's dev mailbox (the contract's dev-mailbox.ts), read from its folder: the site and the API

@@ -1,4 +1,4 @@
-import { PET_IDS_MAX } from '@pets/contract/schemas';
+import { PET_IDS_MAX } from '@pets/contract/rules';
 
 /**
  * Favourites: the animals a visitor has hearted, kept in their own browser (no account, nothing

@@ -1,5 +1,6 @@
-import type { TPet, TPetAge, TPetSex, TPetSize } from '@pets/contract/schemas';
+import type { TPet } from '@pets/contract/schemas';
 import { storeCalendarDate } from '@pets/contract/store';
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from './profile-labels';
 
 /**
  * An animal's profile in plain words, for the cards, the animal page and the filters:
@@ -7,25 +8,7 @@ import { storeCalendarDate } from '@pets/contract/store';
  * "unknown".
  */
 
-export const SEX_LABELS: Record<TPetSex, string> = {
-  female: 'Female',
-  male: 'Male',
-  unknown: 'Sex not known',
-};
-
-export const AGE_LABELS: Record<TPetAge, string> = {
-  baby: 'Baby',
-  young: 'Young',
-  adult: 'Adult',
-  senior: 'Senior',
-};
-
-export const SIZE_LABELS: Record<TPetSize, string> = {
-  small: 'Small',
-  medium: 'Medium',
-  large: 'Large',
-  xlarge: 'Extra large',
-};
+export { AGE_LABELS, SEX_LABELS, SIZE_LABELS };
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

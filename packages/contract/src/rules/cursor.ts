@@ -1,4 +1,4 @@
-import { MAX_ID } from '../schemas/common';
+import { MAX_ID } from './values';
 
 /**
  * Lists are keyset-paginated, newest first: a page holds ids below the cursor's. The cursor is

@@ -10,3 +10,4 @@ export * from './phone';
 export * from './photo-limit';
 export * from './plans';
 export * from './trusted-proxies';
+export * from './values';

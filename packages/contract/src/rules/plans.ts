@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** The plans of API keys and organisations (the spec's table). */
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
 export type TPlan = (typeof PLANS)[number];
@@ -20,14 +18,6 @@ export const PLAN_LIMITS: Readonly<Record<TPlan, TRateLimits | null>> = {
 
 /** The largest custom limit (a PostgreSQL integer). */
 export const MAX_CUSTOM_LIMIT = 2_147_483_647;
-
-/** A custom limit (rpm or rpd): a whole number from 1 to MAX_CUSTOM_LIMIT, refused in words. */
-export const ZCustomLimit = (flag: string) =>
-  z
-    .number({ invalid_type_error: `${flag} must be a whole number` })
-    .int(`${flag} must be a whole number`)
-    .min(1, `${flag} must be at least 1`)
-    .max(MAX_CUSTOM_LIMIT, `${flag} is too large`);
 
 /** What a plan's name reads as on a page: "Free", "Pro", "Business", "Enterprise". */
 export const PLAN_TITLES: Readonly<Record<TPlan, string>> = {

@@ -1,10 +1,9 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
-/** Largest id the API hands out or accepts: IDs are int64 on the wire but stay JSON-safe. */
-export const MAX_ID = Number.MAX_SAFE_INTEGER;
+import { MAX_ID, PAGE_SIZE } from '../rules/values';
 
-export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+export { MAX_ID, PAGE_SIZE };
 
 /** Messages of an id that fails; zod's defaults where one is not given. */
 export type TIdMessages = {

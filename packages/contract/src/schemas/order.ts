@@ -2,11 +2,16 @@ import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
 import {
-  PHONE_MAX_LENGTH,
   PHONE_MIN_LENGTH,
   PHONE_PATTERN,
   PHONE_PATTERN_MESSAGE,
 } from '../rules/phone';
+import {
+  ADOPTER_EMAIL_MAX_LENGTH,
+  ADOPTER_NAME_MAX_LENGTH,
+  ADOPTER_PHONE_MAX_LENGTH,
+  ORDER_MESSAGE_MAX_LENGTH,
+} from '../rules/values';
 import { KEY_START_MAX_LENGTH } from './api-key';
 import {
   idField,
@@ -143,10 +148,12 @@ export const orderActionsFrom = (status: TOrderStatus): TOrderAction[] =>
  */
 export const ORDER_HISTORY_MAX = 5;
 export const ORDER_DECLINE_NOTE_MAX_LENGTH = 1000;
-export const ADOPTER_NAME_MAX_LENGTH = 100;
-export const ADOPTER_EMAIL_MAX_LENGTH = 254;
-export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
-export const ORDER_MESSAGE_MAX_LENGTH = 1000;
+export {
+  ADOPTER_EMAIL_MAX_LENGTH,
+  ADOPTER_NAME_MAX_LENGTH,
+  ADOPTER_PHONE_MAX_LENGTH,
+  ORDER_MESSAGE_MAX_LENGTH,
+};
 
 export const ZAdopter = extendApi(
   z

@@ -3,6 +3,16 @@ import { z } from 'zod';
 import { listCursor, listCursorMaxLength } from '../rules/cursor';
 import { PET_PHOTOS_MAX } from '../rules/photo-limit';
 import {
+  nameSearchWords,
+  PET_AGES,
+  PET_IDS_MAX,
+  PET_NAME_MAX_LENGTH,
+  PET_NAME_SEARCH_MAX_LENGTH,
+  PET_SEXES,
+  PET_SIZES,
+  PET_STATUSES,
+} from '../rules/values';
+import {
   idField,
   idFromText,
   instant,
@@ -17,7 +27,7 @@ import {
 } from './common';
 import { ZPetPhoto } from './photo';
 
-export const ZPetStatus = extendApi(z.enum(['available', 'pending', 'sold']), {
+export const ZPetStatus = extendApi(z.enum(PET_STATUSES), {
   description:
     'Availability of the animal: `available` for adoption, `pending` while an adoption is being ' +
     'arranged, `sold` once it has gone to its new home.',
@@ -25,7 +35,7 @@ export const ZPetStatus = extendApi(z.enum(['available', 'pending', 'sold']), {
 export type TPetStatus = z.infer<typeof ZPetStatus>;
 export const PetStatus = ZPetStatus.enum;
 
-export const PET_NAME_MAX_LENGTH = 100;
+export { PET_NAME_MAX_LENGTH };
 
 export const ZPetName = storableText(
   z
@@ -38,7 +48,7 @@ export const ZPetName = storableText(
 // The profile: what adopters choose by. Every field is optional on NewPet, may be
 // cleared with `null` on PetUpdate, and is present on Pet (`null` when unknown).
 
-export const ZPetSex = extendApi(z.enum(['male', 'female', 'unknown']), {
+export const ZPetSex = extendApi(z.enum(PET_SEXES), {
   description:
     "The animal's sex: `male`, `female`, or `unknown` when the store cannot tell (a young bird, " +
     'a fish). `null` on a Pet means nobody has said.',
@@ -46,7 +56,7 @@ export const ZPetSex = extendApi(z.enum(['male', 'female', 'unknown']), {
 export type TPetSex = z.infer<typeof ZPetSex>;
 export const PetSex = ZPetSex.enum;
 
-export const ZPetAge = extendApi(z.enum(['baby', 'young', 'adult', 'senior']), {
+export const ZPetAge = extendApi(z.enum(PET_AGES), {
   description:
     'Life stage, as adoption sites group animals: `baby` (a puppy, a kitten), `young`, `adult`, ' +
     '`senior`. A stage rather than a number, since the age of a rescued animal is an estimate.',
@@ -54,7 +64,7 @@ export const ZPetAge = extendApi(z.enum(['baby', 'young', 'adult', 'senior']), {
 export type TPetAge = z.infer<typeof ZPetAge>;
 export const PetAge = ZPetAge.enum;
 
-export const ZPetSize = extendApi(z.enum(['small', 'medium', 'large', 'xlarge']), {
+export const ZPetSize = extendApi(z.enum(PET_SIZES), {
   description:
     'Size when grown, relative to its kind: `small`, `medium`, `large`, `xlarge` (extra large).',
 });
@@ -503,7 +513,7 @@ export const ZPets = extendApi(z.array(ZPet).max(PAGE_SIZE.max), { title: 'Pets'
 export type TPets = z.infer<typeof ZPets>;
 
 /** Most ids one `listPets` request may name in its `id` filter. */
-export const PET_IDS_MAX = 100;
+export { PET_IDS_MAX };
 /** Longest `id` filter text: PET_IDS_MAX ids of MAX_ID's digits, separated by commas. */
 export const PET_IDS_MAX_LENGTH = PET_IDS_MAX * (String(MAX_ID).length + 1) - 1;
 
@@ -570,14 +580,7 @@ const ZPetsCategoryIdQuery = idFromText(
     'for all categories.',
 );
 
-/** Longest `name` search: as long as a name. */
-export const PET_NAME_SEARCH_MAX_LENGTH = PET_NAME_MAX_LENGTH;
-
-/** The words of a search: runs of letters, marks and digits; everything else separates them. */
-const SEARCH_WORD = /[\p{L}\p{M}\p{N}]+/gu;
-
-/** The words of a `name` search, in order, as sent (the database compares them case-blind). */
-export const nameSearchWords = (text: string): string[] => text.match(SEARCH_WORD) ?? [];
+export { nameSearchWords, PET_NAME_SEARCH_MAX_LENGTH };
 
 /**
  * The `name` search of listPets: the animals one of whose name's words starts with each word of

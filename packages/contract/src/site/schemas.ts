@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_LENGTH } from '../rules/password';
-import { ZCustomLimit } from '../rules/plans';
+import { ZCustomLimit } from '../schemas/custom-limit';
 import { listPetsQueryIssue, ZListPetsQuery } from '../schemas/pet';
 
 /**

@@ -95,7 +95,7 @@ const FavouritesPage = async ({ searchParams }: TProps) => {
                 pet={pet}
                 categoryName={names.get(pet.categoryId)}
                 href={petHref(pet.id)}
-                isPriority={index < 4}
+                isPriority={index === 0 ? 'high' : index < 4}
               />
             ))}
           </ul>

@@ -100,7 +100,7 @@ const Results = ({ page, categories, answers }: TResultsProps) => {
             pet={match.pet}
             categoryName={names.get(match.pet.categoryId)}
             href={matchPetHref(match.pet.id, search)}
-            isPriority={index < 4}
+            isPriority={index === 0 ? 'high' : index < 4}
             heading="h3"
           >
             <Reasons match={match} />

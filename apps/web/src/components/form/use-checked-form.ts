@@ -30,8 +30,11 @@ type TOptions<TField extends string, TState extends TCheckedFormState<TField>> =
   fields: readonly TField[];
   /** Each field's control id (the one to focus). */
   fieldIds: Record<TField, string>;
-  /** The same check the server action makes, run before anything is sent. */
-  validate: (values: Record<TField, string>) => TValidation<TField>;
+  /**
+   * The same check the server action makes, run before anything is sent. It may load its code
+   * first (a promise): a form whose check needs zod keeps zod out of the page's first scripts.
+   */
+  validate: (values: Record<TField, string>) => TValidation<TField> | Promise<TValidation<TField>>;
   /** True when the form may not be sent any more (the animal was taken meanwhile). */
   isClosed?: (state: Awaited<TState>) => boolean;
 };
@@ -93,20 +96,33 @@ export const useCheckedForm = <TField extends string, TState extends TCheckedFor
     },
   });
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (isPending || isClosed?.(state)) {
-      return;
-    }
-    const validation = validate(values);
+  const send = (form: HTMLFormElement, validation: TValidation<TField>) => {
     if (!validation.success) {
       setErrors(validation.fieldErrors);
       setFocusTarget('first-error');
       return;
     }
     setErrors({});
-    const data = new FormData(event.currentTarget);
+    const data = new FormData(form);
     startTransition(() => formAction(data));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isPending || isClosed?.(state)) {
+      return;
+    }
+    const form = event.currentTarget;
+    const validation = validate(values);
+    if (validation instanceof Promise) {
+      // Its code could not be loaded (offline): the server action checks the same.
+      void validation.then(
+        (result) => send(form, result),
+        () => send(form, { success: true }),
+      );
+      return;
+    }
+    send(form, validation);
   };
 
   return { state, formAction, isPending, values, errors, formErrorRef, bind, onSubmit };

@@ -144,7 +144,7 @@ const PetPage = async ({ params, searchParams }: TProps) => {
             categoryName={categoryName}
             size="hero"
             alt={pet.data.name}
-            isPriority
+            isPriority="high"
           />
           <PetGallery
             photos={morePhotos}
