@@ -1,11 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
-import {
-  PHONE_MIN_LENGTH,
-  PHONE_PATTERN,
-  PHONE_PATTERN_MESSAGE,
-} from '../rules/phone';
+import { PHONE_MIN_LENGTH, PHONE_PATTERN, PHONE_PATTERN_MESSAGE } from '../rules/phone';
 import {
   ADOPTER_EMAIL_MAX_LENGTH,
   ADOPTER_NAME_MAX_LENGTH,
