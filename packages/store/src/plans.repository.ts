@@ -102,6 +102,15 @@ const INSERT = prepare(
       .returning('id'),
 );
 
+/** How many requests the organisation made in the last day, withdrawn and decided ones too. */
+const ASKED_IN_A_DAY = prepare((db, p: { organizationId: string }) =>
+  db
+    .selectFrom('plan_change_requests')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('organization_id', '=', p.organizationId)
+    .where('created_at', '>', sql<Date>`now() - interval '1 day'`),
+);
+
 const WITHDRAW = prepare((db, p: { id: string; organizationId: string }) =>
   db
     .updateTable('plan_change_requests')
@@ -224,6 +233,11 @@ export class PlansRepository {
   }): Promise<string> {
     const row = (await INSERT.execute(this.db, input)).rows[0];
     return String(row?.id);
+  }
+
+  /** The organisation's requests of the last 24 hours, whatever became of them. */
+  async countInLastDay(organizationId: string): Promise<number> {
+    return (await ASKED_IN_A_DAY.execute(this.db, { organizationId })).rows[0]?.count ?? 0;
   }
 
   /** True when the organisation's pending request `id` is now withdrawn. */

@@ -1,4 +1,9 @@
-import type { TIssuedOrgKey, TOrganization, TPlanRequest } from '@pets/contract/site';
+import {
+  MAX_PLAN_REQUESTS_PER_DAY,
+  type TIssuedOrgKey,
+  type TOrganization,
+  type TPlanRequest,
+} from '@pets/contract/site';
 import { AccountsRepository } from '@pets/store/accounts.repository';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -191,6 +196,38 @@ describe('staff hear of a new request', () => {
     );
     expect(queued.rows.map((row) => row.plan)).not.toContain('business');
     expect(queued.rows.length).toBeGreaterThan(0);
+  });
+
+  it(`asking and withdrawing in a loop stops after ${MAX_PLAN_REQUESTS_PER_DAY} requests a day (403), so staff get ${MAX_PLAN_REQUESTS_PER_DAY} emails, not one per loop; other organisations still ask`, async () => {
+    const { signedIn: developer } = await newDeveloper();
+    let organization = { id: '', name: '' };
+    for (let asked = 0; asked < MAX_PLAN_REQUESTS_PER_DAY; asked++) {
+      const request = await requestPlan(developer, 'pro');
+      organization = request.organization;
+      const withdrawn = await as(developer, `/org/plan-requests/${request.id}/withdraw`, {});
+      expect(withdrawn.status).toBe(200);
+    }
+    const refused = await as(developer, '/org/plan-requests', { plan: 'pro' });
+    expect(refused.status).toBe(403);
+    expect(await errorBody(refused)).toEqual({
+      status: 403,
+      code: 'forbidden',
+      message: `Your organisation has asked for a plan ${MAX_PLAN_REQUESTS_PER_DAY} times in the last 24 hours, the most it may: ask again tomorrow, or write to us.`,
+    });
+    const queued = await api.pool.query<{ count: number }>(
+      `select count(*)::int as count from mail_messages where template = 'plan-request-received' and recipient = $1 and data->>'organizationName' = $2`,
+      [staff.account.email, organization.name],
+    );
+    expect(queued.rows[0]?.count).toBe(MAX_PLAN_REQUESTS_PER_DAY);
+
+    // A day later it may ask again; another organisation never waited.
+    await api.pool.query(
+      `update plan_change_requests set created_at = created_at - interval '25 hours' where organization_id = $1`,
+      [organization.id],
+    );
+    await requestPlan(developer, 'pro');
+    const { signedIn: other } = await newDeveloper();
+    await requestPlan(other, 'pro');
   });
 });
 

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { customLimitsProblem, PLAN_LIMITS, type TPlan } from '@pets/contract/rules';
-import type {
-  TDecidePlanRequest,
-  TOrganizationPlan,
-  TPlanRequest,
-  TPlanRequestStatus,
+import {
+  MAX_PLAN_REQUESTS_PER_DAY,
+  type TDecidePlanRequest,
+  type TOrganizationPlan,
+  type TPlanRequest,
+  type TPlanRequestStatus,
 } from '@pets/contract/site';
 import { AccountsRepository } from '@pets/store/accounts.repository';
 import { recordAudit } from '@pets/store/audit.repository';
@@ -143,6 +144,13 @@ export class PlansService {
           throw invalidRequest('plan', `your organisation is on the ${input.plan} plan already`);
         }
         const plans = new PlansRepository(client);
+        // The organisation's row is locked above, so two tabs cannot both pass this count.
+        if ((await plans.countInLastDay(organization.id)) >= MAX_PLAN_REQUESTS_PER_DAY) {
+          throw new AppError(
+            'forbidden',
+            `Your organisation has asked for a plan ${MAX_PLAN_REQUESTS_PER_DAY} times in the last 24 hours, the most it may: ask again tomorrow, or write to us.`,
+          );
+        }
         const id = await plans.create({
           organizationId: organization.id,
           currentPlan: organization.plan,

@@ -11,6 +11,7 @@ import {
   ZWebhookEndpointWithSecret,
 } from '../schemas/webhook';
 import {
+  MAX_PLAN_REQUESTS_PER_DAY,
   ZAccountRole,
   ZAccountToken,
   ZAuditEntry,
@@ -387,7 +388,7 @@ export const orgRouter = c.router({
   requestPlanChange: {
     method: 'POST',
     path: '/org/plan-requests',
-    summary: 'Ask staff for another plan; one request may be pending at a time (409 otherwise)',
+    summary: `Ask staff for another plan; one request may be pending at a time (409 otherwise), and an organisation may ask ${MAX_PLAN_REQUESTS_PER_DAY} times in 24 hours (403 after)`,
     body: ZRequestPlanChange,
     responses: { 201: z.object({ request: ZPlanRequest }), 409: ZError },
     metadata: DEVELOPER,

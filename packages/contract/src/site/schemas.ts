@@ -245,6 +245,11 @@ export const ZListPlanRequestsQuery = z.object({
 export const MAX_LIVE_KEYS_PER_ORGANIZATION = 50;
 /** The most keys, test and live, an organisation may have at once (docs/decisions.md). */
 export const MAX_ACTIVE_KEYS_PER_ORGANIZATION = 100;
+/**
+ * The most plan requests an organisation may make in 24 hours, withdrawn ones included: each one
+ * emails every member of staff, so asking and withdrawing in a loop must not fill their inboxes.
+ */
+export const MAX_PLAN_REQUESTS_PER_DAY = 3;
 /** How long the API reference's "Try it" key works: long enough to explore, short enough not to matter. */
 export const REFERENCE_KEY_MINUTES = 60;
 /** The furthest ahead a key's expiry may be set. */
