@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
 import { PrismaClient } from './generated/prisma/client.js';
 
 export type TPrismaClient = PrismaClient;
@@ -16,9 +16,13 @@ const ignoreIdleConnectionError = (): void => undefined;
  * network that drops packets) costs a bounded time instead of a hang:
  * - `statementTimeoutMs`: PostgreSQL cancels any statement running longer (`statement_timeout`,
  *   sent with each new connection; the query fails with 57014 and the connection stays usable).
- * - `queryTimeoutMs`: the client's own limit on waiting for an answer (`query_timeout`), for a
- *   server too hung to cancel anything; the connection is then discarded. Default: the statement
- *   timeout plus one second, so that PostgreSQL's own cancellation comes first when it can.
+ * - `queryTimeoutMs`: the client's own limit on waiting for an answer, for a server too hung to
+ *   cancel anything: the connection is destroyed and its query fails with "Query read timeout",
+ *   pg's own words for its `query_timeout`. Default: the statement timeout plus one second, so that
+ *   PostgreSQL's own cancellation comes first when it can. It is kept by one watchdog per pool
+ *   (`watchQueries`), not by pg's `query_timeout`, which arms a timer per query whose closure holds
+ *   the query: with it, every page's rows outlived two scavenges and were promoted to the old
+ *   generation (bench/README.md, "It is the API's pool options").
  * - `connectTimeoutMs`: waiting for a free connection of a full pool, or for a new connection to
  *   be established (`connectionTimeoutMillis`).
  * Unset, statements may run for as long as they take (migrations, commands) and a connection is
@@ -32,6 +36,57 @@ export type TPoolTimeouts = {
 
 /** When queryTimeoutMs is not given: how much longer than the statement timeout the client waits. */
 export const QUERY_TIMEOUT_MARGIN_MS = 1_000;
+
+/** pg's error for an answer that did not come in time; the API's fault map knows it (a `503`). */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/** The query a pg client is waiting on, if any (pg 8 keeps it in `_activeQuery`). */
+type TWatchedClient = PoolClient & {
+  _activeQuery?: object | null;
+  connection?: { stream?: { destroy: (error?: Error) => void } };
+};
+
+/**
+ * Ends any query of the pool's connections that has waited longer than `timeoutMs` for its answer:
+ * its connection is destroyed with QUERY_READ_TIMEOUT, which fails the query (and any queued behind
+ * it) and makes the pool discard the connection. One interval for the whole pool, sampling each
+ * connection's query every `timeoutMs / 4` (at most 250 ms): a query ends between `timeoutMs` and
+ * `timeoutMs` plus two samples after it was sent, and a query that is answered in time costs
+ * nothing at all. The interval runs only while the pool has connections, and never keeps the
+ * process alive.
+ */
+const watchQueries = (pool: Pool, timeoutMs: number): void => {
+  const sampleMs = Math.max(10, Math.min(250, Math.floor(timeoutMs / 4)));
+  const watched = new Map<TWatchedClient, { query: object | null; since: number }>();
+  let interval: NodeJS.Timeout | undefined;
+  const sample = () => {
+    const now = performance.now();
+    for (const [client, seen] of watched) {
+      const query = client._activeQuery ?? null;
+      if (query !== seen.query) {
+        seen.query = query;
+        seen.since = now;
+      } else if (query !== null && now - seen.since >= timeoutMs) {
+        seen.query = null;
+        client.connection?.stream?.destroy(new Error(QUERY_READ_TIMEOUT));
+      }
+    }
+  };
+  pool.on('connect', (client) => {
+    watched.set(client as TWatchedClient, { query: null, since: 0 });
+    if (interval === undefined) {
+      interval = setInterval(sample, sampleMs);
+      interval.unref();
+    }
+  });
+  pool.on('remove', (client) => {
+    watched.delete(client as TWatchedClient);
+    if (watched.size === 0 && interval !== undefined) {
+      clearInterval(interval);
+      interval = undefined;
+    }
+  });
+};
 
 /**
  * A `pg` pool of at most `poolSize` connections. Call `end()` to close it, before its database is
@@ -53,9 +108,11 @@ export const createPool = (
     idleTimeoutMillis: 30_000,
     application_name: 'pets-api',
     ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs }),
-    ...(clientTimeoutMs === undefined ? {} : { query_timeout: clientTimeoutMs }),
   });
   pool.on('error', onError);
+  if (clientTimeoutMs !== undefined && clientTimeoutMs > 0) {
+    watchQueries(pool, clientTimeoutMs);
+  }
   return pool;
 };
 

@@ -6,6 +6,7 @@ export { type SelectQueryBuilder, sql } from 'kysely';
 export {
   createPool,
   createPrismaClient,
+  QUERY_READ_TIMEOUT,
   QUERY_TIMEOUT_MARGIN_MS,
   type TPoolTimeouts,
   type TPrismaClient,

@@ -1,3 +1,4 @@
+import { QUERY_READ_TIMEOUT } from '@pets/db';
 import type { Pool, PoolClient } from 'pg';
 
 /**
@@ -16,9 +17,9 @@ const onCheckedOutClientError = (): void => undefined;
  * destroyed rather than returned to the pool, with no rollback to wait for. While checked out, the client
  * has an `'error'` listener, so a connection lost mid-transaction fails the request, not the process.
  */
-/** pg's own error when a query outlived the pool's `query_timeout` (packages/db/src/client.ts). */
+/** A query outlived the pool's query timeout (packages/db/src/client.ts). */
 const isClientTimeout = (error: unknown): boolean =>
-  error instanceof Error && error.message === 'Query read timeout';
+  error instanceof Error && error.message === QUERY_READ_TIMEOUT;
 
 export const withTransaction = async <T>(
   pool: Pool,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { createPool, createPrismaClient, Prisma } from '@pets/db';
 import { PetsRepository } from '@pets/store/pets.repository';
+import { withTransaction } from '@pets/store/transaction';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, json, useTestApi } from '../test/api-harness';
 import { freePort } from '../test/redis-server';
@@ -100,12 +101,43 @@ describe('the database unavailable: 503 with Retry-After', () => {
     }
   });
 
-  it('no answer within the client-side query timeout ("Query read timeout")', async () => {
-    const pool = createPool(database.url, 1, undefined, { queryTimeoutMs: 200 });
+  it('no answer within the client-side query timeout ("Query read timeout"): the connection is dropped, the pool serves again', async () => {
+    const pool = createPool(database.url, 1, undefined, { queryTimeoutMs: 400 });
     try {
-      const error = await failureOf(pool.query('SELECT pg_sleep(2)'));
+      const startedAt = performance.now();
+      const error = await failureOf(pool.query('SELECT pg_sleep(5)'));
+      const waitedMs = performance.now() - startedAt;
       expect((error as Error).message).toBe('Query read timeout');
       expect(classifyDatabaseError(error)).toEqual({ kind: 'unavailable', fault: 'timeout' });
+      // Not before the timeout; long before the statement would have ended (two samples late at most, and a loaded machine).
+      expect(waitedMs).toBeGreaterThanOrEqual(400);
+      expect(waitedMs).toBeLessThan(3_000);
+      // The pool's one connection was discarded, not returned busy: the next query gets a new one.
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      // A query answered within the timeout is untouched, however many run one after another.
+      for (let round = 0; round < 3; round++) {
+        expect((await pool.query('SELECT pg_sleep(0.15), 2 AS two')).rows[0]).toMatchObject({
+          two: 2,
+        });
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('a transaction whose statement gets no answer in time fails with "Query read timeout" and leaves no connection behind', async () => {
+    const pool = createPool(database.url, 1, undefined, { queryTimeoutMs: 400 });
+    try {
+      const error = await failureOf(
+        withTransaction(pool, async (client) => {
+          await client.query('SELECT 1');
+          await client.query('SELECT pg_sleep(5)');
+        }),
+      );
+      expect((error as Error).message).toBe('Query read timeout');
+      expect(databaseErrorResponse(error)?.status).toBe(503);
+      await withTransaction(pool, (client) => client.query('SELECT 1'));
+      expect(pool.totalCount).toBe(1);
     } finally {
       await pool.end();
     }

@@ -1,3 +1,4 @@
+import { QUERY_READ_TIMEOUT } from '@pets/db';
 import { AppError } from '../core/app-error';
 
 /**
@@ -89,7 +90,7 @@ const FAULT_BY_MESSAGE: Record<string, TDatabaseFault> = {
   'Connection terminated due to connection timeout': 'unreachable',
   'timeout expired': 'unreachable',
   'timeout exceeded when trying to connect': 'busy',
-  'Query read timeout': 'timeout',
+  [QUERY_READ_TIMEOUT]: 'timeout',
   'Client has encountered a connection error and is not queryable': 'connection_lost',
   'Client was closed and is not queryable': 'connection_lost',
   'Cannot use a pool after calling end on the pool': 'closed',
