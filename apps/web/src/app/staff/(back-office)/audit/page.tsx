@@ -2,6 +2,7 @@ import { ZListAuditQuery } from '@pets/contract/site';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { Field, InputField } from '@/components/form/field';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StoreTime } from '@/components/store-time';
 import { listCategories } from '@/lib/api';
@@ -50,6 +51,32 @@ const TARGETS = [
 ] as const;
 
 const SHAPE = ZListAuditQuery.shape;
+
+type TFilterSelectProps = {
+  id: string;
+  name: string;
+  label: string;
+  value: string | undefined;
+  /** The first choice, which filters nothing. */
+  anyLabel: string;
+  options: readonly (readonly [value: string, label: string])[];
+};
+
+/** One of the log's filters: a choice of values, or none. */
+const FilterSelect = ({ id, name, label, value, anyLabel, options }: TFilterSelectProps) => (
+  <Field id={id} label={label}>
+    {(control) => (
+      <select {...control} name={name} defaultValue={value ?? ''} className="input">
+        <option value="">{anyLabel}</option>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    )}
+  </Field>
+);
 
 /** A reference as staff write it: "12", "#12" (an animal), "A-12" (an application). */
 const REFERENCE = /^(?:#|A-)?([1-9][0-9]{0,17})$/i;
@@ -122,55 +149,30 @@ const AuditPage = async ({ searchParams }: TProps) => {
         </p>
       </div>
       <form method="get" action="/staff/audit" className="queue__filter audit-filters form">
-        <div className="field">
-          <label htmlFor="audit-actor" className="field__label">
-            Person
-          </label>
-          <select id="audit-actor" name="actor" defaultValue={query.actor ?? ''} className="input">
-            <option value="">Everyone</option>
-            {people.map((person) => (
-              <option key={person.id} value={person.id}>
-                {person.name} ({person.email})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-action" className="field__label">
-            Action
-          </label>
-          <select
-            id="audit-action"
-            name="action"
-            defaultValue={query.action ?? ''}
-            className="input"
-          >
-            <option value="">Any action</option>
-            {ACTIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="audit-target-type" className="field__label">
-            About
-          </label>
-          <select
-            id="audit-target-type"
-            name="targetType"
-            defaultValue={query.targetType ?? ''}
-            className="input"
-          >
-            <option value="">Anything</option>
-            {TARGETS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="audit-actor"
+          name="actor"
+          label="Person"
+          value={query.actor}
+          anyLabel="Everyone"
+          options={people.map((person) => [person.id, `${person.name} (${person.email})`] as const)}
+        />
+        <FilterSelect
+          id="audit-action"
+          name="action"
+          label="Action"
+          value={query.action}
+          anyLabel="Any action"
+          options={ACTIONS}
+        />
+        <FilterSelect
+          id="audit-target-type"
+          name="targetType"
+          label="About"
+          value={query.targetType}
+          anyLabel="Anything"
+          options={TARGETS}
+        />
         <div className="field">
           <label htmlFor="audit-target-id" className="field__label">
             Reference{' '}
@@ -186,24 +188,16 @@ const AuditPage = async ({ searchParams }: TProps) => {
             autoComplete="off"
           />
         </div>
-        <div className="field">
-          <label htmlFor="audit-from" className="field__label">
-            From
-          </label>
-          <input
-            id="audit-from"
-            name="from"
-            type="date"
-            defaultValue={query.from}
-            className="input"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-to" className="field__label">
-            To
-          </label>
-          <input id="audit-to" name="to" type="date" defaultValue={query.to} className="input" />
-        </div>
+        <InputField
+          id="audit-from"
+          label="From"
+          input={{ name: 'from', type: 'date', defaultValue: query.from }}
+        />
+        <InputField
+          id="audit-to"
+          label="To"
+          input={{ name: 'to', type: 'date', defaultValue: query.to }}
+        />
         <button type="submit" className="button button--secondary">
           Show
         </button>
