@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
 import { ApiKeysRepository } from '@pets/store/api-keys.repository';
+import { CategoriesRepository } from '@pets/store/categories.repository';
 import { ensureDemoKey } from './api-keys/demo-key';
 import { createApp } from './app';
 import { ConfigError, loadConfig, poolTimeouts, type TConfig } from './config';
@@ -81,23 +82,28 @@ const main = async () => {
   // connection bounded by the statement timeout, so a hung database costs a bounded wait.
   const pool = createPool(database.url, config.DATABASE_POOL_SIZE, undefined, poolTimeouts(config));
   const apiKeys = new ApiKeysRepository(pool);
-  const prisma = createPrismaClient(pool);
   // Recorded by the first run, refused when it differs: one line naming both (main's catch).
-  await assertDatabaseEnvironment(prisma, config.APP_ENV);
+  await assertDatabaseEnvironment(pool, config.APP_ENV);
 
   // The embedded default is a developer's database: give it animals to browse and a key to try.
   let demoKey: string | null = null;
   if (database.isEmbedded) {
-    if ((await prisma.category.count()) === 0) {
-      const seeded = await seedDatabase(prisma);
-      logger.info(seeded, 'demo content added to the new database');
+    if ((await new CategoriesRepository(pool).list()).length === 0) {
+      // Prisma's client (and its query engine, ~37 MB) only for the seed, and gone after it: the
+      // serving process runs every query on the pool (docs/decisions.md, "Prisma at run time").
+      const prisma = createPrismaClient(pool);
+      try {
+        const seeded = await seedDatabase(prisma);
+        logger.info(seeded, 'demo content added to the new database');
+      } finally {
+        await prisma.$disconnect();
+      }
     }
     demoKey = await ensureDemoKey(pool, config.APP_ENV);
   }
 
   const app = await createApp({
     config,
-    prisma,
     pool,
     logger,
     accessLogger,
@@ -139,7 +145,6 @@ const main = async () => {
       await app.close();
       // Every request has been answered: its access line goes out before the last lines.
       await flushed(accessLogDestination);
-      await prisma.$disconnect();
       await pool.end();
       // The embedded database: stops serving it and flushes PGlite to disk.
       await database.close();

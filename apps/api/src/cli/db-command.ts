@@ -1,5 +1,9 @@
 import { markMigrationRolledBack, migrate, seedDatabase } from '@pets/db';
-import { recordDatabaseEnvironment, setDatabaseEnvironment } from '../core/database-environment';
+import {
+  readDatabaseEnvironment,
+  recordDatabaseEnvironment,
+  setDatabaseEnvironment,
+} from '../core/database-environment';
 import { parseCommandArgs, type TCliIo, UsageError, withDatabase } from './cli-support';
 
 export const DB_USAGE = `Database commands.
@@ -26,7 +30,7 @@ export const runMigrateCommand = async (args: string[], io: TCliIo): Promise<num
     return 0;
   }
   const rolledBack = values['rolled-back'];
-  await withDatabase(io, async ({ config, database, prisma }) => {
+  await withDatabase(io, async ({ config, database, pool }) => {
     if (rolledBack !== undefined) {
       await markMigrationRolledBack(database.url, rolledBack);
       io.out(`Marked ${rolledBack} as rolled back; the next \`pnpm db:migrate\` applies it again.`);
@@ -34,7 +38,7 @@ export const runMigrateCommand = async (args: string[], io: TCliIo): Promise<num
     }
     const { applied } = await migrate(database.url);
     const all = [...database.appliedMigrations, ...applied];
-    const environment = await recordDatabaseEnvironment(prisma, config.APP_ENV);
+    const environment = await recordDatabaseEnvironment(pool, config.APP_ENV);
     io.err(`Database environment: ${environment}.`);
     io.out(
       all.length === 0
@@ -84,13 +88,13 @@ export const runEnvironmentCommand = async (args: string[], io: TCliIo): Promise
   if (wanted !== undefined && target === undefined) {
     throw new UsageError(`--set takes production or staging, not "${wanted}"`);
   }
-  await withDatabase(io, async ({ prisma }) => {
+  await withDatabase(io, async ({ pool }) => {
     if (target === undefined) {
-      const row = await prisma.databaseEnvironment.findUnique({ where: { id: true } });
-      io.out(row ? row.environment : 'none recorded (the next migration or start records APP_ENV)');
+      const recorded = await readDatabaseEnvironment(pool);
+      io.out(recorded ?? 'none recorded (the next migration or start records APP_ENV)');
       return;
     }
-    const previous = await setDatabaseEnvironment(prisma, target);
+    const previous = await setDatabaseEnvironment(pool, target);
     io.out(
       previous === undefined || previous === target
         ? `The database belongs to ${target}.`

@@ -1,8 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { PrismaClient } from '@pets/db';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { CONFIG, PG_POOL, PRISMA } from '../app.tokens';
+import { CONFIG, PG_POOL } from '../app.tokens';
 import type { TConfig } from '../config';
 import { LOGGER } from '../logging/logger';
 
@@ -15,8 +14,10 @@ export type TCoreDependencies = {
    * asynchronous buffered one (logging/logger.ts). Same level and fields as `logger`.
    */
   accessLogger?: Logger;
-  prisma: PrismaClient;
-  /** The pool Prisma runs on (createPrismaClient(pool)): hot paths query it directly. */
+  /**
+   * The `pg` pool every query of the serving process runs on (Kysely's prepared statements; no
+   * Prisma client at run time: docs/decisions.md, "Prisma at run time").
+   */
   pool: Pool;
 };
 
@@ -29,17 +30,16 @@ export type TCoreDependencies = {
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
 export class CoreModule {
-  static register({ config, logger, prisma, pool }: TCoreDependencies): DynamicModule {
+  static register({ config, logger, pool }: TCoreDependencies): DynamicModule {
     return {
       module: CoreModule,
       global: true,
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
-        { provide: PRISMA, useValue: prisma },
         { provide: PG_POOL, useValue: pool },
       ],
-      exports: [CONFIG, LOGGER, PRISMA, PG_POOL],
+      exports: [CONFIG, LOGGER, PG_POOL],
     };
   }
 }

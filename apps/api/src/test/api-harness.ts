@@ -89,9 +89,7 @@ export const startTestApi = async ({
   const appPool = appDatabaseUrl
     ? createPool(appDatabaseUrl, 2, undefined, poolTimeouts(config))
     : pool;
-  const appPrisma = appDatabaseUrl ? createPrismaClient(appPool) : prisma;
   const disconnect = async () => {
-    await appPrisma.$disconnect();
     await prisma.$disconnect();
     await Promise.all([...new Set([pool, appPool])].map((each) => each.end()));
   };
@@ -116,7 +114,6 @@ export const startTestApi = async ({
   try {
     app = await createApp({
       config,
-      prisma: appPrisma,
       pool: appPool,
       logger,
       apiKeyLookup,

@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Controller, Get, Inject } from '@nestjs/common';
-import type { PrismaClient } from '@pets/db';
+import type { Pool } from 'pg';
 import { Access } from '../../admission/route';
-import { CONFIG, PRISMA } from '../../app.tokens';
+import { CONFIG, PG_POOL } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { serviceUnavailable } from '../../http/database-faults';
 import { HEALTH_PATH, READINESS_PATH } from '../../http/routes';
@@ -18,7 +18,7 @@ export class HealthController implements BeforeApplicationShutdown {
 
   constructor(
     @Inject(CONFIG) private readonly config: TConfig,
-    @Inject(PRISMA) private readonly prisma: PrismaClient,
+    @Inject(PG_POOL) private readonly pool: Pool,
     @Inject(RATE_LIMIT_STORE) private readonly rateLimitStore: TRateLimitStore,
   ) {}
 
@@ -40,7 +40,7 @@ export class HealthController implements BeforeApplicationShutdown {
     if (this.isShuttingDown) {
       throw serviceUnavailable('Not ready: the API is shutting down.');
     }
-    const database = await checkDatabase(this.prisma);
+    const database = await checkDatabase(this.pool);
     if (database.status !== 'ok') {
       throw serviceUnavailable(`Not ready: ${database.reason}.`);
     }

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@pets/db';
+import type { TQueryable } from '@pets/db';
 import { classifyDatabaseError, describeDatabaseFault } from '../../http/database-faults';
 import type { TRateLimitStore } from '../../rate-limit/rate-limit.types';
 
@@ -51,10 +51,10 @@ const reasonOf = (error: unknown): string => {
     : 'the database check failed';
 };
 
-export const checkDatabase = async (prisma: PrismaClient): Promise<TDatabaseCheck> => {
+export const checkDatabase = async (db: TQueryable): Promise<TDatabaseCheck> => {
   const started = performance.now();
   try {
-    await withTimeout(prisma.$queryRaw`SELECT 1`, DATABASE_CHECK_TIMEOUT_MS);
+    await withTimeout(db.query('SELECT 1'), DATABASE_CHECK_TIMEOUT_MS);
     return { status: 'ok', latencyMs: Math.round((performance.now() - started) * 100) / 100 };
   } catch (error) {
     return { status: 'down', reason: reasonOf(error) };
