@@ -2,7 +2,7 @@ import { createPool } from '@pets/db';
 import { MailRepository } from '@pets/store/mail.repository';
 import { withTransaction } from '@pets/store/transaction';
 import type { Pool } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobQueue, type TJobQueue } from '../jobs/job-queue';
 import { createLogger } from '../logging/logger';
 import { startTestApi, type TTestApi } from '../test/api-harness';
@@ -61,6 +61,22 @@ const rowsOf = async () =>
     }>('SELECT id, sent_at, attempts, last_error FROM mail_messages ORDER BY id')
   ).rows;
 
+/**
+ * The row at `index` (`-1`: the last) once the worker has recorded it as sent: the SMTP server
+ * receives a message a moment before the worker's update commits.
+ */
+const sentRow = (index: number) =>
+  vi.waitFor(
+    async () => {
+      const row = (await rowsOf()).at(index);
+      if (!row?.sent_at) {
+        throw new Error('not recorded as sent yet');
+      }
+      return row;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
+
 describe('the mail outbox', () => {
   it('sends a committed message once, as HTML and plain text from one template, in the store time zone', async () => {
     await withTransaction(pool, (client) => mail.enqueue(client, received()));
@@ -78,7 +94,8 @@ describe('the mail outbox', () => {
     expect(message?.html).toContain('href="https://adopt.example/pets/42"');
     expect(message?.text).toContain('https://adopt.example/pets/42');
     expect(message?.messageId).toMatch(/^<mail-\d+\.\d+@adopt\.example>$/);
-    const [row] = await rowsOf();
+    // The server has the message before the worker records it as sent: wait for that record.
+    const row = await sentRow(0);
     expect(row?.sent_at).toBeInstanceOf(Date);
     expect(row?.attempts).toBe(1);
   });
@@ -106,7 +123,7 @@ describe('the mail outbox', () => {
     smtp.refuseNext(1);
     await withTransaction(pool, (client) => mail.enqueue(client, received({ petName: 'Clover' })));
     await smtp.waitFor(before + 1, 60_000);
-    const row = (await rowsOf()).at(-1);
+    const row = await sentRow(-1);
     expect(row?.attempts).toBe(2);
     expect(row?.last_error).toBeNull();
     // Meanwhile the row said why, in our words, and so did the log (without the recipient).
