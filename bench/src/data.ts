@@ -12,7 +12,8 @@ import { API_CLI } from './api-app';
 /**
  * The benchmark's database: a new database on DATABASE_URL's server, or (DATABASE_URL unset) a new
  * embedded database in a temporary DATA_DIR. Either way it is the benchmark's own and goes away
- * afterwards.
+ * afterwards, with a DATA_DIR of its own: what the API writes there besides the database (the dev
+ * mailbox's messages, named by outbox id, and media) must not land in the developer's `.data`.
  */
 export type TBenchDatabase = {
   mode: 'postgresql' | 'embedded';
@@ -54,6 +55,7 @@ export const createBenchDatabase = async (
     };
   }
   // The one create-migrate-drop of @pets/db/testing, on DATABASE_URL's server.
+  const dataDir = await mkdtemp(join(tmpdir(), 'pets-bench-'));
   const { url, drop } = await createTestDatabase({
     adminUrl: databaseUrl,
     namePrefix: 'pets_bench',
@@ -66,9 +68,12 @@ export const createBenchDatabase = async (
   return {
     mode: 'postgresql',
     label: `PostgreSQL ${version.split(' ')[0]} at ${redactDatabaseUrl(url)} (created for this run)`,
-    apiEnv: { DATABASE_URL: url },
+    apiEnv: { DATABASE_URL: url, DATA_DIR: dataDir },
     resolveUrl: async () => url,
-    drop,
+    drop: async () => {
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
 };
 
