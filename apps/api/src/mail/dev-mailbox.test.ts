@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPet, placedOrder } from '../modules/orders/orders.test-support';
@@ -77,4 +77,24 @@ it('puts every message in the dev mailbox, and pnpm mail lists them', async () =
     `  file://${join(folder, '0000000001.html')}`,
   ]);
   expect(listed.stderr).toContain(`2 in the dev mailbox (${folder})`);
+}, 60_000);
+
+it('makes the folder again when it was deleted while the API runs', async () => {
+  const staff = await api.createKey({ name: 'Back office', role: 'staff' });
+  const categoryId = Number((await api.prisma.category.create({ data: { name: 'Cats' } })).id);
+  const folder = api.config.mailDir;
+  rmSync(folder, { recursive: true, force: true });
+
+  const petId = await createPet(api, staff, categoryId, 'Biscuit');
+  await placedOrder(api, staff, petId);
+
+  await expect
+    .poll(
+      () =>
+        (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.endsWith('.eml'))
+          .length,
+      { timeout: 20_000 },
+    )
+    .toBe(2);
+  expect(readdirSync(folder).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 }, 60_000);
