@@ -99,10 +99,13 @@ const BUCKETS: [string, RegExp][] = [
 const isNodes = (frame: TCallFrame) =>
   frame.url === '' || frame.url.startsWith('node:') || !frame.url.includes('/');
 
+/** The bucket of the collector's samples (V8's own frame name). */
+export const GC_BUCKET = '(garbage collector)';
+
 /** The bucket of a sample: GC and the like by name, else the nearest non-Node frame's package. */
 export const bucketOf = (stack: TCallFrame[]): string => {
   const leaf = stack[0];
-  if (leaf && ['(garbage collector)', '(program)', '(idle)'].includes(leaf.functionName)) {
+  if (leaf && [GC_BUCKET, '(program)', '(idle)'].includes(leaf.functionName)) {
     return leaf.functionName;
   }
   const owner = stack.find((frame) => !isNodes(frame));

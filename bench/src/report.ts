@@ -1,5 +1,6 @@
 import type { TAnalyzedPlan, TPlan } from './data';
 import type { TLoadResult } from './load';
+import { GC_BUCKET } from './profile';
 
 /** Every request the benchmark can load, in the order a run takes them (`--only` picks some). */
 export const SCENARIO_IDS = [
@@ -99,8 +100,9 @@ const count = (value: number) => value.toLocaleString('en-US');
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : round(a / b, 3));
 
 /**
- * The targets, checked against the measurements (for 2-core machines). The
- * memory goal depends on the database: the embedded one (PGlite) lives in the API's process.
+ * The targets of issue 30, checked against the measurements (for 2-core machines; issue 17's
+ * stricter goals, 80% of the floor with p99 1.3× for the list and 70% for POST, are beyond them).
+ * The memory goal depends on the database: the embedded one (PGlite) lives in the API's process.
  */
 export const evaluateTargets = (
   results: TRunResult[],
@@ -114,16 +116,27 @@ export const evaluateTargets = (
   for (const each of of('list')) {
     targets.push({
       name: `GET /v1/pets?limit=20 throughput, ${count(each.size)} pets`,
-      target: '≥ 80% of the floor',
+      target: '≥ 60% of the floor',
       measured: percent(each.throughputRatio),
-      isMet: each.throughputRatio >= 0.8,
+      isMet: each.throughputRatio >= 0.6,
     });
     targets.push({
       name: `GET /v1/pets?limit=20 p99 latency, ${count(each.size)} pets`,
-      target: '≤ 1.3× the floor',
+      target: '≤ 1.5× the floor',
       measured: `${times(each.p99Ratio)} (${each.ours.latencyMs.p99} vs ${each.floor.latencyMs.p99} ms)`,
-      isMet: each.p99Ratio <= 1.3,
+      isMet: each.p99Ratio <= 1.5,
     });
+    const profile = each.ours.profile;
+    if (profile?.unit === 'µs' && profile.totalPerRequest > 0) {
+      const collector = profile.buckets.find((bucket) => bucket.name === GC_BUCKET);
+      const share = (collector?.perRequest ?? 0) / profile.totalPerRequest;
+      targets.push({
+        name: `GET /v1/pets?limit=20 collector's share of the API's CPU (--profile), ${count(each.size)} pets`,
+        target: '≤ 10%',
+        measured: `${(share * 100).toFixed(1)}%`,
+        isMet: share <= 0.1,
+      });
+    }
   }
   for (const each of of('list')) {
     if (each.peerRatio !== undefined && each.peer) {
@@ -146,9 +159,9 @@ export const evaluateTargets = (
   for (const each of of('create')) {
     targets.push({
       name: `POST /v1/pets throughput, ${count(each.size)} pets`,
-      target: '≥ 70% of the floor',
+      target: '≥ 60% of the floor',
       measured: percent(each.throughputRatio),
-      isMet: each.throughputRatio >= 0.7,
+      isMet: each.throughputRatio >= 0.6,
     });
   }
   const smallest = Math.min(...sizes);
@@ -171,7 +184,7 @@ export const evaluateTargets = (
     }
   }
   const worstRss = Math.max(...peakRss.map((each) => each.ours));
-  const rssGoal = database === 'embedded' ? 300 : 200;
+  const rssGoal = database === 'embedded' ? 450 : 250;
   targets.push({
     name: `API peak memory (RSS) under load, ${database === 'embedded' ? 'embedded database (in the API process)' : 'PostgreSQL'}`,
     target: `< ${rssGoal} MB`,
