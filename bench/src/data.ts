@@ -40,8 +40,9 @@ const withClient = async <T>(url: string, work: (client: pg.Client) => Promise<T
 export const createBenchDatabase = async (
   databaseUrl: string | undefined,
 ): Promise<TBenchDatabase> => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'pets-bench-'));
+  const removeDataDir = () => rm(dataDir, { recursive: true, force: true });
   if (!databaseUrl) {
-    const dataDir = await mkdtemp(join(tmpdir(), 'pets-bench-'));
     let url: string | undefined;
     return {
       mode: 'embedded',
@@ -51,15 +52,17 @@ export const createBenchDatabase = async (
         url ??= (await openDatabase({ DATABASE_URL: undefined, dataDir }, { role: 'tool' })).url;
         return url;
       },
-      drop: () => rm(dataDir, { recursive: true, force: true }),
+      drop: removeDataDir,
     };
   }
   // The one create-migrate-drop of @pets/db/testing, on DATABASE_URL's server.
-  const dataDir = await mkdtemp(join(tmpdir(), 'pets-bench-'));
   const { url, drop } = await createTestDatabase({
     adminUrl: databaseUrl,
     namePrefix: 'pets_bench',
     adminUrlSetting: 'DATABASE_URL',
+  }).catch(async (error: unknown) => {
+    await removeDataDir();
+    throw error;
   });
   const version = await withClient(url, async (client) => {
     const { rows } = await client.query<{ server_version: string }>('SHOW server_version');
@@ -72,7 +75,7 @@ export const createBenchDatabase = async (
     resolveUrl: async () => url,
     drop: async () => {
       await drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await removeDataDir();
     },
   };
 };

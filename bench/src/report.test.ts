@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GC_BUCKET } from './profile';
 import { evaluateTargets, type TMeasured, type TRunResult } from './report';
 
 const measured = (requestsPerSec: number, p99: number, gcShare?: number): TMeasured => ({
@@ -21,7 +22,7 @@ const measured = (requestsPerSec: number, p99: number, gcShare?: number): TMeasu
           totalPerRequest: 400,
           buckets: [
             { name: 'SQL (pg + ours)', perRequest: 400 * (1 - gcShare) },
-            { name: '(garbage collector)', perRequest: 400 * gcShare },
+            { name: GC_BUCKET, perRequest: 400 * gcShare },
           ],
         },
       }),
