@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { mailboxFileName } from '@pets/contract/rules';
 import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/schemas';
 import { createTransport } from 'nodemailer';
+import { buildMessage, type TMimeMail } from './mime';
 
 /**
  * Where a rendered message goes: the mail server of SMTP_URL, or, without one (the `pnpm start`
@@ -11,19 +12,9 @@ import { createTransport } from 'nodemailer';
  * id, so writing it twice leaves one message.
  */
 
-export type TOutgoingMail = {
+export type TOutgoingMail = TMimeMail & {
   /** The outbox id (mail_messages.id). */
   id: string;
-  from: string;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  /** Stable across retries, so a second copy is recognisably the same message. */
-  messageId: string;
-  date: Date;
-  /** Header fields of its own (List-Unsubscribe, say). */
-  headers?: Record<string, string>;
 };
 
 export type TMailTransport = {
@@ -35,18 +26,6 @@ export type TMailTransport = {
 /** Fails the attempt in our words: the server's own reply may carry addresses or credentials. */
 export class MailSendError extends Error {}
 
-/** The message as nodemailer builds it, the same for the server and the dev mailbox. */
-const messageOf = ({ from, to, subject, html, text, messageId, date, headers }: TOutgoingMail) => ({
-  from,
-  to,
-  subject,
-  html,
-  text,
-  messageId,
-  date,
-  ...(headers ? { headers } : {}),
-});
-
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
 export const smtpTransport = (smtpUrl: string): TMailTransport => {
@@ -54,7 +33,12 @@ export const smtpTransport = (smtpUrl: string): TMailTransport => {
   return {
     send: async (mail) => {
       try {
-        await transporter.sendMail(messageOf(mail));
+        // Built here in one pass (mime.ts); nodemailer only delivers it. With `raw` the envelope
+        // is not read from the message, so it is given.
+        await transporter.sendMail({
+          envelope: { from: mail.from, to: mail.to },
+          raw: buildMessage(mail),
+        });
       } catch (error) {
         const code = (error as { code?: unknown; responseCode?: unknown }) ?? {};
         throw new MailSendError(
@@ -67,7 +51,6 @@ export const smtpTransport = (smtpUrl: string): TMailTransport => {
 };
 
 export const mailboxTransport = (folder: string): TMailTransport => {
-  const builder = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   // The folder is made when a write finds it missing (first message, or deleted meanwhile), not
   // before every message: a `mkdir` per message was about 4% of an order's CPU in `pnpm bench`.
   const writeTmp = async (path: string, content: string | Buffer) => {
@@ -88,7 +71,8 @@ export const mailboxTransport = (folder: string): TMailTransport => {
   };
   return {
     send: async (mail) => {
-      const built = await builder.sendMail(messageOf(mail));
+      // Unix line ends, as in a mail folder on disk.
+      const eml = buildMessage(mail).replaceAll('\r\n', '\n');
       const entry: TDevMailboxEntry = {
         id: mail.id,
         from: mail.from,
@@ -98,12 +82,12 @@ export const mailboxTransport = (folder: string): TMailTransport => {
         text: mail.text,
         html: mail.html,
       };
-      await write(`${mailboxFileName(mail.id)}.eml`, built.message as Buffer);
+      await write(`${mailboxFileName(mail.id)}.eml`, eml);
       await write(`${mailboxFileName(mail.id)}.html`, mail.html);
       // Last: a listed message always has its .eml.
       await write(`${mailboxFileName(mail.id)}.json`, JSON.stringify(entry));
     },
-    close: () => builder.close(),
+    close: () => undefined,
   };
 };
 
