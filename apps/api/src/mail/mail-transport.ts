@@ -71,8 +71,9 @@ export const mailboxTransport = (folder: string): TMailTransport => {
   };
   return {
     send: async (mail) => {
-      // Unix line ends, as in a mail folder on disk.
-      const eml = buildMessage(mail).replaceAll('\r\n', '\n');
+      // Unix line ends, as in a mail folder on disk: every CR dropped, as nodemailer's
+      // `newline: 'unix'` did.
+      const eml = buildMessage(mail).replaceAll('\r', '');
       const entry: TDevMailboxEntry = {
         id: mail.id,
         from: mail.from,
