@@ -17,26 +17,20 @@ export type TMimeMail = {
   headers?: Record<string, string>;
 };
 
-/** The tree nodemailer composes for a message: multipart/alternative, plain text then HTML. */
-export const composeTree = ({
-  from,
-  to,
-  subject,
-  html,
-  text,
-  messageId,
-  date,
-  headers,
-}: TMimeMail): MimeNode =>
+/**
+ * The tree nodemailer composes for a message: multipart/alternative, plain text then HTML. Only
+ * these fields are passed on: the composer reads many more (`raw`, `attachments`, ...).
+ */
+export const composeTree = (mail: TMimeMail): MimeNode =>
   new MailComposer({
-    from,
-    to,
-    subject,
-    html,
-    text,
-    messageId,
-    date,
-    ...(headers ? { headers } : {}),
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    messageId: mail.messageId,
+    date: mail.date,
+    headers: mail.headers,
   }).compile();
 
 /** A leaf's body in its transfer encoding, as nodemailer's encoder streams would write it. */
