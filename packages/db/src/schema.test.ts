@@ -401,9 +401,23 @@ const roundTrips: Record<Prisma.ModelName, () => Promise<void>> = {
       data: { deliveryId: delivery.id, at: new Date(), statusCode: 500, durationMs: 12 },
     });
     expect(attempt).toMatchObject({ error: null, responseBody: null });
-    // Deleting the endpoint deletes its deliveries and their attempts.
+    const lease = await prisma.webhookEndpointLease.create({
+      data: {
+        endpointId: endpoint.id,
+        leaseUntil: new Date(),
+        leaseToken: '6f1c1f0e-7d1a-4c53-9a3e-1f0f8d5e2b7a',
+      },
+    });
+    expect(lease).toMatchObject({ failingSince: null });
+    // Deleting the endpoint deletes its deliveries, their attempts and its lease.
     await prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
     expect(await prisma.webhookAttempt.count({ where: { deliveryId: delivery.id } })).toBe(0);
+    expect(await prisma.webhookEndpointLease.count({ where: { endpointId: endpoint.id } })).toBe(0);
+  },
+
+  WebhookEndpointLease: async () => {
+    // Written and read with its endpoint (WebhookEndpoint above).
+    expect(await prisma.webhookEndpointLease.count()).toBe(0);
   },
 
   WebhookDelivery: async () => {

@@ -98,6 +98,45 @@ const INSERT_ENDPOINT = prepare(
       .returning(ENDPOINT_COLUMNS),
 );
 
+/** The endpoint's sending side, made with it: no lease, not failing. */
+const INSERT_LEASE = prepare((db, p: { endpointId: string }) =>
+  db.insertInto('webhook_endpoint_leases').values({ endpoint_id: p.endpointId }),
+);
+
+/**
+ * Whoever registers endpoints for a key waits here while another registration of the same key's
+ * organisation (or of the key, without one) counts and inserts: two at once cannot both take the
+ * last place. The organisation's, if any, answered once the lock is held.
+ */
+const LOCK_REGISTRATIONS = prepare((db, p: { apiKeyId: string }) =>
+  db
+    .selectFrom('api_keys')
+    .select([
+      'organization_id as organizationId',
+      sql<string>`pg_advisory_xact_lock(hashtextextended(coalesce('organization:' || organization_id, 'key:' || id), 26))::text`.as(
+        'locked',
+      ),
+    ])
+    .where('id', '=', p.apiKeyId),
+);
+
+/** The key's endpoints, and those of every key of its organisation that still works. */
+const COUNT_ENDPOINTS = prepare((db, p: { apiKeyId: string; organizationId: string | null }) =>
+  db
+    .selectFrom('webhook_endpoints as w')
+    .innerJoin('api_keys as k', 'k.id', 'w.api_key_id')
+    .select([
+      sql<string>`count(*) filter (where w.api_key_id = ${p.apiKeyId}::bigint)`.as('ofKey'),
+      sql<string>`count(*) filter (where k.revoked_at is null)`.as('ofOrganization'),
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('w.api_key_id', '=', p.apiKeyId),
+        eb('k.organization_id', '=', sql<string>`${p.organizationId}::bigint`),
+      ]),
+    ),
+);
+
 const GET_ENDPOINT = prepare((db, p: { id: string; apiKeyId: string }) =>
   db
     .selectFrom('webhook_endpoints')
@@ -359,6 +398,9 @@ const INSERT_DELIVERIES = prepare((db, p: { endpointId: string; eventIds: string
           sql<Date>`now()`.as('next_attempt_at'),
         ])
         .where('id', '=', sql<string>`any(${p.eventIds}::bigint[])`)
+        // In the order the fan-out reads them (the events' recording order): a delivery's id is
+        // its place in the endpoint's queue.
+        .orderBy('xact_id')
         .orderBy('id'),
     )
     .onConflict((conflict) => conflict.columns(['endpoint_id', 'event_id']).doNothing()),
@@ -372,65 +414,116 @@ const MOVE_CURSOR = prepare((db, p: { id: string; cursorXactId: string; cursorEv
 );
 
 /**
- * Claims due deliveries: each is leased (its next attempt moved `leaseSeconds` on) so no other
- * worker takes it meanwhile, and a worker that dies mid-attempt leaves it to be tried again when
- * the lease ends: at least once. Oldest first. A disabled endpoint's deliveries wait, except tests.
+ * Claims due deliveries, at most one per endpoint across every process: each claimed delivery's
+ * endpoint is leased (its `webhook_endpoint_leases` row: until when, and a token of this claim)
+ * and so is the delivery (its next attempt moved `leaseSeconds` on), so no other worker sends to
+ * that endpoint meanwhile, and a worker that dies mid-attempt leaves both to be taken again when
+ * the lease ends: at least once. For each endpoint not leased, its oldest due delivery (one after
+ * the other, in order); of those, the oldest first, at most `good` of endpoints whose last attempt
+ * did not fail and at most `failing` of endpoints whose last attempt failed, so that failing
+ * endpoints only ever take their own share of the senders. A disabled endpoint's deliveries wait,
+ * except tests.
  */
-const CLAIM_DELIVERIES = prepare(
-  (db, p: { limit: number; leaseSeconds: number; busyEndpointIds: string[] }) =>
-    db
-      .updateTable('webhook_deliveries as d')
-      .from('webhook_endpoints as w')
-      .set({
-        next_attempt_at: sql<Date>`now() + make_interval(secs => ${p.leaseSeconds}::float8)`,
-        attempt_count: sql<number>`d.attempt_count + 1`,
-      })
-      .whereRef('w.id', '=', 'd.endpoint_id')
-      .where('d.id', 'in', (eb) =>
-        eb
-          .selectFrom('webhook_deliveries as due')
-          .select('due.id')
-          // Each endpoint's oldest due delivery: one at a time per endpoint, in order, so a
-          // slow or dead endpoint holds back its own deliveries only.
-          .where('due.id', 'in', (oldest) =>
-            oldest
-              .selectFrom('webhook_deliveries as o')
-              .innerJoin('webhook_endpoints as e', 'e.id', 'o.endpoint_id')
-              .innerJoin('api_keys as k', 'k.id', 'e.api_key_id')
-              .distinctOn('o.endpoint_id')
-              .select('o.id')
-              .where('o.status', '=', 'pending')
-              .where('o.next_attempt_at', '<=', sql<Date>`now()`)
-              .where('k.revoked_at', 'is', null)
-              .where((where) =>
-                where.or([where('e.status', '=', 'enabled'), where('o.event_id', 'is', null)]),
-              )
-              .where(sql<boolean>`o.endpoint_id <> all(${p.busyEndpointIds}::bigint[])`)
-              .orderBy('o.endpoint_id')
-              .orderBy('o.id'),
-          )
-          .where('due.status', '=', 'pending')
-          .where('due.next_attempt_at', '<=', sql<Date>`now()`)
-          .orderBy('due.id')
-          .limit(p.limit)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning([
-        'd.id',
-        'd.endpoint_id as endpointId',
-        'd.event_id as eventId',
-        'd.payload',
-        'd.attempt_count as attemptCount',
-        rfc3339('d.created_at').as('createdAt'),
-        'w.url',
-        'w.secret',
-        sql<
-          string | null
-        >`case when w.previous_secret_expires_at > now() then w.previous_secret end`.as(
-          'previousSecret',
+const CLAIM_DELIVERIES = prepare((db, p: { good: number; failing: number; leaseSeconds: number }) =>
+  db
+    .with('due', (qb) =>
+      qb
+        .selectFrom('webhook_deliveries as o')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'o.endpoint_id')
+        .innerJoin('webhook_endpoint_leases as l', 'l.endpoint_id', 'o.endpoint_id')
+        .innerJoin('api_keys as k', 'k.id', 'e.api_key_id')
+        .distinctOn('o.endpoint_id')
+        .select([
+          'o.endpoint_id as endpointId',
+          'o.id as deliveryId',
+          sql<boolean>`l.failing_since is not null`.as('isFailing'),
+        ])
+        .where('o.status', '=', 'pending')
+        .where('o.next_attempt_at', '<=', sql<Date>`now()`)
+        .where('k.revoked_at', 'is', null)
+        .where((where) =>
+          where.or([where('e.status', '=', 'enabled'), where('o.event_id', 'is', null)]),
+        )
+        .where(sql<boolean>`(l.lease_until is null or l.lease_until <= now())`)
+        .orderBy('o.endpoint_id')
+        .orderBy('o.id'),
+    )
+    .with('picked', (qb) =>
+      qb
+        .selectFrom(
+          qb
+            .selectFrom('due')
+            .select([
+              'endpointId',
+              'deliveryId',
+              'isFailing',
+              sql<number>`row_number() over (partition by "isFailing" order by "deliveryId")`.as(
+                'place',
+              ),
+            ])
+            .as('ranked'),
+        )
+        .select(['endpointId', 'deliveryId'])
+        .where(
+          sql<boolean>`place <= case when "isFailing" then ${p.failing}::int else ${p.good}::int end`,
         ),
-      ]),
+    )
+    // Locked, and the lease checked again on the row as it is now: another worker may have
+    // taken it since this statement's snapshot (one holding it now is skipped).
+    .with('locked', (qb) =>
+      qb
+        .selectFrom('webhook_endpoint_leases as f')
+        .innerJoin('picked', 'picked.endpointId', 'f.endpoint_id')
+        .select(['f.endpoint_id as endpointId', 'picked.deliveryId'])
+        .where(sql<boolean>`(f.lease_until is null or f.lease_until <= now())`)
+        .forUpdate('f')
+        .skipLocked(),
+    )
+    // Still due on the row as it is now: another worker may have sent it meanwhile, and then
+    // the endpoint is not leased either.
+    .with('claimed', (qb) =>
+      qb
+        .updateTable('webhook_deliveries as d')
+        .from('locked')
+        .set({
+          next_attempt_at: sql<Date>`now() + make_interval(secs => ${p.leaseSeconds}::float8)`,
+          attempt_count: sql<number>`d.attempt_count + 1`,
+        })
+        .whereRef('d.id', '=', 'locked.deliveryId')
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', sql<Date>`now()`)
+        .returning([
+          'd.id',
+          'd.endpoint_id as endpointId',
+          'd.payload',
+          'd.attempt_count as attemptCount',
+          rfc3339('d.created_at').as('createdAt'),
+        ]),
+    )
+    .updateTable('webhook_endpoint_leases as g')
+    .from('claimed')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'claimed.endpointId')
+    .set({
+      lease_until: sql<Date>`now() + make_interval(secs => ${p.leaseSeconds}::float8)`,
+      lease_token: sql<string>`gen_random_uuid()`,
+    })
+    .whereRef('g.endpoint_id', '=', 'claimed.endpointId')
+    .returning([
+      'claimed.id',
+      'claimed.endpointId',
+      'claimed.payload',
+      'claimed.attemptCount',
+      'claimed.createdAt',
+      'w.url',
+      'w.secret',
+      sql<string>`g.lease_token::text`.as('leaseToken'),
+      sql<boolean>`g.failing_since is not null`.as('isFailing'),
+      sql<
+        string | null
+      >`case when w.previous_secret_expires_at > now() then w.previous_secret end`.as(
+        'previousSecret',
+      ),
+    ]),
 );
 
 const INSERT_ATTEMPT = prepare(
@@ -462,6 +555,24 @@ const SETTLE_DELIVERY = prepare(
       .updateTable('webhook_deliveries')
       .set({ status: p.status, next_attempt_at: p.nextAttemptAt })
       .where('id', '=', p.id),
+);
+
+/**
+ * The endpoint after an attempt: failing since then (or still), or not failing; and its lease
+ * given back, if this claim still holds it (one that outlived its lease has lost it to another).
+ */
+const RELEASE_ENDPOINT = prepare(
+  (db, p: { id: string; leaseToken: string; isSuccess: boolean; at: Date }) =>
+    db
+      .updateTable('webhook_endpoint_leases')
+      .set({
+        failing_since: sql<Date | null>`case when ${p.isSuccess}::boolean then null else coalesce(failing_since, ${p.at}::timestamptz) end`,
+        lease_until: sql<Date | null>`case when lease_token = ${p.leaseToken}::uuid then null else lease_until end`,
+        lease_token: sql<
+          string | null
+        >`case when lease_token = ${p.leaseToken}::uuid then null else lease_token end`,
+      })
+      .where('endpoint_id', '=', p.id),
 );
 
 /**
@@ -563,6 +674,10 @@ export type TClaimedDelivery = {
   url: string;
   /** The secrets to sign with, decrypted: the current one, and the previous during the overlap. */
   secrets: string[];
+  /** The claim's hold on the endpoint, given back when the attempt is recorded. */
+  leaseToken: string;
+  /** Whether the endpoint's last attempt failed: it is sent from the failing endpoints' share. */
+  isFailing: boolean;
 };
 
 export type TAttemptResult = {
@@ -588,23 +703,53 @@ export class WebhooksRepository {
     this.key = sealingKey(pool, SECRETS_KEY_NAME);
   }
 
+  /**
+   * Registers an endpoint for the key, unless the key has `limits.perKey` endpoints already, or
+   * the keys of its organisation that still work have `limits.perOrganization` (counted under a
+   * lock of the organisation, or of the key without one: two at once cannot both take the last
+   * place).
+   */
   async create(
     apiKeyId: bigint,
     input: { url: string; eventTypes: string[]; description: string | null },
-  ): Promise<TWebhookEndpoint & { secret: string }> {
+    limits: { perKey: number; perOrganization: number },
+  ): Promise<
+    { endpoint: TWebhookEndpoint & { secret: string } } | { refused: 'key' | 'organization' }
+  > {
     const secret = newWebhookSecret();
-    const { rows } = await INSERT_ENDPOINT.execute(this.pool, {
-      apiKeyId: String(apiKeyId),
-      url: input.url,
-      eventTypes: input.eventTypes,
-      description: input.description,
-      secret: seal(await this.key(), secret),
+    const sealed = seal(await this.key(), secret);
+    return withTransaction(this.pool, async (client) => {
+      const { rows: keys } = await LOCK_REGISTRATIONS.execute(client, {
+        apiKeyId: String(apiKeyId),
+      });
+      const organizationId = keys[0]?.organizationId ?? null;
+      const { rows: counts } = await COUNT_ENDPOINTS.execute(client, {
+        apiKeyId: String(apiKeyId),
+        organizationId: organizationId === null ? null : String(organizationId),
+      });
+      if (Number(counts[0]?.ofKey ?? 0) >= limits.perKey) {
+        return { refused: 'key' as const };
+      }
+      if (
+        organizationId !== null &&
+        Number(counts[0]?.ofOrganization ?? 0) >= limits.perOrganization
+      ) {
+        return { refused: 'organization' as const };
+      }
+      const { rows } = await INSERT_ENDPOINT.execute(client, {
+        apiKeyId: String(apiKeyId),
+        url: input.url,
+        eventTypes: input.eventTypes,
+        description: input.description,
+        secret: sealed,
+      });
+      const row = rows[0];
+      if (!row) {
+        throw new Error('webhook_endpoints: the insert returned no row');
+      }
+      await INSERT_LEASE.execute(client, { endpointId: row.id });
+      return { endpoint: { ...toEndpoint(row), secret } };
     });
-    const row = rows[0];
-    if (!row) {
-      throw new Error('webhook_endpoints: the insert returned no row');
-    }
-    return { ...toEndpoint(row), secret };
   }
 
   async get(apiKeyId: bigint, id: bigint): Promise<TWebhookEndpoint | null> {
@@ -806,18 +951,21 @@ export class WebhooksRepository {
   }
 
   /**
-   * The oldest due delivery of up to `limit` endpoints (not `busyEndpointIds`, those this process
-   * is sending to), leased for `leaseSeconds`, with their decrypted secrets.
+   * The oldest due delivery of endpoints no worker is sending to: up to `limits.good` endpoints
+   * whose last attempt did not fail and `limits.failing` whose last attempt failed, each endpoint
+   * leased for `leaseSeconds`, with their decrypted secrets. Oldest first.
    */
   async claim(
-    limit: number,
+    limits: { good: number; failing: number },
     leaseSeconds: number,
-    busyEndpointIds: readonly string[] = [],
   ): Promise<TClaimedDelivery[]> {
+    if (limits.good <= 0 && limits.failing <= 0) {
+      return [];
+    }
     const { rows } = await CLAIM_DELIVERIES.execute(this.pool, {
-      limit,
+      good: Math.max(0, limits.good),
+      failing: Math.max(0, limits.failing),
       leaseSeconds,
-      busyEndpointIds: [...busyEndpointIds],
     });
     if (rows.length === 0) {
       return [];
@@ -827,8 +975,8 @@ export class WebhooksRepository {
       .map((row) => {
         const payload = row.payload as { id: string };
         return {
-          id: row.id,
-          endpointId: row.endpointId,
+          id: String(row.id),
+          endpointId: String(row.endpointId),
           messageId: payload.id,
           body: JSON.stringify(row.payload),
           attempt: row.attemptCount,
@@ -837,6 +985,8 @@ export class WebhooksRepository {
           secrets: [row.secret, row.previousSecret]
             .filter((sealed): sealed is string => sealed !== null)
             .map((sealed) => unseal(key, sealed)),
+          leaseToken: row.leaseToken,
+          isFailing: row.isFailing,
         };
       })
       .sort((first, second) => Number(BigInt(first.id) - BigInt(second.id)));
@@ -866,6 +1016,12 @@ export class WebhooksRepository {
         id: delivery.id,
         status,
         nextAttemptAt: status === 'pending' ? next.nextAttemptAt : null,
+      });
+      await RELEASE_ENDPOINT.execute(client, {
+        id: delivery.endpointId,
+        leaseToken: delivery.leaseToken,
+        isSuccess: next.isSuccess,
+        at: result.at,
       });
       if (status === 'failed') {
         const { rows: disabled } = await DISABLE_IF_FAILING.execute(client, {

@@ -2,6 +2,8 @@ import { type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { Header } from '../headers';
 import { BODY_LIMIT_TEXT } from '../rules/body-limit';
 import {
+  WEBHOOK_ENDPOINTS_PER_KEY_MAX,
+  WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX,
   WEBHOOK_SECRET_OVERLAP_HOURS,
   WEBHOOK_TEST_EVENT_TYPE,
   ZListWebhookDeliveriesQuery,
@@ -34,8 +36,13 @@ const KEY_IN_USE =
 const URL_RULES =
   'The `url` must be `https` (unless the server allows `http`), without a user name or ' +
   'password; an address that is a loopback, private, link-local or otherwise non-public IP is ' +
-  'refused (`400`), and one whose name resolves to such an address fails at delivery, each ' +
-  'attempt saying why.';
+  'refused (`400`), and one whose name resolves to such an address, or does not resolve, fails ' +
+  'at delivery, each attempt saying "the address is not allowed or not reachable".';
+const LIMIT_REACHED =
+  `The key has ${WEBHOOK_ENDPOINTS_PER_KEY_MAX} endpoints already, or the keys of its ` +
+  `developer organisation ${WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX} together ` +
+  '(`webhook_endpoint_limit_reached`): delete one first. Or another request with the same ' +
+  '`Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment.';
 
 export const webhooksRouter = c.router({
   listWebhookEndpoints: {
@@ -58,14 +65,16 @@ export const webhooksRouter = c.router({
       "may read (those `GET /v1/events` lists for it: every animal's, and its own orders'; " +
       'every order event for a staff key), each `POST`ed as the event, signed per the Standard ' +
       'Webhooks specification with the secret answered here, and only here (and by ' +
-      `rotate-secret). ${URL_RULES} The body must be \`application/json\`, at most ` +
-      `${BODY_LIMIT_TEXT}.`,
+      `rotate-secret). ${URL_RULES} A key may register at most ` +
+      `${WEBHOOK_ENDPOINTS_PER_KEY_MAX} endpoints, and the keys of a developer organisation ` +
+      `${WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX} together. The body must be ` +
+      `\`application/json\`, at most ${BODY_LIMIT_TEXT}.`,
     body: ZNewWebhookEndpoint,
-    responses: { 201: ZWebhookEndpointWithSecret, ...errors(400, 403, 413, 415) },
+    responses: { 201: ZWebhookEndpointWithSecret, ...errors(400, 403, 409, 413, 415) },
     metadata: {
       testKeys: 'allowed',
       responseHeaders: { 201: [Header.location] },
-      responseDescriptions: { 403: FORBIDDEN_WRITE, 409: KEY_IN_USE },
+      responseDescriptions: { 403: FORBIDDEN_WRITE, 409: LIMIT_REACHED },
     } satisfies TRouteMetadata,
   }),
   getWebhookEndpoint: {

@@ -30,6 +30,12 @@ export const WEBHOOK_TIMEOUT_SECONDS = 10;
 export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [
   0, 5, 300, 1800, 7200, 18000, 36000, 36000, 43200, 43200, 43200, 43200,
 ] as const;
+/**
+ * The most endpoints one key may register, and the keys of one developer organisation together
+ * (those that still work): every endpoint costs the senders a share, hanging or not.
+ */
+export const WEBHOOK_ENDPOINTS_PER_KEY_MAX = 16;
+export const WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX = 32;
 /** The type of the event `POST /v1/webhook-endpoints/{id}/test` sends. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 

@@ -456,10 +456,11 @@ export const orgWebhooksRouter = c.router({
   createKeyWebhook: {
     method: 'POST',
     path: '/org/keys/:keyId/webhook-endpoints',
-    summary: 'Add an endpoint for a key; the answer holds its signing secret, shown this once',
+    summary:
+      'Add an endpoint for a key; the answer holds its signing secret, shown this once (409 when the key, or the organisation, has the most endpoints it may have)',
     pathParams: ZKeyIdParam,
     body: ZNewWebhookEndpoint,
-    responses: { 201: ZWebhookEndpointWithSecret },
+    responses: { 201: ZWebhookEndpointWithSecret, 409: ZError },
     metadata: DEVELOPER,
   },
   testKeyWebhook: {

@@ -35,11 +35,8 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['::', 96], // IPv4-compatible (deprecated)
-  ['64:ff9b::', 96], // NAT64: an IPv4 address inside
-  ['64:ff9b:1::', 48], // local NAT64
+  ['::', 96], // unspecified, loopback (::1) and IPv4-compatible (deprecated)
+  ['64:ff9b:1::', 48], // local-use NAT64: where the IPv4 address sits is the network's choice
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID...)
   ['2001:db8::', 32], // documentation
@@ -51,21 +48,44 @@ for (const [network, prefix] of [
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
-const IPV4_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-const IPV4_MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
 
-/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) carries, if it is one. */
-const mappedIpv4 = (address: string): string | undefined => {
-  const dotted = IPV4_MAPPED.exec(address);
-  if (dotted) {
-    return dotted[1];
-  }
-  const hex = IPV4_MAPPED_HEX.exec(address);
-  if (!hex) {
+/** The eight 16-bit groups of an IPv6 literal (zone dropped), or undefined for anything else. */
+const ipv6Groups = (address: string): number[] | undefined => {
+  const text = address.split('%')[0] ?? '';
+  if (isIP(text) !== 6) {
     return undefined;
   }
-  const high = Number.parseInt(hex[1] ?? '0', 16);
-  const low = Number.parseInt(hex[2] ?? '0', 16);
+  // A trailing dotted quad (`::ffff:127.0.0.1`) is the last two groups.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  const hex = dotted
+    ? `${text.slice(0, dotted.index)}${((Number(dotted[1]) << 8) | Number(dotted[2])).toString(16)}:${((Number(dotted[3]) << 8) | Number(dotted[4])).toString(16)}`
+    : text;
+  const [head = '', tail] = hex.split('::');
+  const parse = (part: string) =>
+    part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16));
+  const first = parse(head);
+  const last = tail === undefined ? [] : parse(tail);
+  return [...first, ...new Array<number>(8 - first.length - last.length).fill(0), ...last];
+};
+
+/**
+ * The IPv4 address an IPv6 address stands for, where the whole of a range maps onto IPv4:
+ * IPv4-mapped (`::ffff:0:0/96`, which a dual-stack socket connects to over IPv4), IPv4-translated
+ * (`::ffff:0:0:0/96`, SIIT) and the well-known NAT64 prefix (`64:ff9b::/96`). Judged by the IPv4
+ * address it reaches, whichever way it is written.
+ */
+const mappedIpv4 = (address: string): string | undefined => {
+  const groups = ipv6Groups(address);
+  if (!groups) {
+    return undefined;
+  }
+  const [a, b, c, d, e, f, high = 0, low = 0] = groups;
+  const isMapped = a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && f === 0xffff;
+  const isTranslated = a === 0 && b === 0 && c === 0 && d === 0 && e === 0xffff && f === 0;
+  const isNat64 = a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0;
+  if (!isMapped && !isTranslated && !isNat64) {
+    return undefined;
+  }
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 };
 
@@ -75,14 +95,15 @@ export const isPublicAddress = (address: string): boolean => {
   if (family === 4) {
     return !NON_PUBLIC.check(address, 'ipv4');
   }
-  if (family !== 6) {
+  const bare = address.split('%')[0] ?? address;
+  if (isIP(bare) !== 6) {
     return false;
   }
-  const ipv4 = mappedIpv4(address.split('%')[0] ?? address);
+  const ipv4 = mappedIpv4(bare);
   if (ipv4 !== undefined) {
     return isPublicAddress(ipv4);
   }
-  return !NON_PUBLIC.check(address.split('%')[0] ?? address, 'ipv6');
+  return !NON_PUBLIC.check(bare, 'ipv6');
 };
 
 /** A URL's host without IPv6 brackets: `[::1]` -> `::1`. */
@@ -115,8 +136,16 @@ export const urlProblem = (text: string, rules: TAddressRules): string | undefin
   return undefined;
 };
 
-/** A refused address, as the attempt's error says it. */
+/** A name refused for what it resolves to; its message is for the server's log only. */
 export class RefusedAddressError extends Error {}
+
+/**
+ * What the endpoint's owner reads whenever no connection was made: an address refused (a literal
+ * one, or a name resolving to a non-public address), a name that does not resolve, a connection
+ * refused or never established. One wording for all, so that an attempt cannot be used to learn
+ * what a name resolves to, or whether it exists, on the API's network; the detail is logged.
+ */
+export const NOT_REACHABLE = 'the address is not allowed or not reachable';
 
 /**
  * The lookup the socket connects with: every address of the name, each checked; a name with
@@ -169,8 +198,12 @@ export const signatures = (
 
 export type TSendResult = {
   statusCode: number | null;
+  /** From the start of the attempt; 0 when no connection was made (its length would tell too). */
   durationMs: number;
+  /** What the owner reads (the attempt's `error`); null on success. */
   error: string | null;
+  /** Why, in full, for the server's log only (never stored or answered); null on success. */
+  reason: string | null;
   responseBody: string | null;
   isSuccess: boolean;
 };
@@ -185,7 +218,7 @@ export type TWebhookMessage = {
   secrets: readonly string[];
 };
 
-/** Sends one attempt; never throws: a failure is the result's `error`. */
+/** Sends one attempt; never throws: a failure is the result's `error` (and `reason`). */
 export const sendWebhook = async (
   message: TWebhookMessage,
   rules: TAddressRules,
@@ -193,22 +226,24 @@ export const sendWebhook = async (
 ): Promise<TSendResult> => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const failure = (error: string, statusCode: number | null = null, responseBody = null) => ({
-    statusCode,
-    durationMs: elapsed(),
-    error,
-    responseBody,
+  const notReachable = (reason: string): TSendResult => ({
+    statusCode: null,
+    durationMs: 0,
+    error: NOT_REACHABLE,
+    reason,
+    responseBody: null,
     isSuccess: false,
   });
   const problem = urlProblem(message.url, rules);
   if (problem !== undefined) {
-    return failure(`refused: the address ${problem}`);
+    return notReachable(`refused: the address ${problem}`);
   }
   const url = new URL(message.url);
   const timestamp = Math.floor(Date.now() / 1000);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<TSendResult>((resolve) => {
     let isSettled = false;
+    let isConnected = false;
     const settle = (result: TSendResult) => {
       if (!isSettled) {
         isSettled = true;
@@ -216,6 +251,14 @@ export const sendWebhook = async (
         resolve(result);
       }
     };
+    const failure = (error: string): TSendResult => ({
+      statusCode: null,
+      durationMs: elapsed(),
+      error,
+      reason: error,
+      responseBody: null,
+      isSuccess: false,
+    });
     const outgoing = request(
       url,
       {
@@ -251,14 +294,16 @@ export const sendWebhook = async (
           const statusCode = response.statusCode ?? null;
           const responseBody = Buffer.concat(chunks).toString('utf8');
           const isSuccess = statusCode !== null && statusCode >= 200 && statusCode < 300;
+          const error = isSuccess
+            ? null
+            : statusCode !== null && statusCode >= 300 && statusCode < 400
+              ? `redirect not followed: the receiver answered ${statusCode}`
+              : `the receiver answered ${statusCode}, not 2xx`;
           settle({
             statusCode,
             durationMs: elapsed(),
-            error: isSuccess
-              ? null
-              : statusCode !== null && statusCode >= 300 && statusCode < 400
-                ? `redirect not followed: the receiver answered ${statusCode}`
-                : `the receiver answered ${statusCode}, not 2xx`,
+            error,
+            reason: error,
             responseBody,
             isSuccess,
           });
@@ -268,18 +313,31 @@ export const sendWebhook = async (
         response.on('error', finish);
       },
     );
+    outgoing.on('socket', (socket) => {
+      socket.once('connect', () => {
+        isConnected = true;
+      });
+    });
     const timer = setTimeout(() => {
       outgoing.destroy();
-      settle(failure(`timed out after ${timeoutMs / 1000} s`));
+      settle(
+        isConnected
+          ? failure(`timed out after ${timeoutMs / 1000} s`)
+          : notReachable(`no connection within ${timeoutMs / 1000} s`),
+      );
     }, timeoutMs);
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      settle(
-        failure(
-          error instanceof RefusedAddressError
-            ? error.message
-            : `could not deliver: ${error.code ?? error.message}`,
-        ),
-      );
+      if (!isConnected) {
+        settle(
+          notReachable(
+            error instanceof RefusedAddressError
+              ? error.message
+              : `could not connect: ${error.code ?? error.message}`,
+          ),
+        );
+        return;
+      }
+      settle(failure(`could not deliver: ${error.code ?? error.message}`));
     });
     outgoing.end(message.body);
   });

@@ -17,13 +17,24 @@ import { LOGGER } from '../../logging/logger';
 import { sendWebhook } from './webhook-sender';
 
 /**
- * Endpoints this process sends to at once (one delivery each): a slow or dead endpoint (up to
- * WEBHOOK_TIMEOUT_SECONDS an attempt) takes one of these, not the others' turn.
+ * Endpoints this process sends to at once whose last attempt did not fail (or that have had none),
+ * one delivery each. An attempt that has not been answered within SLOW_AFTER_MS gives its place
+ * back (it goes on, counted among the slow ones), so endpoints that start hanging all at once hold
+ * the others back for that long at most.
  */
-const MAX_IN_FLIGHT = 10;
+const SENDERS = 16;
 /**
- * How long a claimed delivery is another worker's to leave alone: longer than an attempt can
- * take, so only a worker that died mid-attempt loses it, and another sends it then (at least once).
+ * Endpoints this process sends to at once whose last attempt failed, and slow attempts: a failing
+ * or hanging endpoint (up to WEBHOOK_TIMEOUT_SECONDS an attempt) takes one of these, never one of
+ * the SENDERS, however many there are.
+ */
+const SLOW_SENDERS = 16;
+/** How long an attempt counts among the SENDERS: receivers are asked to answer at once. */
+const SLOW_AFTER_MS = 2_000;
+/**
+ * How long a claimed endpoint (and delivery) is another worker's to leave alone: longer than an
+ * attempt can take, so only a worker that died mid-attempt loses it, and another sends it then
+ * (at least once).
  */
 const LEASE_SECONDS = WEBHOOK_TIMEOUT_SECONDS + 20;
 /** Test deliveries (no event to go with) are deleted this often, when as old as events get. */
@@ -40,14 +51,19 @@ export const nextAttemptAt = (attempt: number, scale: number, now = Date.now()):
   return wait === undefined ? null : new Date(now + wait * scale * 1000);
 };
 
+/** An attempt in hand: whether it counts among the slow senders (failing endpoint, or slow). */
+type TInFlight = { isSlow: boolean; done: Promise<void> };
+
 /**
  * The webhook worker: a polling loop on the database rather than pg-boss jobs (docs/decisions.md,
  * "Webhooks"). Each round hands new events to deliveries (WebhooksRepository.fanOut), then claims
- * the oldest due delivery of each endpoint this process is not already sending to, and sends
- * them, endpoints in parallel; when an attempt ends, the next round starts at once, so an
- * endpoint's backlog flows one delivery after the other, in order. Runs in every process with
- * JOBS_WORKER=on; the database's row locks keep two of them from fanning out or sending the same
- * delivery at once. Nothing of it runs on a request.
+ * the oldest due delivery of endpoints no process is sending to (the endpoint is leased in the
+ * database, so one delivery at a time per endpoint across every process, in order), up to this
+ * process's free senders, and sends them, endpoints in parallel; when an attempt ends, the next
+ * round starts at once, so an endpoint's backlog flows one delivery after the other. Endpoints
+ * whose last attempt failed, and attempts that take long, use their own share of the senders
+ * (SLOW_SENDERS), so hanging endpoints cannot hold healthy ones back. Runs in every process with
+ * JOBS_WORKER=on. Nothing of it runs on a request.
  */
 @Injectable()
 export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -59,8 +75,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
   private isFailing = false;
   private lastPruneAt = 0;
   private lastFanOutAt = 0;
-  /** The attempt in hand per endpoint id. */
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** The attempts in hand, by delivery id. */
+  private readonly inFlight = new Map<string, TInFlight>();
 
   constructor(
     @Inject(CONFIG) private readonly config: TConfig,
@@ -80,7 +96,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     clearTimeout(this.timer);
     // The attempts in hand finish (at most WEBHOOK_TIMEOUT_SECONDS); a lease covers the rest.
     await this.round;
-    await Promise.all(this.inFlight.values());
+    await Promise.all([...this.inFlight.values()].map((attempt) => attempt.done));
   }
 
   private schedule(delayMs: number): void {
@@ -121,7 +137,10 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
     this.timer.unref();
   }
 
-  /** An attempt ended: its endpoint may have more, so a round now rather than at the next poll. */
+  /**
+   * An attempt ended (its endpoint may have more) or turned slow (its sender is free): a round
+   * now rather than at the next poll.
+   */
   private wake(): void {
     if (this.isRoundRunning) {
       this.isWakePending = true;
@@ -145,30 +164,47 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
       this.lastFanOutAt = now;
       await this.webhooks.fanOut();
     }
-    const free = MAX_IN_FLIGHT - this.inFlight.size;
-    if (this.isStopped || free <= 0) {
+    if (this.isStopped) {
       return;
     }
-    const claimed = await this.webhooks.claim(free, LEASE_SECONDS, [...this.inFlight.keys()]);
+    const slow = [...this.inFlight.values()].filter((attempt) => attempt.isSlow).length;
+    const claimed = await this.webhooks.claim(
+      { good: SENDERS - (this.inFlight.size - slow), failing: SLOW_SENDERS - slow },
+      LEASE_SECONDS,
+    );
     for (const delivery of claimed) {
-      const attempt = this.attempt(delivery)
-        .catch((error: unknown) => {
-          // Not recorded (the database failed meanwhile): the lease runs out and it is sent again.
-          this.logger.warn(
-            {
-              event: 'webhook_attempt_not_recorded',
-              delivery: delivery.id,
-              err: error instanceof Error ? error.message : String(error),
-            },
-            'webhook attempt not recorded; it will be retried',
-          );
-        })
-        .finally(() => {
-          this.inFlight.delete(delivery.endpointId);
-          this.wake();
-        });
-      this.inFlight.set(delivery.endpointId, attempt);
+      this.start(delivery);
     }
+  }
+
+  private start(delivery: TClaimedDelivery): void {
+    const entry: TInFlight = { isSlow: delivery.isFailing, done: Promise.resolve() };
+    // Still unanswered after SLOW_AFTER_MS: its place among the SENDERS is given back.
+    const slowTimer = entry.isSlow
+      ? undefined
+      : setTimeout(() => {
+          entry.isSlow = true;
+          this.wake();
+        }, SLOW_AFTER_MS);
+    slowTimer?.unref();
+    entry.done = this.attempt(delivery)
+      .catch((error: unknown) => {
+        // Not recorded (the database failed meanwhile): the lease runs out and it is sent again.
+        this.logger.warn(
+          {
+            event: 'webhook_attempt_not_recorded',
+            delivery: delivery.id,
+            err: error instanceof Error ? error.message : String(error),
+          },
+          'webhook attempt not recorded; it will be retried',
+        );
+      })
+      .finally(() => {
+        clearTimeout(slowTimer);
+        this.inFlight.delete(delivery.id);
+        this.wake();
+      });
+    this.inFlight.set(delivery.id, entry);
   }
 
   private async attempt(delivery: TClaimedDelivery): Promise<void> {
@@ -193,7 +229,8 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
           ),
       },
     );
-    // The delivery, never the secret or the body.
+    // The delivery, never the secret or the body; why it failed in full (what the owner reads
+    // says less: webhook-sender.ts, NOT_REACHABLE).
     this.logger.info(
       {
         event: 'webhook_attempt',
@@ -203,6 +240,7 @@ export class WebhookWorker implements OnApplicationBootstrap, OnApplicationShutd
         statusCode: result.statusCode,
         durationMs: result.durationMs,
         isSuccess: result.isSuccess,
+        ...(result.reason === null ? {} : { reason: result.reason }),
       },
       'webhook attempt',
     );

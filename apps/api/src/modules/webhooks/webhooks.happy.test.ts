@@ -259,6 +259,62 @@ describe('webhooks', () => {
     stuck.answer(200);
   });
 
+  it('keeps a healthy endpoint prompt beside 30 endpoints that hang, before and after they fail', async () => {
+    // 30 endpoints that take the request and never answer, on two keys (16 at most each).
+    const hanging = await receiver();
+    hanging.answer('hold');
+    const owners = [
+      await api.createKey({ name: 'Hangs one', plan: 'business' }),
+      await api.createKey({ name: 'Hangs two', plan: 'business' }),
+    ];
+    const hung: string[] = [];
+    for (let index = 0; index < 30; index += 1) {
+      const created = await createEndpoint(api, owners[index % 2] ?? '', {
+        url: `${hanging.url}/${index}`,
+        events: ['pet.created'],
+      });
+      hung.push(created.id);
+    }
+    const prompt = await receiver();
+    const endpoint = await createEndpoint(api, owners[0] ?? '', {
+      url: prompt.url,
+      events: ['pet.created'],
+    });
+    const expectPrompt = async (ids: number[]) =>
+      // Well within one hung attempt's 10 s.
+      eventually(() => {
+        const got = verified(prompt.received, endpoint.secret).map((event) => event.data.id);
+        expect(got).toEqual(ids);
+      }, 5_000);
+    const sent: number[] = [];
+    for (const name of ['Prompt one', 'Prompt two']) {
+      sent.push((await newPet(name)).id);
+      await expectPrompt(sent);
+    }
+    // The hanging endpoints are being tried meanwhile: more of them at once than a process has
+    // senders for endpoints in good standing.
+    await eventually(() => expect(hanging.held()).toBeGreaterThan(16));
+    // Once their attempts have timed out, they are failing endpoints with a backlog, each retried
+    // and sent its next events from the share kept for failing endpoints: still prompt.
+    await eventually(async () => {
+      const failed = await api.prisma.webhookEndpointLease.count({
+        where: {
+          endpointId: { in: hung.map((id) => BigInt(id.slice(3))) },
+          failingSince: { not: null },
+        },
+      });
+      expect(failed).toBe(30);
+    }, 20_000);
+    for (const name of ['Prompt three', 'Prompt four']) {
+      sent.push((await newPet(name)).id);
+      await expectPrompt(sent);
+    }
+    // Out of the way of the tests after this one: their backlog is not theirs to wait for.
+    await api.prisma.webhookEndpoint.deleteMany({
+      where: { id: { in: [...hung, endpoint.id].map((id) => BigInt(id.slice(3))) } },
+    });
+  }, 40_000);
+
   it('signs with both secrets for a day after a rotation', async () => {
     const hooks = await receiver();
     const endpoint = await createEndpoint(api, partner, {

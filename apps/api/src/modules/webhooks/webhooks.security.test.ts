@@ -108,6 +108,56 @@ describe('webhook endpoints belong to their key', () => {
   });
 });
 
+describe('how many endpoints a key and an organisation may register', () => {
+  const register = (key: string) =>
+    api.fetch('/v1/webhook-endpoints', json({ url: PUBLIC_URL, events: ['*'] }, { key }));
+
+  it('refuses a key its 17th endpoint, and an organisation its 33rd, until one is deleted', async () => {
+    const organization = await api.prisma.organization.create({ data: { name: 'Hooks Ltd' } });
+    const keys = [];
+    for (const name of ['Hooks one', 'Hooks two', 'Hooks three']) {
+      keys.push(await api.createKey({ name, plan: 'business' }));
+    }
+    await api.prisma.apiKey.updateMany({
+      where: { name: { in: ['Hooks one', 'Hooks two', 'Hooks three'] } },
+      data: { organizationId: organization.id },
+    });
+    const [first = '', second = '', third = ''] = keys;
+    const firstIds: string[] = [];
+    for (let index = 0; index < 16; index += 1) {
+      const response = await register(first);
+      expect(response.status).toBe(201);
+      firstIds.push(((await response.json()) as { id: string }).id);
+    }
+    const overKey = await register(first);
+    expect(overKey.status).toBe(409);
+    expect(await errorBody(overKey)).toEqual({
+      code: 'webhook_endpoint_limit_reached',
+      status: 409,
+      message:
+        'This key has 16 webhook endpoints, the most a key may have: delete one it no longer needs first.',
+    });
+    // Sixteen on another key of the organisation: 32 together, the organisation's most.
+    for (let index = 0; index < 16; index += 1) {
+      expect((await register(second)).status).toBe(201);
+    }
+    const overOrganization = await register(third);
+    expect(overOrganization.status).toBe(409);
+    expect(await errorBody(overOrganization)).toMatchObject({
+      code: 'webhook_endpoint_limit_reached',
+      message: expect.stringMatching(/^The keys of your organisation have 32 webhook endpoints/),
+    });
+    // A deleted endpoint frees its place.
+    const deleted = await api.fetch(`/v1/webhook-endpoints/${firstIds[0]}`, {
+      key: first,
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(204);
+    expect((await register(third)).status).toBe(201);
+    expect((await register(first)).status).toBe(409);
+  });
+});
+
 describe('signing secrets at rest', () => {
   it('keeps no secret in the clear: endpoints and idempotent answers are encrypted, replays still give the same secret', async () => {
     const create = () =>
@@ -157,6 +207,13 @@ describe('the SSRF guard (private addresses not allowed)', () => {
       '[ff02::1]',
       '[::ffff:10.0.0.1]',
       '[::ffff:169.254.169.254]',
+      // Every IPv6 form that reaches an IPv4 address is judged by that address: IPv4-mapped in
+      // hex, IPv4-translated (SIIT) and NAT64.
+      '[::ffff:7f00:1]',
+      '[::ffff:0:7f00:1]',
+      '[::ffff:0:10.1.2.3]',
+      '[64:ff9b::7f00:1]',
+      '[64:ff9b::a9fe:a9fe]',
     ];
     for (const host of [...literal, ...others]) {
       const response = await api.fetch(
@@ -166,8 +223,9 @@ describe('the SSRF guard (private addresses not allowed)', () => {
       expect(response.status, host).toBe(400);
       expect((await errorBody(response)).message).toMatch(/must be a public address/);
     }
-    // Public addresses are fine (nothing is sent to them here: no event type matches).
-    for (const host of ['8.8.8.8', '[2606:4700:4700::1111]']) {
+    // Public addresses are fine (nothing is sent to them here: no event type matches), a public
+    // IPv4 address reached through NAT64 too.
+    for (const host of ['8.8.8.8', '[2606:4700:4700::1111]', '[64:ff9b::808:808]']) {
       const response = await api.fetch(
         '/v1/webhook-endpoints',
         json({ url: `https://${host}/hooks`, events: ['order.cancelled'] }, { key: partner }),
@@ -176,23 +234,29 @@ describe('the SSRF guard (private addresses not allowed)', () => {
     }
   });
 
-  it('refuses to connect at delivery, and says so in the deliveries list', async () => {
-    // An endpoint registered by name: `localhost` resolves to the loopback when it is sent.
-    const byName = await createEndpoint(api, partner, {
-      url: `http://localhost:${new URL(hooks.url).port}/hooks`,
+  it('refuses to connect at delivery, in the same words for a name that resolves and one that does not', async () => {
+    const port = new URL(hooks.url).port;
+    // Registered by name: `localhost` resolves to the loopback when it is sent; a name under
+    // `.invalid` resolves to nothing, ever (RFC 6761).
+    const resolving = await createEndpoint(api, partner, {
+      url: `http://localhost:${port}/hooks`,
+      events: ['pet.created'],
+    });
+    const unresolving = await createEndpoint(api, partner, {
+      url: `http://nowhere.invalid:${port}/hooks`,
       events: ['pet.created'],
     });
     // Literal addresses that got in some other way (an endpoint of an instance that allowed
-    // them): refused at connect time too.
+    // them), an IPv4-translated loopback among them: refused at connect time too.
     const byAddress = [];
-    for (const host of literal) {
+    for (const host of [...literal, '[::ffff:0:7f00:1]']) {
       const endpoint = await createEndpoint(api, partner, {
         url: PUBLIC_URL,
         events: ['pet.created'],
       });
       await api.prisma.webhookEndpoint.update({
         where: { id: BigInt(endpoint.id.slice(3)) },
-        data: { url: `http://${host}:${new URL(hooks.url).port}/hooks` },
+        data: { url: `http://${host}:${port}/hooks` },
       });
       byAddress.push({ host, endpoint });
     }
@@ -209,13 +273,25 @@ describe('the SSRF guard (private addresses not allowed)', () => {
         expect(attempt).toBeDefined();
         return attempt;
       });
-    const named = await firstAttempt(byName.id);
-    expect(named).toMatchObject({ statusCode: null, responseBody: null });
-    expect(named?.error).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1)/);
+    // What the owner reads cannot tell the two names apart, nor how long resolving took.
+    const owners = {
+      statusCode: null,
+      durationMs: 0,
+      error: 'the address is not allowed or not reachable',
+      responseBody: null,
+    };
+    expect(await firstAttempt(resolving.id)).toMatchObject(owners);
+    expect(await firstAttempt(unresolving.id)).toMatchObject(owners);
     for (const { host, endpoint } of byAddress) {
-      const attempt = await firstAttempt(endpoint.id);
-      expect(attempt?.error, host).toMatch(/^refused: the address must be a public address/);
+      expect(await firstAttempt(endpoint.id), host).toMatchObject(owners);
     }
+    // The server's log says why, for the operator.
+    const reasons = (endpointId: string) =>
+      api.logs
+        .filter((line) => line.event === 'webhook_attempt' && line.endpoint === endpointId.slice(3))
+        .map((line) => String(line.reason));
+    expect(reasons(resolving.id)[0]).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1)/);
+    expect(reasons(unresolving.id)[0]).toMatch(/^could not connect: (ENOTFOUND|EAI_AGAIN)/);
     // Nothing reached the receiver on the loopback.
     expect(hooks.received).toEqual([]);
   });

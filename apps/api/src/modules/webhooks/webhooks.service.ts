@@ -14,6 +14,8 @@ import {
   WEBHOOK_DELIVERY_ID_PATTERN,
   WEBHOOK_ENDPOINT_ID_PATTERN,
   WEBHOOK_ENDPOINTS_CURSOR,
+  WEBHOOK_ENDPOINTS_PER_KEY_MAX,
+  WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX,
 } from '@pets/contract';
 import { WebhooksRepository } from '@pets/store/webhooks.repository';
 import type { TCaller } from '../../api-keys/caller';
@@ -64,11 +66,27 @@ export class WebhooksService {
     input: TNewWebhookEndpoint,
   ): Promise<TWebhookEndpointWithSecret> {
     this.checkUrl(input.url);
-    return this.webhooks.create(caller.apiKeyId, {
-      url: input.url,
-      eventTypes: [...new Set(input.events)],
-      description: input.description ?? null,
-    });
+    const created = await this.webhooks.create(
+      caller.apiKeyId,
+      {
+        url: input.url,
+        eventTypes: [...new Set(input.events)],
+        description: input.description ?? null,
+      },
+      {
+        perKey: WEBHOOK_ENDPOINTS_PER_KEY_MAX,
+        perOrganization: WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX,
+      },
+    );
+    if ('refused' in created) {
+      throw new AppError(
+        'webhook_endpoint_limit_reached',
+        created.refused === 'key'
+          ? `This key has ${WEBHOOK_ENDPOINTS_PER_KEY_MAX} webhook endpoints, the most a key may have: delete one it no longer needs first.`
+          : `The keys of your organisation have ${WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX} webhook endpoints together, the most an organisation may have: delete one it no longer needs first.`,
+      );
+    }
+    return created.endpoint;
   }
 
   list(

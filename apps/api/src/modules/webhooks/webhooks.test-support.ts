@@ -20,6 +20,8 @@ export type TReceiver = {
   answer: (status: number | 'closed' | 'hold') => void;
   /** How many requests are being held. */
   held: () => number;
+  /** The most requests it had in hand at once (from their arrival to the end of the answer). */
+  maxInFlight: () => number;
   close: () => Promise<void>;
 };
 
@@ -27,7 +29,14 @@ export const startReceiver = async (path = '/hooks'): Promise<TReceiver> => {
   const received: TReceived[] = [];
   let status: number | 'closed' | 'hold' = 200;
   let held = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer((request, response) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    response.on('close', () => {
+      inFlight -= 1;
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -60,6 +69,7 @@ export const startReceiver = async (path = '/hooks'): Promise<TReceiver> => {
       status = next;
     },
     held: () => held,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -430,7 +430,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers an address to which the API sends the events of the given types that the key may read (those `GET /v1/events` lists for it: every animal's, and its own orders'; every order event for a staff key), each `POST`ed as the event, signed per the Standard Webhooks specification with the secret answered here, and only here (and by rotate-secret). The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address fails at delivery, each attempt saying why. The body must be `application/json`, at most 16 KiB.
+         * @description Registers an address to which the API sends the events of the given types that the key may read (those `GET /v1/events` lists for it: every animal's, and its own orders'; every order event for a staff key), each `POST`ed as the event, signed per the Standard Webhooks specification with the secret answered here, and only here (and by rotate-secret). The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address, or does not resolve, fails at delivery, each attempt saying "the address is not allowed or not reachable". A key may register at most 16 endpoints, and the keys of a developer organisation 32 together. The body must be `application/json`, at most 16 KiB.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -462,7 +462,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes any of `url`, `events`, `description` (`null` clears it) and `status`: `disabled` stops the deliveries, `enabled` starts them again with the events recorded from then on. The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address fails at delivery, each attempt saying why. The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `url`, `events`, `description` (`null` clears it) and `status`: `disabled` stops the deliveries, `enabled` starts them again with the events recorded from then on. The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address, or does not resolve, fails at delivery, each attempt saying "the address is not allowed or not reachable". The body must be `application/json`, at most 16 KiB.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -773,7 +773,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full" | "precondition_failed" | "plan_request_conflict";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full" | "precondition_failed" | "plan_request_conflict" | "webhook_endpoint_limit_reached";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**
@@ -3929,7 +3929,23 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            /** @description The key has 16 endpoints already, or the keys of its developer organisation 32 together (`webhook_endpoint_limit_reached`): delete one first. Or another request with the same `Idempotency-Key` is still in progress (`idempotency_key_in_use`): retry after a moment. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
