@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
  * `start()`; the embedded default too). Work that leaves a request (email) is queued with
  * `send(client, ...)` on the request's transaction, so it exists exactly when the change it
  * reports was committed. pg-boss rather than graphile-worker: a worker that dies mid-job stops its
- * heartbeat and the job is retried within about half a minute, where graphile-worker keeps a
+ * heartbeat and the job is retried within MAIL_RECOVERY_SECONDS, where graphile-worker keeps a
  * crashed worker's job locked for four hours (docs/decisions.md, "Email").
  */
 
@@ -33,17 +33,34 @@ export type TQueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export type TMailJob = { mailId: string };
 
 /**
- * Retries: 10 s, then doubling, at most an hour apart, for 20 attempts (about 14 hours), so a mail
- * server down for a night still gets the message. A job whose worker stops sending heartbeats
- * (a killed process) is failed and retried after HEARTBEAT_SECONDS.
+ * How long a message whose worker was killed mid-send (or that waited in that worker's batch)
+ * waits at most before another process sends it, as docs/operations.md promises and
+ * mail.crash.test.ts checks: its heartbeat lapses (HEARTBEAT_SECONDS, pg-boss's least; refreshed
+ * every half of it), a supervisor finds it (SUPERVISE_SECONDS), its retry is due (MAIL_RETRY_DELAY
+ * seconds, twice that at most: pg-boss's back-off with jitter) and the next poll takes it (1 s):
+ * 10 + 5 + 10 + 1 = 26 s at worst.
+ */
+export const MAIL_RECOVERY_SECONDS = 30;
+const HEARTBEAT_SECONDS = 10;
+/**
+ * How often a process's supervisor looks for jobs whose worker died. pg-boss does it in its
+ * "monitor" step, every 60 s by default: a killed worker's message then waited 50 to 80 s.
+ */
+const SUPERVISE_SECONDS = 5;
+const MAIL_RETRY_DELAY = 5;
+
+/**
+ * Retries: 5 to 10 s later, then doubling, at most an hour apart, for 21 attempts (about 13 hours),
+ * so a mail server down for a night still gets the message. A job whose worker stops sending
+ * heartbeats (a killed process) is failed and retried the same way (MAIL_RECOVERY_SECONDS).
  */
 const MAIL_QUEUE_OPTIONS = {
-  retryLimit: 20,
-  retryDelay: 10,
+  retryLimit: 21,
+  retryDelay: MAIL_RETRY_DELAY,
   retryBackoff: true,
   retryDelayMax: 3600,
   expireInSeconds: 300,
-  heartbeatSeconds: 10,
+  heartbeatSeconds: HEARTBEAT_SECONDS,
 };
 
 /** A digest that fails is tried again a few times; the next day's covers what it would have. */
@@ -141,8 +158,10 @@ const START_WAIT_MS = 2_000;
 export const createJobQueue = ({ pool, logger, isEmbedded }: TJobQueueOptions): TJobQueue => {
   const boss = new PgBoss({
     db: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
-    // A killed worker's job is found by another process's supervisor this often.
-    superviseIntervalSeconds: 10,
+    // A killed worker's job is found by another process's supervisor this often: the monitor
+    // step (which fails jobs whose heartbeat lapsed) runs at most every monitorIntervalSeconds.
+    superviseIntervalSeconds: SUPERVISE_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_SECONDS,
     ...(isEmbedded ? { reindex: false, monitorVacuum: false } : {}),
   });
   boss.on('error', (error: Error) => logger.warn({ err: error.message }, 'job queue error'));

@@ -24,6 +24,16 @@ export type TMailWorkerOptions = {
   logger: Logger;
 };
 
+/**
+ * How long a message the server has taken keeps trying to record itself sent while the database
+ * does not answer, before the worker gives up (the job expires after 300 s, and is then retried,
+ * sending it again): one try a second at most.
+ */
+const RECORD_FOR_MS = 240_000;
+const RECORD_RETRY_MAX_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** `<mail-7.1795716778832@localhost>`: the outbox id and its creation time, the same on a retry. */
 export const messageIdOf = (id: string, createdAt: Date, siteUrl: string): string =>
   `<mail-${id}.${createdAt.getTime()}@${new URL(siteUrl).hostname}>`;
@@ -32,6 +42,9 @@ export const messageIdOf = (id: string, createdAt: Date, siteUrl: string): strin
  * Sends the outbox's messages: claims the row (counting the attempt), renders it, hands it to the
  * transport and records it sent. A failure is written on the row in our words and thrown, so the
  * queue retries the job with back-off; a row already sent is skipped, so a job run twice sends once.
+ * A message the server took while the database stopped answering is logged at once, and recorded
+ * as soon as the database is back rather than failed, which would send it again (its job stays
+ * in hand meanwhile: another process's retry of it finds it recorded).
  */
 export const startMailWorker = async ({
   queue,
@@ -42,6 +55,35 @@ export const startMailWorker = async ({
   from,
   logger,
 }: TMailWorkerOptions): Promise<void> => {
+  /** Records the message sent, trying again while the database does not answer. */
+  const recordSent = async (mailId: string, template: string, attempt: number) => {
+    const giveUpAt = Date.now() + RECORD_FOR_MS;
+    let wait = 100;
+    for (let tries = 1; ; tries += 1) {
+      try {
+        await mail.markSent(mailId);
+        return;
+      } catch (error) {
+        const err = error instanceof Error ? error.message : String(error);
+        if (tries === 1) {
+          // The first copy's line: if this process ends before the record, a second copy may go.
+          logger.warn(
+            { event: 'mail_sent_not_recorded', mailId, template, attempt, err },
+            'mail sent, but recording it failed: recording it again, not sending it again',
+          );
+        }
+        if (Date.now() + wait > giveUpAt) {
+          logger.error(
+            { event: 'mail_sent_not_recorded', mailId, template, attempt, err, tries },
+            'mail sent, but it could not be recorded: it will be sent again',
+          );
+          throw error;
+        }
+        await sleep(wait);
+        wait = Math.min(wait * 2, RECORD_RETRY_MAX_MS);
+      }
+    }
+  };
   await queue.work(QUEUES.mail, async ({ mailId }) => {
     const claimed = await mail.claim(mailId);
     if (!claimed) {
@@ -97,7 +139,7 @@ export const startMailWorker = async ({
       );
       throw error;
     }
-    await mail.markSent(mailId);
+    await recordSent(mailId, claimed.template, claimed.attempts);
     logger.info({ mailId, template: claimed.template, attempt: claimed.attempts }, 'mail sent');
   });
 };
