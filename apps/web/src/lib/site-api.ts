@@ -1,5 +1,5 @@
 import 'server-only';
-import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
+import { type TErrorCode, type TNewWebhookEndpoint, ZError } from '@pets/contract';
 import type {
   TCreateOrgKey,
   TDecidePlanRequest,
@@ -32,13 +32,18 @@ import { currentVisitor, visitorHeaders, vouchedVisitorHeaders } from './visitor
 export type TSiteFailure =
   | TApiFailure
   | { kind: 'signed-out'; message: string }
-  | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string }
+  | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string; code?: TErrorCode }
   | { kind: 'throttled'; retryAfterSeconds: number; message?: string };
 export type TSiteResult<T> = TResult<T, TSiteFailure>;
 
 const messageOf = (body: unknown): string => {
   const error = ZError.safeParse(body);
   return error.success ? error.data.message : '';
+};
+
+const codeOf = (body: unknown): TErrorCode | undefined => {
+  const error = ZError.safeParse(body);
+  return error.success ? error.data.code : undefined;
 };
 
 const siteFailureOf = (response: { status: number; body: unknown; headers: Headers }) => {
@@ -53,6 +58,7 @@ const siteFailureOf = (response: { status: number; body: unknown; headers: Heade
         kind: 'refused' as const,
         status: response.status,
         message: messageOf(response.body),
+        code: codeOf(response.body),
       };
     case 429:
       return {

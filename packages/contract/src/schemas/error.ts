@@ -39,6 +39,8 @@ export const ZErrorCode = z.enum([
   'precondition_failed',
   // Plan requests (the site's developer portal and back office only).
   'plan_request_conflict',
+  // People's accounts (the site only): what an unconfirmed address may not do yet.
+  'email_not_confirmed',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -72,6 +74,7 @@ export const ERROR_STATUS = {
   order_notes_full: 409,
   precondition_failed: 412,
   plan_request_conflict: 409,
+  email_not_confirmed: 403,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

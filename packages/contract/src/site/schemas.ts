@@ -189,9 +189,17 @@ export const ZPlanRequest = z.object({
   requestedPlan: ZPlanName,
   message: z.string().max(PLAN_REQUEST_TEXT_MAX).nullable(),
   status: ZPlanRequestStatus,
-  /** Who asked (null if that account is gone). */
+  /**
+   * Who asked (null if that account is gone), and whether their address is confirmed now: staff
+   * see an unconfirmed one said so, since anyone can sign up with someone else's address.
+   */
   requestedBy: z
-    .object({ id: ZId, name: z.string().max(100), email: z.string().max(254) })
+    .object({
+      id: ZId,
+      name: z.string().max(100),
+      email: z.string().max(254),
+      emailConfirmed: z.boolean(),
+    })
     .nullable(),
   createdAt: ZInstant,
   decidedAt: ZInstant.nullable(),
