@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { STORE_DEFAULTS } from '@pets/contract/store';
 import type { TWebConfig } from '../config';
+import { sameSitePath } from '../lib/return-path';
 import { cachePublicPages } from './cache-control';
 import { VisitorLimiter } from './limiter';
 import {
@@ -136,7 +137,7 @@ const handleAtEdge = async (
           edge.store,
           nonce,
           verdict.retryAfterSeconds,
-          isPost || isRefused ? '/' : path,
+          isPost ? '/' : (sameSitePath(path) ?? '/'),
         ),
         {
           ...headers,
