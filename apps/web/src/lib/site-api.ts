@@ -5,6 +5,7 @@ import type {
   TDecidePlanRequest,
   TListAuditQuery,
   TPasskeyAssertion,
+  TPasskeyConfirmation,
   TPasskeyRegistration,
   TPlanRequestStatus,
   TRequestPlanChange,
@@ -222,11 +223,18 @@ export const listPasskeys = async (credential: string) =>
   );
 
 /** Options for adding a passkey to the person's account (a challenge bound to it). */
-export const passkeyRegistrationOptions = async (credential: string) =>
+export const passkeyRegistrationOptions = async (
+  credential: string,
+  confirmation: TPasskeyConfirmation,
+) =>
   callSiteApi(
     'passkeyRegistrationOptions',
     await accountCredential(credential),
-    (client) => client.account.passkeyRegistrationOptions({ fetchOptions: fetchOptions() }),
+    (client) =>
+      client.account.passkeyRegistrationOptions({
+        body: confirmation,
+        fetchOptions: fetchOptions(),
+      }),
     (response) => (response.status === 200 ? response.body.options : undefined),
   );
 

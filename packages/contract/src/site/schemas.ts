@@ -481,6 +481,17 @@ export const ZPasskeyAssertion: z.ZodType<TPasskeyAssertion> = z.object({
 
 export const ZPasskeyName = z.string().trim().min(1).max(100);
 
+/**
+ * Proof, from a signed-in person, that they are the account's owner before a passkey is added:
+ * the password again, or an assertion of a passkey the account has (answering the challenge of
+ * `passkeyOptions`). The session alone is not enough: it may be borrowed or stolen.
+ */
+export type TPasskeyConfirmation = { password: string } | { passkey: TPasskeyAssertion };
+export const ZPasskeyConfirmation: z.ZodType<TPasskeyConfirmation> = z.union([
+  z.object({ password: ZPasswordAttempt }).strict(),
+  z.object({ passkey: ZPasskeyAssertion }).strict(),
+]);
+
 /** One of the person's passkeys (never its key material). */
 export type TPasskey = {
   id: string;

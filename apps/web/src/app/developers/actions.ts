@@ -81,10 +81,13 @@ export const signOutEverywhere = async (): Promise<void> => {
   redirect('/developers/sign-in?signed-out=1');
 };
 
-/** "Add a passkey" on the account page, first step: the options (a challenge). */
-export const addPasskeyOptions = async (): Promise<TAddPasskeyStart> => {
+/**
+ * "Add a passkey" on the account page, first step: the developer confirms it is them (the
+ * password, or one of their passkeys), then the options (a challenge).
+ */
+export const addPasskeyOptions = async (confirmation: unknown): Promise<TAddPasskeyStart> => {
   const developer = await requireDeveloper();
-  const answer = await startAddingPasskey(developer.apiKey);
+  const answer = await startAddingPasskey(developer.apiKey, confirmation);
   return 'signedOut' in answer ? redirect(PORTAL_SESSION_EXPIRED_PATH) : answer;
 };
 
