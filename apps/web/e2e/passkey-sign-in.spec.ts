@@ -226,6 +226,7 @@ test.describe('a passkey added from a borrowed session', () => {
     await ownerPage.getByLabel('Email').fill(owner.email);
     await ownerPage.getByLabel('Password').fill(newPassword);
     await ownerPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(ownerPage).toHaveURL(`${site}/developers`);
     await ownerPage.goto(`${site}/developers/account`);
     await expect(ownerPage.getByRole('region', { name: 'Passkeys' })).toContainText(
       'You have no passkeys yet.',
