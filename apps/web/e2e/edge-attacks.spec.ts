@@ -405,6 +405,71 @@ test.describe('Attacks on the public site', () => {
     expect(added.join('\n')).not.toContain('Missing `origin` header');
   });
 
+  test('a path spelled through /_next/ or with encoded dots is judged as the page it names', async ({
+    stack,
+    api,
+  }) => {
+    // What Next.js serves for each: the page /how-adoption-works (WHATWG URL's normal form).
+    const spellings = [
+      '/how-adoption-works',
+      '/_next/../how-adoption-works',
+      '/_next/%2e%2e/how-adoption-works',
+      '/_next/%2E%2E/how-adoption-works',
+      '/_next/.%2E/how-adoption-works',
+      '/_next/static/%2e%2e/%2E./how-adoption-works',
+    ];
+    for (const path of spellings) {
+      const attacker = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+      const answers = await Promise.all(
+        Array.from({ length: 70 }, () =>
+          attacker.submit(
+            { path, fields: [['note', 'from elsewhere']] },
+            {},
+            'https://attacker.example',
+          ),
+        ),
+      );
+      const statuses = [...new Set(answers.map((answer) => answer.status))];
+      expect(statuses, `70 cross-site posts to ${path}`).toEqual([403]);
+      expect(
+        answers.every((answer) => answer.body.includes('This form came from another site')),
+      ).toBe(true);
+    }
+
+    // From the site itself, a spelled form post never reaches a page: a 400 in words, counted on
+    // the visitor's form limit like any post, so the limit holds whatever the spelling.
+    const visitor = new ScriptedVisitor(stack.guardedSiteUrl, newVisitorAddress());
+    const form = await visitor.form('/applications/status', 'email');
+    const answers: TAnswer[] = [];
+    for (let batch = 0; batch < 7; batch += 1) {
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, index) =>
+            visitor.submit(
+              {
+                ...form,
+                path:
+                  index % 2 === 0
+                    ? '/_next/../applications/status'
+                    : '/_next/%2e%2e/applications/status',
+              },
+              { reference: 'A-1', email: `spelled-${batch}-${index}@example.org` },
+            ),
+          ),
+        )),
+      );
+    }
+    const refused = answers.filter((answer) => answer.status === 400);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(refused.length + limited.length).toBe(70);
+    expect(refused.length, 'the visitor form limit (60 a minute)').toBe(60);
+    expect(refused[0]?.body).toContain('We cannot open this address');
+    expect((await visitor.submit(form, { reference: 'A-1', email: 'a@example.org' })).status).toBe(
+      429,
+    );
+    await expectSiteUpForOthers(stack, api);
+  });
+
   test('headers: a CSP with a nonce, no HSTS over plain HTTP, and no Secure cookie from a header', async ({
     stack,
   }) => {

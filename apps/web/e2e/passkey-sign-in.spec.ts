@@ -2,9 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { expectNoSeriousViolations } from './axe';
+import { fillSignUp, newDeveloper } from './developer-helpers';
 import { expect, test } from './fixtures';
 import { SCREENSHOTS_DIR } from './harness/paths';
 import type { TStack } from './harness/stack';
+import { linksOf, waitForMail } from './mail-helpers';
 import { signIn } from './staff-helpers';
 
 /**
@@ -71,6 +73,7 @@ test.describe('passkeys in the back office', () => {
     const passkeys = page.getByRole('region', { name: 'Passkeys' });
     await expect(passkeys).toContainText('You have no passkeys yet.');
     await passkeys.getByLabel('Name (optional)').fill('Front desk laptop');
+    await passkeys.getByLabel('Your password').fill(stack.staffAccount.password);
     await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
     await expect(passkeys.getByRole('status')).toContainText('Passkey “Front desk laptop” added.');
     await expect(page.getByRole('list', { name: 'Your passkeys' })).toContainText(
@@ -153,5 +156,82 @@ test.describe('passkeys in the back office', () => {
     await page.goto(`${stack.siteUrl}/staff/account`);
     await expect(page.getByText('Adding a passkey needs JavaScript.')).toBeVisible();
     await context.close();
+  });
+});
+
+test.describe('a passkey added from a borrowed session', () => {
+  test('needs the password, emails the owner, and a reset removes it: it signs in no more', async ({
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    const site = localSite(stack);
+    // The owner signs up at the portal; someone else then holds their signed-in browser.
+    const owner = newDeveloper();
+    const borrowed = await withAuthenticator(browser);
+    await fillSignUp(borrowed.page, site, owner);
+    await expect(borrowed.page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+
+    await borrowed.page.goto(`${site}/developers/account`);
+    const passkeys = borrowed.page.getByRole('region', { name: 'Passkeys' });
+    await passkeys.getByLabel('Name (optional)').fill('Not the owner');
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(passkeys.getByRole('alert')).toContainText(
+      'Enter your password to add a passkey.',
+    );
+    await passkeys.getByLabel('Your password').fill('a guess at their password');
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(passkeys.getByRole('alert')).toContainText('That is not your password.');
+    // What was typed stays; nothing was made.
+    await expect(passkeys.getByLabel('Name (optional)')).toHaveValue('Not the owner');
+    expect(await borrowed.credentials()).toHaveLength(0);
+    await expect(passkeys).toContainText('You have no passkeys yet.');
+
+    // With the password (say, watched over a shoulder): added, and the owner is told at once.
+    await passkeys.getByLabel('Your password').fill(owner.password);
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(passkeys.getByRole('status')).toContainText('Passkey “Not the owner” added.');
+    const told = await waitForMail(stack, owner.email, /^A passkey was added to your/);
+    expect(told.text).toContain('A passkey called “Not the owner” was added to your account');
+    expect(linksOf(told).some((href) => href.endsWith('/developers/reset'))).toBe(true);
+
+    // The owner secures the account: a reset link, a new password.
+    const owners = await browser.newContext();
+    const ownerPage = await owners.newPage();
+    await ownerPage.goto(`${site}/developers/reset`);
+    await ownerPage.getByLabel('Email').fill(owner.email);
+    await ownerPage.getByRole('button', { name: 'Email me a link' }).click();
+    const resetMail = await waitForMail(stack, owner.email, /^Reset your/);
+    const resetLink = linksOf(resetMail).find((href) => href.includes('/developers/reset/'));
+    expect(resetLink).toBeDefined();
+    await ownerPage.goto(`${site}${new URL(resetLink as string).pathname}`);
+    await expect(ownerPage.getByText('your passkeys are removed')).toBeVisible();
+    const newPassword = `${owner.password}-new`;
+    await ownerPage.getByLabel('New password', { exact: true }).fill(newPassword);
+    await ownerPage.getByLabel('New password again').fill(newPassword);
+    await ownerPage.getByRole('button', { name: 'Set my password' }).click();
+    await expect(ownerPage).toHaveURL(/\/developers\/sign-in\?reset=1/);
+
+    // The borrowed browser's session has ended, and its passkey signs in no more.
+    await borrowed.page.goto(`${site}/developers/account`);
+    await expect(borrowed.page).toHaveURL(/\/developers\/sign-in/);
+    expect(await borrowed.credentials()).toHaveLength(1);
+    await borrowed.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(
+      borrowed.page.getByRole('region', { name: 'Or use a passkey' }).getByRole('alert'),
+    ).toContainText('That passkey did not sign you in');
+    await expect(borrowed.page).toHaveURL(/\/developers\/sign-in/);
+
+    // The owner signs in with the new password: no passkey is left on the account.
+    await ownerPage.getByLabel('Email').fill(owner.email);
+    await ownerPage.getByLabel('Password').fill(newPassword);
+    await ownerPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(ownerPage).toHaveURL(`${site}/developers`);
+    await ownerPage.goto(`${site}/developers/account`);
+    await expect(ownerPage.getByRole('region', { name: 'Passkeys' })).toContainText(
+      'You have no passkeys yet.',
+    );
+    await borrowed.context.close();
+    await owners.close();
   });
 });

@@ -75,10 +75,15 @@ export class ScriptedVisitor {
     options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
   ): Promise<TAnswer> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    // The target exactly as written: a URL string would have Node remove dot segments first,
+    // and an attacker's spelling (`/_next/../x`) would never reach the site.
+    const { hostname, port } = new URL(this.siteUrl);
     return new Promise((resolve, reject) => {
       const request = httpRequest(
-        `${this.siteUrl}${path}`,
         {
+          hostname,
+          port,
+          path,
           method: options.method ?? 'GET',
           localAddress: this.address,
           headers: { ...this.headers, ...(cookie ? { cookie } : {}), ...options.headers },

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { newAvailablePet } from './adopt-helpers';
+import { fillSignUp, newDeveloper } from './developer-helpers';
 import { expect, test } from './fixtures';
 import { uniqueName } from './helpers';
 import { addPhotoThroughApi, makePhoto } from './photo-helpers';
@@ -93,6 +94,43 @@ test.describe('Staff sessions', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/staff/applications`);
   });
+
+  for (const javaScriptEnabled of [true, false]) {
+    test(`a return path spelled to leave the site is ignored after a real sign-in (JavaScript ${
+      javaScriptEnabled ? 'on' : 'off'
+    })`, async ({ browser, stack }) => {
+      test.setTimeout(60_000);
+      // A developer of the portal, signed up in a browser of their own.
+      const developer = newDeveloper();
+      const signUp = await browser.newContext();
+      await fillSignUp(await signUp.newPage(), stack.siteUrl, developer);
+      await signUp.close();
+
+      const attacks = [
+        '/..//evil.example/phish',
+        '/..\\/evil.example/phish',
+        '/%2e%2e//evil.example/phish',
+        '//evil.example/phish',
+      ];
+      const doors = [
+        { area: '/staff', account: stack.staffAccount, home: '/staff/applications' },
+        { area: '/developers', account: developer, home: '/developers' },
+      ];
+      for (const { area, account, home } of doors) {
+        for (const attack of attacks) {
+          const next = attack.startsWith('//') ? attack : `${area}${attack}`;
+          const context = await browser.newContext({ javaScriptEnabled });
+          const page = await context.newPage();
+          await page.goto(`${stack.siteUrl}${area}/sign-in?${new URLSearchParams({ next })}`);
+          await page.getByLabel('Email').fill(account.email);
+          await page.getByLabel('Password').fill(account.password);
+          await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+          await expect(page, `${area}/sign-in?next=${next}`).toHaveURL(`${stack.siteUrl}${home}`);
+          await context.close();
+        }
+      }
+    });
+  }
 
   test('"Sign out everywhere" ends the person\'s sessions on every device', async ({
     browser,

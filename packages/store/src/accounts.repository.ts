@@ -136,9 +136,31 @@ const SET_PASSWORD = prepare((db, p: { id: string; passwordHash: string; now: Da
     .returning(ACCOUNT_COLUMNS),
 );
 
-/** An invitation accepted: the person's name and password; the email is proven by the link. */
+/**
+ * A reset link used: the new password, only while the password is still the one the link was
+ * made for (`password_changed_at`, what its MAC covers). The statement that checks the link is
+ * the one that spends it, so of two uses at once exactly one matches a row.
+ */
+const RESET_PASSWORD = prepare(
+  (db, p: { id: string; passwordHash: string; now: Date; boundChangedAt: Date | null }) =>
+    db
+      .updateTable('accounts')
+      .set({ password_hash: p.passwordHash, password_changed_at: p.now, invited_at: null })
+      .where('id', '=', p.id)
+      .where('status', '=', 'active')
+      .where(
+        sql<boolean>`password_changed_at is not distinct from ${p.boundChangedAt}::timestamptz`,
+      )
+      .returning(ACCOUNT_COLUMNS),
+);
+
+/**
+ * An invitation accepted: the person's name and password; the email is proven by the link. Only
+ * while the account is invited by the invitation the link was made for (`invited_at`, what its
+ * MAC covers): one statement checks and spends it.
+ */
 const ACCEPT_INVITE = prepare(
-  (db, p: { id: string; name: string; passwordHash: string; now: Date }) =>
+  (db, p: { id: string; name: string; passwordHash: string; now: Date; boundInvitedAt: Date }) =>
     db
       .updateTable('accounts')
       .set({
@@ -151,14 +173,20 @@ const ACCEPT_INVITE = prepare(
       })
       .where('id', '=', p.id)
       .where('status', '=', 'invited')
+      .where('invited_at', '=', p.boundInvitedAt)
       .returning(ACCOUNT_COLUMNS),
 );
 
+/**
+ * A verification link used: the address confirmed, once. Only while the account has the address
+ * the link was made for and it is not confirmed yet, so of two uses at once exactly one matches.
+ */
 const VERIFY_EMAIL = prepare((db, p: { id: string; email: string; now: Date }) =>
   db
     .updateTable('accounts')
-    .set({ email_verified_at: sql<Date>`coalesce(email_verified_at, ${p.now}::timestamptz)` })
+    .set({ email_verified_at: p.now })
     .where('id', '=', p.id)
+    .where('email_verified_at', 'is', null)
     .where(sql<string>`lower(email)`, '=', sql<string>`lower(${p.email})`)
     .returning(ACCOUNT_COLUMNS),
 );
@@ -258,14 +286,42 @@ export class AccountsRepository {
     return row ? toAccount(row as TAccount) : null;
   }
 
-  /** Activates an invited account with its name and password; null when it is not invited. */
-  async acceptInvite(id: string, name: string, passwordHash: string): Promise<TAccount | null> {
-    const now = new Date();
-    const row = (await ACCEPT_INVITE.execute(this.db, { id, name, passwordHash, now })).rows[0];
+  /**
+   * A reset link spent: the new password, if the password is still the one changed at
+   * `boundChangedAt` (the link's); null when another use (or a change) came first.
+   */
+  async resetPassword(
+    id: string,
+    passwordHash: string,
+    boundChangedAt: Date | null,
+    now = new Date(),
+  ): Promise<TAccount | null> {
+    const row = (await RESET_PASSWORD.execute(this.db, { id, passwordHash, now, boundChangedAt }))
+      .rows[0];
     return row ? toAccount(row as TAccount) : null;
   }
 
-  /** Marks the email verified, if the account still has that email; idempotent. */
+  /**
+   * Activates an invited account with its name and password, if it is still invited by the
+   * invitation sent at `boundInvitedAt` (the link's); null when another use came first.
+   */
+  async acceptInvite(
+    id: string,
+    name: string,
+    passwordHash: string,
+    boundInvitedAt: Date,
+  ): Promise<TAccount | null> {
+    const now = new Date();
+    const row = (
+      await ACCEPT_INVITE.execute(this.db, { id, name, passwordHash, now, boundInvitedAt })
+    ).rows[0];
+    return row ? toAccount(row as TAccount) : null;
+  }
+
+  /**
+   * Marks the email verified, if the account still has that email and it is not verified yet;
+   * null otherwise (the link is used).
+   */
   async verifyEmail(id: string, email: string, now = new Date()): Promise<TAccount | null> {
     const row = (await VERIFY_EMAIL.execute(this.db, { id, email, now })).rows[0];
     return row ? toAccount(row as TAccount) : null;

@@ -94,6 +94,11 @@ const DELETE = prepare((db, p: { accountId: string; id: string }) =>
     .returning(COLUMNS),
 );
 
+/** Every passkey of the account (a new password starts clean: docs/decisions.md). */
+const DELETE_ALL = prepare((db, p: { accountId: string }) =>
+  db.deleteFrom('passkeys').where('account_id', '=', p.accountId).returning(['id', 'name']),
+);
+
 const RENAME = prepare((db, p: { accountId: string; id: string; name: string }) =>
   db
     .updateTable('passkeys')
@@ -198,6 +203,12 @@ export class PasskeysRepository {
     }
     const row = (await DELETE.execute(this.db, { accountId, id })).rows[0];
     return row ? toPasskey(row as unknown as TRow) : null;
+  }
+
+  /** Deletes every passkey of the account; their ids and names. */
+  async deleteAll(accountId: string): Promise<{ id: string; name: string }[]> {
+    const { rows } = await DELETE_ALL.execute(this.db, { accountId });
+    return rows.map((row) => ({ id: String(row.id), name: row.name }));
   }
 
   /** Renames one of the account's passkeys; null when it has none of that id. */

@@ -25,6 +25,8 @@ export type TPlanRequestRow = {
   requestedById: string | null;
   requestedByName: string | null;
   requestedByEmail: string | null;
+  /** Whether the requester's address is confirmed (false once the account is gone). */
+  requestedByEmailConfirmed: boolean;
   createdAt: Date;
   decidedAt: Date | null;
   decidedByName: string | null;
@@ -47,6 +49,7 @@ const COLUMNS = [
   'r.requested_by_id as requestedById',
   'a.name as requestedByName',
   'a.email as requestedByEmail',
+  sql<boolean>`a.email_verified_at is not null`.as('requestedByEmailConfirmed'),
   'r.created_at as createdAt',
   'r.decided_at as decidedAt',
   'r.decided_by_name as decidedByName',

@@ -118,9 +118,9 @@ export class AccountController {
         return { status: 204 as const, body: undefined };
       },
       listPasskeys: async () => ({ status: 200 as const, body: await this.passkeys.list(caller) }),
-      passkeyRegistrationOptions: async () => ({
+      passkeyRegistrationOptions: async ({ body }) => ({
         status: 200 as const,
-        body: await this.passkeys.registrationOptions(caller),
+        body: await this.passkeys.registrationOptions(caller, body, visitor),
       }),
       addPasskey: async ({ body }) => ({
         status: 201 as const,

@@ -9,6 +9,7 @@ import {
 } from '@pets/store/accounts.repository';
 import { listAudit, recordAudit, type TAuditEntry } from '@pets/store/audit.repository';
 import type { MailRepository } from '@pets/store/mail.repository';
+import { PasskeysRepository } from '@pets/store/passkeys.repository';
 import { PasswordBusyError, type PasswordHasher, passwordProblem } from '@pets/store/password';
 import { SessionsRepository, type TSession } from '@pets/store/sessions.repository';
 import { withTransaction } from '@pets/store/transaction';
@@ -25,6 +26,7 @@ import {
   type TAccountLinkPurpose,
 } from '../links/account-links';
 import type { TAccountMailData } from '../mail/mail-templates';
+import { assertConfirmedAddress, type TGuardedAction } from './confirmed-address';
 import { describeDevice } from './device-description';
 import type { SignInThrottle } from './sign-in-throttle';
 
@@ -332,6 +334,35 @@ export class AccountsService {
     return { ended };
   }
 
+  /**
+   * A signed-in person proves again that they know the password (changing it, adding a passkey):
+   * a borrowed or stolen session is not enough. A wrong one counts on the sign-in throttle of
+   * the account and visitor, as at the sign-in form, so a session cannot be used to guess it.
+   */
+  async confirmPassword(
+    accountId: string,
+    password: string,
+    visitorIp: string,
+  ): Promise<TAccountWithSecret> {
+    const account = await new AccountsRepository(this.pool).findById(accountId);
+    if (!account) {
+      throw new AppError('unauthorized', 'This session has ended: sign in again.');
+    }
+    const trackers = this.throttle.trackersOf(account.email, visitorIp, undefined);
+    await this.throttle.assertMayTry(trackers);
+    const matches = await this.hasher.verify(account.passwordHash, password).catch(busy);
+    if (!matches) {
+      await this.throttle.fail(trackers, visitorIp);
+      throw new AppError('forbidden', 'The current password is not right.');
+    }
+    return account;
+  }
+
+  /**
+   * A new password from the person signed in: every other session ends and every passkey is
+   * removed (a new password starts clean: whoever borrowed the session or added a passkey is
+   * out); this session, which just proved the password, stays.
+   */
   async changePassword(
     caller: TCaller,
     currentPassword: string,
@@ -339,24 +370,19 @@ export class AccountsService {
     visitorIp: string,
   ): Promise<void> {
     const { accountId, sessionId } = personOf(caller);
-    const account = await new AccountsRepository(this.pool).findById(accountId);
-    if (!account) {
-      throw new AppError('unauthorized', 'This session has ended: sign in again.');
-    }
-    const matches = await this.hasher.verify(account.passwordHash, currentPassword).catch(busy);
-    if (!matches) {
-      throw new AppError('forbidden', 'The current password is not right.');
-    }
+    const account = await this.confirmPassword(accountId, currentPassword, visitorIp);
     passwordRefusal(newPassword, account.email);
     const hash = await this.hasher.hash(newPassword).catch(busy);
     const hashes = await withTransaction(this.pool, async (client) => {
       await new AccountsRepository(client).setPassword(accountId, hash);
       const ended = await new SessionsRepository(client).endAll(accountId, 'password', sessionId);
+      const removed = await new PasskeysRepository(client).deleteAll(accountId);
       await recordAudit(client, {
         ...actorOf(caller, visitorIp),
         action: 'account.password_changed',
         targetType: 'account',
         targetId: accountId,
+        details: { sessionsEnded: ended.length, passkeysRemoved: removed.length },
       });
       return ended;
     });
@@ -409,6 +435,7 @@ export class AccountsService {
     }
   }
 
+  /** A verification link used: the address confirmed, once (a second use is a used link). */
   async verifyEmail(token: string) {
     const account = await this.accountOfLink('verify', token);
     const verified = await new AccountsRepository(this.pool).verifyEmail(account.id, account.email);
@@ -443,6 +470,12 @@ export class AccountsService {
     );
   }
 
+  /**
+   * A reset link used: the new password, every session ended and every passkey removed, in one
+   * transaction. The statement that sets the password is the one that spends the link (it
+   * matches only while the password is the one the link was made for), so of two uses at once
+   * exactly one changes anything; the other is told the link is used.
+   */
   async resetPassword(token: string, password: string, visitorIp: string) {
     const account = await this.accountOfLink('reset', token);
     if (account.status !== 'active') {
@@ -451,8 +484,16 @@ export class AccountsService {
     passwordRefusal(password, account.email);
     const hash = await this.hasher.hash(password).catch(busy);
     const { updated, hashes } = await withTransaction(this.pool, async (client) => {
-      const changed = await new AccountsRepository(client).setPassword(account.id, hash);
+      const changed = await new AccountsRepository(client).resetPassword(
+        account.id,
+        hash,
+        account.passwordChangedAt,
+      );
+      if (!changed) {
+        throw BAD_LINK();
+      }
       const ended = await new SessionsRepository(client).endAll(account.id, 'reset');
+      const removed = await new PasskeysRepository(client).deleteAll(account.id);
       await recordAudit(client, {
         actorAccountId: account.id,
         actorApiKeyId: null,
@@ -460,23 +501,31 @@ export class AccountsService {
         action: 'account.password_reset',
         targetType: 'account',
         targetId: account.id,
+        details: { sessionsEnded: ended.length, passkeysRemoved: removed.length },
         visitorIp,
       });
       return { updated: changed, hashes: ended };
     });
     this.evict(hashes);
-    if (!updated) {
-      throw BAD_LINK();
-    }
     return { account: toSiteAccount(updated, account.organizationName) };
   }
 
+  /** An invitation used, once: its statement matches only the invitation the link was made for. */
   async acceptInvite(token: string, name: string, password: string, visitorIp: string) {
     const account = await this.accountOfLink('invite', token);
+    const invitedAt = account.invitedAt;
+    if (invitedAt === null) {
+      throw BAD_LINK();
+    }
     passwordRefusal(password, account.email);
     const hash = await this.hasher.hash(password).catch(busy);
     const accepted = await withTransaction(this.pool, async (client) => {
-      const updated = await new AccountsRepository(client).acceptInvite(account.id, name, hash);
+      const updated = await new AccountsRepository(client).acceptInvite(
+        account.id,
+        name,
+        hash,
+        invitedAt,
+      );
       if (updated) {
         await recordAudit(client, {
           actorAccountId: account.id,
@@ -552,6 +601,7 @@ export class AccountsService {
     input: { email: string; name: string; role: 'admin' | 'staff' },
     visitorIp: string,
   ) {
+    await this.assertCallerConfirmed(caller, 'inviting people');
     try {
       return await withTransaction(this.pool, async (client) => {
         const account = await new AccountsRepository(client).create({
@@ -583,6 +633,7 @@ export class AccountsService {
   }
 
   async resendInvite(caller: TCaller, id: string, visitorIp: string) {
+    await this.assertCallerConfirmed(caller, 'inviting people');
     return withTransaction(this.pool, async (client) => {
       const account = await new AccountsRepository(client).reinvite(id);
       if (!account) {
@@ -650,6 +701,15 @@ export class AccountsService {
   }
 
   // --- Helpers --------------------------------------------------------------------------------
+
+  /** The signed-in person's address must be confirmed for `action` (confirmed-address.ts). */
+  private async assertCallerConfirmed(caller: TCaller, action: TGuardedAction): Promise<void> {
+    const account = await new AccountsRepository(this.pool).findById(personOf(caller).accountId);
+    if (!account) {
+      throw new AppError('unauthorized', 'This session has ended: sign in again.');
+    }
+    assertConfirmedAddress(account, action);
+  }
 
   /**
    * An admin's change to another staff or admin account, in one transaction with its audit entry.

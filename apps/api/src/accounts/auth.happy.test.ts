@@ -71,8 +71,8 @@ describe('a developer signs up', () => {
     const verified = await site.asVisitor('/internal/auth/verify', { token });
     expect(verified.status).toBe(200);
     expect(await verified.json()).toMatchObject({ account: { email, emailVerified: true } });
-    // Verifying twice is harmless.
-    expect((await site.asVisitor('/internal/auth/verify', { token })).status).toBe(200);
+    // The link works once: used, it is refused as any used link.
+    expect((await site.asVisitor('/internal/auth/verify', { token })).status).toBe(400);
 
     const signedIn = await signInAs(site, { email, password, role: 'developer' });
     expect(signedIn.credential).toMatch(/^pets_live_/);
@@ -265,5 +265,20 @@ describe('an invitation', () => {
     const team = await site.asPerson(adminSession.credential, '/internal/team');
     const { accounts } = (await team.json()) as { accounts: { email: string }[] };
     expect(accounts.map((account) => account.email)).toContain('eve@example.org');
+  });
+
+  it('is not sent by an admin whose own address is not confirmed (email_not_confirmed)', async () => {
+    const admin = await createAccount(api, 'admin');
+    await api.pool.query('update accounts set email_verified_at = null where id = $1', [admin.id]);
+    const { credential } = await signInAs(site, admin);
+    const refused = await site.asPerson(credential, '/internal/team/invitations', {
+      body: { email: 'mallory@example.org', name: 'Mallory', role: 'admin' },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'email_not_confirmed' });
+    const queued = await api.pool.query(
+      `select 1 from mail_messages where recipient = 'mallory@example.org'`,
+    );
+    expect(queued.rows).toHaveLength(0);
   });
 });

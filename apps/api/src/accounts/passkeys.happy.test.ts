@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody, startTestApi, type TTestApi } from '../test/api-harness';
+import { startSmtpServer, type TTestSmtpServer } from '../test/smtp-server';
 import {
   ACCOUNT_TEST_ENV,
   createAccount,
+  linkIn,
   signInAs,
   type TSignedIn,
   type TTestAccount,
@@ -21,32 +23,52 @@ import { softAuthenticator, type TSoftAuthenticator } from './passkey-authentica
 
 const SITE = 'https://adopt.example';
 
+let smtp: TTestSmtpServer;
 let api: TTestApi;
 let site: TTestSite;
 
 beforeAll(async () => {
+  smtp = await startSmtpServer();
   api = await startTestApi({
-    env: { ...ACCOUNT_TEST_ENV, SITE_URL: SITE, SIGN_IN_ACCOUNT_LIMIT: '4/900,50/3600' },
+    env: {
+      ...ACCOUNT_TEST_ENV,
+      SITE_URL: SITE,
+      SMTP_URL: smtp.url,
+      SIGN_IN_ACCOUNT_LIMIT: '4/900,50/3600',
+    },
   });
   site = await testSite(api);
 }, 60_000);
 
 afterAll(async () => {
   await api?.close();
+  await smtp?.close();
+});
+
+/** A signed-in person, with the password they would type again to add a passkey. */
+type TPerson = TSignedIn & { password: string };
+
+const signIn = async (account: TTestAccount): Promise<TPerson> => ({
+  ...(await signInAs(site, account)),
+  password: account.password,
 });
 
 type TOptions = { challenge: string; rp?: { id?: string }; rpId?: string; user?: { id?: string } };
 
-const registrationOptions = async (person: TSignedIn): Promise<TOptions> => {
+/** Options for a new passkey, asked for with the password again (or `confirmation`). */
+const registrationOptions = async (
+  person: TPerson,
+  confirmation: Record<string, unknown> = { password: person.password },
+): Promise<TOptions> => {
   const response = await site.asPerson(person.credential, '/internal/account/passkeys/options', {
-    method: 'POST',
+    body: confirmation,
   });
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
   return ((await response.json()) as { options: TOptions }).options;
 };
 
 const addPasskey = async (
-  person: TSignedIn,
+  person: TPerson,
   authenticator: TSoftAuthenticator,
   name?: string,
   origin = SITE,
@@ -91,12 +113,12 @@ const listPasskeys = async (person: TSignedIn) => {
 
 describe('a staff member with a passkey', () => {
   let staff: TTestAccount;
-  let person: TSignedIn;
+  let person: TPerson;
   const authenticator = softAuthenticator();
 
   beforeAll(async () => {
     staff = await createAccount(api, 'staff');
-    person = await signInAs(site, staff);
+    person = await signIn(staff);
   });
 
   it('adds it from the account page, and sees it listed', async () => {
@@ -192,7 +214,7 @@ describe('a staff member with a passkey', () => {
     expect(twice.status).toBe(400);
     expect(await errorBody(twice)).toMatchObject({ code: 'invalid_request' });
 
-    const other = await signInAs(site, await createAccount(api, 'staff'));
+    const other = await signIn(await createAccount(api, 'staff'));
     const othersOptions = await registrationOptions(other);
     const stolen = await site.asPerson(person.credential, '/internal/account/passkeys', {
       body: { response: softAuthenticator().register(othersOptions, SITE) },
@@ -211,7 +233,7 @@ describe('a staff member with a passkey', () => {
   it('renamed, is listed by its new name and still signs in; another person cannot rename it', async () => {
     const [passkey] = await listPasskeys(person);
     const renameUrl = `/internal/account/passkeys/${passkey?.id}/rename`;
-    const stranger = await signInAs(site, await createAccount(api, 'staff'));
+    const stranger = await signIn(await createAccount(api, 'staff'));
     const notTheirs = await site.asPerson(stranger.credential, renameUrl, {
       body: { name: 'Mine now' },
     });
@@ -247,7 +269,7 @@ describe('a staff member with a passkey', () => {
 
   it('removed, no longer signs in; another person cannot remove it', async () => {
     const [passkey] = await listPasskeys(person);
-    const stranger = await signInAs(site, await createAccount(api, 'admin'));
+    const stranger = await signIn(await createAccount(api, 'admin'));
     const notTheirs = await site.asPerson(
       stranger.credential,
       `/internal/account/passkeys/${passkey?.id}/delete`,
@@ -276,7 +298,7 @@ describe('a staff member with a passkey', () => {
 describe('passkey sign-ins', () => {
   it('a developer adds one and signs in at the portal with it; the audit log has both', async () => {
     const developer = await createAccount(api, 'developer');
-    const person = await signInAs(site, developer);
+    const person = await signIn(developer);
     const authenticator = softAuthenticator();
     const added = await addPasskey(person, authenticator);
     expect(added.status).toBe(201);
@@ -320,7 +342,7 @@ describe('passkey sign-ins', () => {
 
     // Another visitor with a real passkey is not held back.
     const staff = await createAccount(api, 'staff');
-    const person = await signInAs(site, staff);
+    const person = await signIn(staff);
     const own = softAuthenticator();
     expect((await addPasskey(person, own)).status).toBe(201);
     expect((await passkeySignIn(own.assert(await signInOptions(), SITE))).status).toBe(200);
@@ -328,7 +350,7 @@ describe('passkey sign-ins', () => {
 
   it('of a deactivated account are refused like its password', async () => {
     const staff = await createAccount(api, 'staff');
-    const person = await signInAs(site, staff);
+    const person = await signIn(staff);
     const authenticator = softAuthenticator();
     expect((await addPasskey(person, authenticator)).status).toBe(201);
     await api.pool.query("update accounts set status = 'deactivated' where id = $1", [staff.id]);
@@ -344,5 +366,159 @@ describe('passkey sign-ins', () => {
     });
     expect(response.status).toBe(400);
     expect(await errorBody(response)).toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+});
+
+/** The next message to `to` with a subject starting `subject`, after the first `before`. */
+const mailTo = async (to: string, subject: string, before: number) => {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const message = smtp.received
+      .slice(before)
+      .find((each) => each.to.includes(to) && each.subject.startsWith(subject));
+    if (message) {
+      return message;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no "${subject}" email to ${to}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe('a passkey does not outlive the owner securing the account', () => {
+  /** A visitor of these tests' own: the others' failed passkey sign-ins are not counted here. */
+  const OWN = '198.51.100.99';
+
+  it('is added only with the password again or another of the owner’s passkeys, and the owner is emailed', async () => {
+    const staff = await createAccount(api, 'staff', { name: 'Paula Owner' });
+    // A borrowed session: it knows the credential, not the password.
+    const borrowed = await signIn(staff);
+    const optionsPath = '/internal/account/passkeys/options';
+    const bare = await site.asPerson(borrowed.credential, optionsPath, { method: 'POST' });
+    expect(bare.status).toBe(400);
+    const guessed = await site.asPerson(borrowed.credential, optionsPath, {
+      body: { password: 'a guess at the password' },
+    });
+    expect(await errorBody(guessed)).toEqual({
+      status: 403,
+      code: 'forbidden',
+      message: 'The current password is not right.',
+    });
+    expect(await listPasskeys(borrowed)).toEqual([]);
+
+    // With the password: added, and the owner hears of it by email.
+    const before = smtp.received.length;
+    const laptop = softAuthenticator();
+    const added = await addPasskey(borrowed, laptop, 'Front desk laptop');
+    expect(added.status).toBe(201);
+    const message = await mailTo(staff.email, 'A passkey was added', before);
+    expect(message.text).toContain('HELLO PAULA OWNER');
+    expect(message.text).toContain(
+      'A passkey called “Front desk laptop” was added to your account',
+    );
+    expect(message.text).toContain(
+      'from an unknown browser (203.0.113.10). It signs in without your password.',
+    );
+    expect(message.text).toContain(`${SITE}/staff/reset`);
+    const queued = await api.pool.query(
+      "select 1 from mail_messages where template = 'passkey-added' and recipient = $1",
+      [staff.email],
+    );
+    expect(queued.rows).toHaveLength(1);
+
+    // Or with a passkey the account has, answering a sign-in challenge.
+    const phone = softAuthenticator();
+    const confirmation = { passkey: laptop.assert(await signInOptions(), SITE) };
+    const options = await registrationOptions(borrowed, confirmation);
+    const second = await site.asPerson(borrowed.credential, '/internal/account/passkeys', {
+      body: { response: phone.register(options, SITE), name: 'Phone' },
+    });
+    expect(second.status).toBe(201);
+    await mailTo(staff.email, 'A passkey was added', before + 1);
+
+    // Someone else's passkey confirms nothing here.
+    const stranger = await signIn(await createAccount(api, 'staff'));
+    const strangers = softAuthenticator();
+    expect((await addPasskey(stranger, strangers)).status).toBe(201);
+    const foreign = await site.asPerson(borrowed.credential, optionsPath, {
+      body: { passkey: strangers.assert(await signInOptions(), SITE) },
+    });
+    expect(await errorBody(foreign)).toMatchObject({ status: 403, code: 'forbidden' });
+    expect((await listPasskeys(borrowed)).map((each) => each.name)).toEqual([
+      'Front desk laptop',
+      'Phone',
+    ]);
+  });
+
+  it('a session cannot be used to guess the password: wrong ones are throttled as at sign-in', async () => {
+    const staff = await createAccount(api, 'staff');
+    const borrowed = await signIn(staff);
+    const visitor = '198.51.100.88';
+    const attempt = (password: string) =>
+      site.asPerson(borrowed.credential, '/internal/account/passkeys/options', {
+        body: { password },
+        visitor,
+      });
+    for (let index = 0; index < 4; index += 1) {
+      expect((await attempt(`guess number ${index}`)).status).toBe(403);
+    }
+    const limited = await attempt(staff.password);
+    expect(limited.status).toBe(429);
+    expect(await errorBody(limited)).toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('a reset ends every session and removes every passkey: it signs in no more', async () => {
+    const staff = await createAccount(api, 'staff');
+    const owner = await signIn(staff);
+    const intruder = softAuthenticator();
+    expect((await addPasskey(owner, intruder, 'MacBook')).status).toBe(201);
+    expect(
+      (await passkeySignIn(intruder.assert(await signInOptions(), SITE), 'staff', OWN)).status,
+    ).toBe(200);
+
+    const before = smtp.received.length;
+    await site.asVisitor('/internal/auth/reset-request', { email: staff.email });
+    const token = linkIn((await mailTo(staff.email, 'Reset your', before)).text, 'reset');
+    const reset = await site.asVisitor('/internal/auth/reset', {
+      token,
+      password: 'the owner took it back',
+    });
+    expect(reset.status).toBe(200);
+
+    expect((await site.asPerson(owner.credential, '/internal/session')).status).toBe(401);
+    const refused = await passkeySignIn(intruder.assert(await signInOptions(), SITE), 'staff', OWN);
+    expect(refused.status).toBe(401);
+    const back = await signIn({ ...staff, password: 'the owner took it back' });
+    expect(await listPasskeys(back)).toEqual([]);
+    const { rows } = await api.pool.query<{ details: Record<string, number> }>(
+      "select details from audit_log where target_id = $1 and action = 'account.password_reset'",
+      [staff.id],
+    );
+    expect(rows.map((row) => row.details)).toEqual([{ sessionsEnded: 2, passkeysRemoved: 1 }]);
+  });
+
+  it('a password change ends the other sessions and removes every passkey', async () => {
+    const staff = await createAccount(api, 'staff');
+    const owner = await signIn(staff);
+    const intruder = softAuthenticator();
+    expect((await addPasskey(owner, intruder)).status).toBe(201);
+    const intruderSession = await passkeySignIn(
+      intruder.assert(await signInOptions(), SITE),
+      'staff',
+      OWN,
+    );
+    const { credential: intruderCredential } = (await intruderSession.json()) as TSignedIn;
+
+    const changed = await site.asPerson(owner.credential, '/internal/account/password', {
+      body: { currentPassword: staff.password, newPassword: 'a brand new passphrase' },
+    });
+    expect(changed.status).toBe(204);
+    expect((await site.asPerson(owner.credential, '/internal/session')).status).toBe(200);
+    expect((await site.asPerson(intruderCredential, '/internal/session')).status).toBe(401);
+    expect(await listPasskeys(owner)).toEqual([]);
+    expect(
+      (await passkeySignIn(intruder.assert(await signInOptions(), SITE), 'staff', OWN)).status,
+    ).toBe(401);
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { TPasskey as TSitePasskey } from '@pets/contract/site';
+import type { TPasskeyConfirmation, TPasskey as TSitePasskey } from '@pets/contract/site';
 import { AccountsRepository } from '@pets/store/accounts.repository';
 import { recordAudit } from '@pets/store/audit.repository';
 import {
@@ -7,6 +7,7 @@ import {
   PasskeysRepository,
   type TPasskey,
 } from '@pets/store/passkeys.repository';
+import { SessionsRepository } from '@pets/store/sessions.repository';
 import { withTransaction } from '@pets/store/transaction';
 import {
   type AuthenticationResponseJSON,
@@ -21,12 +22,14 @@ import type { TCaller } from '../api-keys/caller';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
 import { AppError, invalidRequest } from '../core/app-error';
+import type { TPasskeyAddedMailData } from '../mail/passkey-added-mail';
 import {
   ACCOUNTS_DEPS,
   AccountsService,
   type TAccountsDeps,
   type TSignIn,
 } from './accounts.service';
+import { describeDevice } from './device-description';
 
 /**
  * Passkeys (issue 27, slice 5; docs/decisions.md "Passkeys"): WebAuthn through
@@ -86,12 +89,25 @@ export class PasskeysService {
     return { passkeys: passkeys.map(toSitePasskey) };
   }
 
-  async registrationOptions(caller: TCaller) {
+  /**
+   * The options of a new passkey, only for a person who just proved it is them: the password
+   * again, or a passkey the account has (a session alone may be borrowed or stolen). The
+   * challenge handed out is bound to the account, so it is the proof `add` needs.
+   */
+  async registrationOptions(
+    caller: TCaller,
+    confirmation: TPasskeyConfirmation,
+    visitorIp: string,
+  ) {
     const { accountId } = personOf(caller);
-    const account = await new AccountsRepository(this.pool).findById(accountId);
-    if (!account) {
-      throw new AppError('unauthorized', 'This session has ended: sign in again.');
-    }
+    const account =
+      'password' in confirmation
+        ? await this.accounts.confirmPassword(accountId, confirmation.password, visitorIp)
+        : await this.confirmWithPasskey(
+            accountId,
+            confirmation.passkey as AuthenticationResponseJSON,
+            visitorIp,
+          );
     const repository = new PasskeysRepository(this.pool);
     const existing = await repository.list(accountId);
     const options = await generateRegistrationOptions({
@@ -140,6 +156,14 @@ export class PasskeysService {
     }
     const { credential, credentialBackedUp } = verification.registrationInfo;
     const count = (await repository.list(accountId)).length;
+    const account = await new AccountsRepository(this.pool).findById(accountId);
+    if (!account) {
+      throw new AppError('unauthorized', 'This session has ended: sign in again.');
+    }
+    const session =
+      caller.session === null
+        ? null
+        : await new SessionsRepository(this.pool).find(accountId, caller.session.id);
     try {
       const passkey = await withTransaction(this.pool, async (client) => {
         const added = await new PasskeysRepository(client).add({
@@ -160,6 +184,19 @@ export class PasskeysService {
           targetId: accountId,
           details: { passkeyId: added.id, name: added.name },
           visitorIp,
+        });
+        // The owner hears of every passkey added, whoever added it: in the same transaction.
+        await this.deps.mail.enqueue(client, {
+          template: 'passkey-added',
+          to: account.email,
+          data: {
+            name: account.name,
+            role: account.role,
+            passkeyName: added.name,
+            addedAt: added.createdAt.toISOString(),
+            device: describeDevice(session?.userAgent ?? null) ?? 'an unknown browser',
+            visitorIp,
+          } satisfies TPasskeyAddedMailData,
         });
         return added;
       });
@@ -221,6 +258,79 @@ export class PasskeysService {
     return { passkey: toSitePasskey(renamed) };
   }
 
+  /**
+   * A passkey of the caller's own account, answering a challenge of `authenticationOptions`:
+   * proof it is them, as the password is. A failure counts on the visitor's passkey budget, as a
+   * failed passkey sign-in does, and answers 403 in words.
+   */
+  private async confirmWithPasskey(
+    accountId: string,
+    response: AuthenticationResponseJSON,
+    visitorIp: string,
+  ) {
+    const throttle = this.deps.throttle;
+    const tracker = throttle.passkeyTracker(visitorIp);
+    await throttle.assertPasskeyMayTry(tracker);
+    const verified = await this.verifyAssertion(response);
+    const account =
+      verified?.passkey.accountId === accountId
+        ? await new AccountsRepository(this.pool).findById(accountId)
+        : null;
+    if (!verified || !account) {
+      await throttle.failPasskey(tracker, visitorIp);
+      throw new AppError(
+        'forbidden',
+        'That passkey did not confirm it is you: use one of your own passkeys, or your password.',
+      );
+    }
+    await new PasskeysRepository(this.pool).recordUse(
+      verified.passkey.id,
+      verified.newCounter,
+      verified.backedUp,
+    );
+    return account;
+  }
+
+  /**
+   * A signed answer to one of `authenticationOptions`' challenges (consumed here, once), checked
+   * against the passkey it names: that passkey and its new counter, or null.
+   */
+  private async verifyAssertion(response: AuthenticationResponseJSON) {
+    const repository = new PasskeysRepository(this.pool);
+    const passkey = await repository.findByCredentialId(response.id);
+    if (passkey === null) {
+      return null;
+    }
+    const verified = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: (challenge) =>
+        repository.consumeChallenge(challenge, 'authenticate', null),
+      expectedOrigin: this.config.webauthn.origins,
+      expectedRPID: this.config.webauthn.rpId,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(passkey.publicKey),
+        counter: passkey.counter,
+        transports: passkey.transports as AuthenticatorTransportFuture[],
+      },
+      requireUserVerification: false,
+    }).catch(() => null);
+    const userHandle = response.response.userHandle;
+    if (
+      !verified?.verified ||
+      // The authenticator's user handle, when it gives one, names the passkey's own account.
+      (userHandle !== undefined &&
+        Buffer.from(userHandle, 'base64url').toString('utf8') !== passkey.accountId)
+    ) {
+      return null;
+    }
+    return {
+      passkey,
+      newCounter: verified.authenticationInfo.newCounter,
+      backedUp: verified.authenticationInfo.credentialBackedUp,
+    };
+  }
+
   // --- Signing in -----------------------------------------------------------------------------
 
   async authenticationOptions() {
@@ -247,45 +357,18 @@ export class PasskeysService {
     const throttle = this.deps.throttle;
     const tracker = throttle.passkeyTracker(visitorIp);
     await throttle.assertPasskeyMayTry(tracker);
-    const repository = new PasskeysRepository(this.pool);
-    const passkey = await repository.findByCredentialId(response.id);
-    const verified =
-      passkey === null
-        ? null
-        : await verifyAuthenticationResponse({
-            response,
-            expectedChallenge: (challenge) =>
-              repository.consumeChallenge(challenge, 'authenticate', null),
-            expectedOrigin: this.config.webauthn.origins,
-            expectedRPID: this.config.webauthn.rpId,
-            credential: {
-              id: passkey.credentialId,
-              publicKey: new Uint8Array(passkey.publicKey),
-              counter: passkey.counter,
-              transports: passkey.transports as AuthenticatorTransportFuture[],
-            },
-            requireUserVerification: false,
-          }).catch(() => null);
-    const userHandle = response.response.userHandle;
-    if (
-      !passkey ||
-      !verified?.verified ||
-      // The authenticator's user handle, when it gives one, names the passkey's own account.
-      (userHandle !== undefined &&
-        Buffer.from(userHandle, 'base64url').toString('utf8') !== passkey.accountId)
-    ) {
+    const verified = await this.verifyAssertion(response);
+    const account = verified
+      ? await new AccountsRepository(this.pool).findById(verified.passkey.accountId)
+      : null;
+    if (!verified || !account) {
       await throttle.failPasskey(tracker, visitorIp);
       throw PASSKEY_REFUSED();
     }
-    const account = await new AccountsRepository(this.pool).findById(passkey.accountId);
-    if (!account) {
-      await throttle.failPasskey(tracker, visitorIp);
-      throw PASSKEY_REFUSED();
-    }
-    await repository.recordUse(
-      passkey.id,
-      verified.authenticationInfo.newCounter,
-      verified.authenticationInfo.credentialBackedUp,
+    await new PasskeysRepository(this.pool).recordUse(
+      verified.passkey.id,
+      verified.newCounter,
+      verified.backedUp,
     );
     return this.accounts.startSession(account, 'passkey', input, visitorIp, undefined);
   }

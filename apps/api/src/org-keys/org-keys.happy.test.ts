@@ -150,8 +150,8 @@ describe('creating a key', () => {
     );
     expect(response.status).toBe(403);
     const body = await errorBody(response);
-    expect(body).toMatchObject({ code: 'forbidden', status: 403 });
-    expect(body.message).toMatch(/verify your email/i);
+    expect(body).toMatchObject({ code: 'email_not_confirmed', status: 403 });
+    expect(body.message).toMatch(/confirm your email address/i);
     expect(await listKeys(unverified)).toEqual([]);
   });
 

@@ -24,6 +24,7 @@ import {
   UsageRepository,
 } from '@pets/store/usage.repository';
 import type { Pool, PoolClient } from 'pg';
+import { assertConfirmedAddress } from '../accounts/confirmed-address';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TCaller } from '../api-keys/caller';
 import { CONFIG, PG_POOL } from '../app.tokens';
@@ -415,12 +416,7 @@ export class OrgKeysService {
       throw notFound(keyId);
     }
     if (purpose === 'write') {
-      if (!developer.emailVerified) {
-        throw new AppError(
-          'forbidden',
-          'Verify your email address before adding webhook endpoints: follow the link in the email we sent you.',
-        );
-      }
+      assertConfirmedAddress(developer, 'adding webhook endpoints');
       if (toOrgKeyView(key).status !== 'active') {
         throw invalidRequest('keyId', 'this key has expired or was revoked: choose an active key');
       }
@@ -457,12 +453,7 @@ export class OrgKeysService {
   /** Keys are made only once the account's email is confirmed: a throwaway address mints none. */
   private async verifiedDeveloperOf(caller: TCaller): Promise<TDeveloper> {
     const developer = await this.developerOf(caller);
-    if (!developer.emailVerified) {
-      throw new AppError(
-        'forbidden',
-        'Verify your email address before creating keys: follow the link in the email we sent you.',
-      );
-    }
+    assertConfirmedAddress(developer, 'creating keys');
     return developer;
   }
 

@@ -231,6 +231,81 @@ describe('staff hear of a new request', () => {
   });
 });
 
+describe('an address nobody confirmed', () => {
+  it('cannot ask for a plan: refused (email_not_confirmed), and staff are emailed nothing in its name', async () => {
+    // Anyone can sign up with someone else's address; until its owner opens the link, nothing
+    // goes to staff in that name.
+    const email = `big-shelter-${Date.now()}@example.org`;
+    const signUp = await site.asVisitor('/internal/auth/sign-up', {
+      email,
+      password: 'a long enough passphrase',
+      name: 'Big Shelter',
+      organizationName: 'Big Shelter Ltd',
+    });
+    expect(signUp.status).toBe(201);
+    const unconfirmed = await signInAs(site, {
+      email,
+      password: 'a long enough passphrase',
+      role: 'developer',
+    });
+    const before = smtp.received.length;
+
+    const refused = await as(unconfirmed, '/org/plan-requests', {
+      plan: 'enterprise',
+      message: 'Please upgrade us today, our CEO insists.',
+    });
+    expect(await errorBody(refused)).toEqual({
+      status: 403,
+      code: 'email_not_confirmed',
+      message:
+        'Confirm your email address before asking for another plan: open the link in the email we sent you, or ask for a new one.',
+    });
+    // Keys are refused with the same code, and nothing is in the outbox for staff.
+    const key = await as(unconfirmed, '/org/keys', { name: 'App', mode: 'test' });
+    expect(await errorBody(key)).toMatchObject({ status: 403, code: 'email_not_confirmed' });
+    const queued = await api.pool.query(
+      `select 1 from mail_messages where template = 'plan-request-received' and data->>'organizationName' = 'Big Shelter Ltd'`,
+    );
+    expect(queued.rows).toHaveLength(0);
+
+    // A confirmed developer's request goes out after it: once staff have that one, the SMTP
+    // server has everything the refused request could have sent, and nothing of it came.
+    const { signedIn: confirmed } = await newDeveloper();
+    const request = await requestPlan(confirmed, 'pro');
+    const subject = `${request.organization.name} asks for the Pro plan`;
+    for (let count = before + 1; ; count++) {
+      await smtp.waitFor(count, 20_000);
+      if (smtp.received.slice(before).some((message) => message.subject === subject)) {
+        break;
+      }
+    }
+    expect(
+      smtp.received.slice(before).filter((message) => message.subject.includes('Big Shelter')),
+    ).toEqual([]);
+    const pending = (await (await as(staff, '/plans/requests?status=pending')).json()) as {
+      requests: TPlanRequest[];
+    };
+    expect(pending.requests.map((each) => each.organization.name)).not.toContain('Big Shelter Ltd');
+  });
+
+  it('is said so to staff where a request shows its requester', async () => {
+    const { account, signedIn: developer } = await newDeveloper();
+    const request = await requestPlan(developer, 'pro');
+    expect(request.requestedBy).toMatchObject({ email: account.email, emailConfirmed: true });
+    // An address that is no longer confirmed (as before confirmation was required to ask).
+    await api.pool.query('update accounts set email_verified_at = null where id = $1', [
+      account.id,
+    ]);
+    const pending = (await (await as(staff, '/plans/requests?status=pending')).json()) as {
+      requests: TPlanRequest[];
+    };
+    expect(pending.requests.find((each) => each.id === request.id)?.requestedBy).toMatchObject({
+      email: account.email,
+      emailConfirmed: false,
+    });
+  });
+});
+
 describe('Enterprise', () => {
   it('needs rpm and rpd to approve (400 in the contract’s words), then the keys get them', async () => {
     const { signedIn: developer } = await newDeveloper();

@@ -18,6 +18,7 @@ import {
 } from '@pets/store/plans.repository';
 import { withTransaction } from '@pets/store/transaction';
 import type { Pool, PoolClient } from 'pg';
+import { assertConfirmedAddress } from '../accounts/confirmed-address';
 import { ANONYMOUS_LIMITS } from '../api-keys/api-key-plans';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import type { TCaller } from '../api-keys/caller';
@@ -62,7 +63,12 @@ export const toPlanRequestView = (row: TPlanRequestRow): TPlanRequest => ({
   requestedBy:
     row.requestedById === null || row.requestedByName === null || row.requestedByEmail === null
       ? null
-      : { id: row.requestedById, name: row.requestedByName, email: row.requestedByEmail },
+      : {
+          id: row.requestedById,
+          name: row.requestedByName,
+          email: row.requestedByEmail,
+          emailConfirmed: row.requestedByEmailConfirmed,
+        },
   createdAt: row.createdAt.toISOString(),
   decidedAt: row.decidedAt?.toISOString() ?? null,
   decidedByName: row.decidedByName,
@@ -131,6 +137,8 @@ export class PlansService {
     visitorIp: string,
   ): Promise<TPlanRequest> {
     const developer = await this.developerOf(caller);
+    // Every admin and staff member is emailed in the requester's name: only a confirmed address.
+    assertConfirmedAddress(developer, 'asking for another plan');
     try {
       return await withTransaction(this.pool, async (client) => {
         const organization = await new OrgKeysRepository(client).organization(
@@ -333,7 +341,11 @@ export class PlansService {
     if (!account || account.organizationId === null) {
       throw new AppError('forbidden', 'This account has no organisation.');
     }
-    return { accountId: account.id, organizationId: account.organizationId };
+    return {
+      accountId: account.id,
+      organizationId: account.organizationId,
+      emailVerifiedAt: account.emailVerifiedAt,
+    };
   }
 
   /** The requester hears the answer (nobody when their account is gone). */

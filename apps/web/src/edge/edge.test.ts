@@ -80,6 +80,38 @@ const send = (
 
 const seen = (answer: TAnswer): Record<string, string> => JSON.parse(answer.body);
 
+/** A request with its target exactly as written (`send` takes a URL, which removes dot segments). */
+const sendRaw = (
+  site: string,
+  target: string,
+  options: { from?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<TAnswer> =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(site);
+    const request = httpRequest(
+      {
+        hostname,
+        port,
+        path: target,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.from ?? '127.0.0.1',
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+
 describe("the site's edge", () => {
   it('takes the socket as the visitor and ignores X-Forwarded-For from an untrusted peer', async () => {
     const site = await start();
@@ -175,6 +207,61 @@ describe("the site's edge", () => {
     // Build assets and the health check are never counted.
     expect((await send(`${site}/_next/static/x.js`, { from: '127.0.0.34' })).status).toBe(200);
     expect((await send(`${site}/healthz`, { from: '127.0.0.34' })).status).toBe(200);
+  });
+
+  it('judges a spelled path as the path it names: refused from another site, counted, then a 400', async () => {
+    const site = await start({ VISITOR_LIMITS: 'page=4/60,form=3/60' });
+    const spellings = [
+      '/_next/../how-adoption-works',
+      '/_next/%2e%2e/how-adoption-works',
+      '/_next/%2E%2e/how-adoption-works',
+      '/_next/static/%2E./../how-adoption-works',
+      '/_next\\..\\how-adoption-works',
+    ];
+    for (const target of ['/how-adoption-works', ...spellings]) {
+      const foreign = await sendRaw(site, target, {
+        method: 'POST',
+        from: '127.0.0.37',
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(foreign.status, target).toBe(403);
+      expect(foreign.body).toContain('This form came from another site');
+    }
+    // Same-site, it never reaches Next.js: a 400 in words, counted as a page is.
+    const refused = await sendRaw(site, spellings[0] as string, { from: '127.0.0.38' });
+    expect(refused.status).toBe(400);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.body).toContain('We cannot open this address');
+    const statuses = [];
+    for (const target of spellings.slice(1)) {
+      statuses.push((await sendRaw(site, target, { from: '127.0.0.38' })).status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    expect((await sendRaw(site, '/how-adoption-works', { from: '127.0.0.38' })).status).toBe(429);
+    // Form posts through a spelling spend the visitor's form budget like any other.
+    const posts = [];
+    for (let index = 0; index < 4; index += 1) {
+      posts.push(
+        (
+          await sendRaw(site, '/_next/../applications/status', {
+            method: 'POST',
+            from: '127.0.0.39',
+          })
+        ).status,
+      );
+    }
+    expect(posts).toEqual([400, 400, 400, 429]);
+    // A real build asset is still free, and a post never is.
+    expect((await sendRaw(site, '/_next/static/x.js', { from: '127.0.0.38' })).status).toBe(200);
+    expect(
+      (
+        await sendRaw(site, '/_next/static/x.js', {
+          method: 'POST',
+          from: '127.0.0.40',
+          headers: { origin: 'https://evil.example' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('counts a visitor once across instances that share Redis', async () => {

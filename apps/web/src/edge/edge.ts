@@ -1,10 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { STORE_DEFAULTS } from '@pets/contract/store';
 import type { TWebConfig } from '../config';
+import { sameSitePath } from '../lib/return-path';
 import { cachePublicPages } from './cache-control';
 import { VisitorLimiter } from './limiter';
-import { crossSitePostPage, type TEdgePageStore, tooManyRequestsPage } from './pages';
+import {
+  crossSitePostPage,
+  refusedAddressPage,
+  type TEdgePageStore,
+  tooManyRequestsPage,
+} from './pages';
 import { PATH_HEADER, VISITOR_HEADER } from './request-headers';
+import { isRefusedSpelling, servedPathOf } from './request-path';
 import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from './security-headers';
 import { type TTrust, trustOf, visitorAddressOf } from './visitor';
 import { visitorKeyOf } from './visitor-key';
@@ -16,12 +23,16 @@ import { visitorKeyOf } from './visitor-key';
  * with a fresh CSP nonce are set, and a public page's Cache-Control is relaxed from Next.js's
  * `no-store` (cache-control.ts); then Next.js handles the request.
  */
-/** Paths that cost nothing to serve (build assets, the health check): never counted. */
-const isFree = (path: string): boolean =>
-  path.startsWith('/_next/') ||
-  path === '/healthz' ||
-  path === '/icon.svg' ||
-  path === '/favicon.ico';
+/**
+ * Reads that cost nothing to serve (build assets, the health check): never counted. Decided on
+ * the path Next.js will serve (request-path.ts), and never for a form post.
+ */
+const isFree = (method: string | undefined, servedPath: string): boolean =>
+  (method === 'GET' || method === 'HEAD') &&
+  (servedPath.startsWith('/_next/') ||
+    servedPath === '/healthz' ||
+    servedPath === '/icon.svg' ||
+    servedPath === '/favicon.ico');
 
 /** Request headers only the edge may set: whatever a client sent in them is dropped. */
 const EDGE_HEADERS = [VISITOR_HEADER, PATH_HEADER, 'content-security-policy', 'x-forwarded-host'];
@@ -100,8 +111,11 @@ const handleAtEdge = async (
     response.setHeader(name, value);
   }
 
-  const pathname = path.split('?')[0] ?? '/';
-  if (!isFree(pathname)) {
+  // A spelling that names another path than it seems to is refused below, but only after the
+  // same checks as the path it names: from another site it is the same 403, and it counts
+  // against the visitor as a page or a form does.
+  const isRefused = isRefusedSpelling(path);
+  if (isRefused || !isFree(request.method, servedPathOf(path))) {
     const isPost = request.method === 'POST';
     if (isPost) {
       const origin = request.headers.origin;
@@ -119,7 +133,12 @@ const handleAtEdge = async (
       send(
         response,
         429,
-        tooManyRequestsPage(edge.store, nonce, verdict.retryAfterSeconds, isPost ? '/' : path),
+        tooManyRequestsPage(
+          edge.store,
+          nonce,
+          verdict.retryAfterSeconds,
+          isPost ? '/' : (sameSitePath(path) ?? '/'),
+        ),
         {
           ...headers,
           'Retry-After': String(verdict.retryAfterSeconds),
@@ -127,6 +146,10 @@ const handleAtEdge = async (
       );
       return;
     }
+  }
+  if (isRefused) {
+    send(response, 400, refusedAddressPage(edge.store, nonce), headers);
+    return;
   }
   cachePublicPages(request, response);
   await handle(request, response);

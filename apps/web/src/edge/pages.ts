@@ -1,6 +1,6 @@
 /**
- * The two pages the edge answers itself, before Next.js: too many requests from one visitor (429)
- * and a form posted from another site (403). Calm words in the site's colours, no scripts; their
+ * The pages the edge answers itself, before Next.js: too many requests from one visitor (429), a
+ * form posted from another site (403) and an address spelled to mean another path (400). Calm words in the site's colours, no scripts; their
  * one style block carries the response's nonce.
  */
 const escapeHtml = (text: string): string =>
@@ -49,4 +49,13 @@ export const crossSitePostPage = (store: TEdgePageStore, nonce: string): string 
     'Form not accepted',
     'This form came from another site',
     '<p>For your safety we only accept forms sent from our own pages. Nothing was changed.</p><p><a href="/">Go to the home page</a></p>',
+  );
+
+export const refusedAddressPage = (store: TEdgePageStore, nonce: string): string =>
+  page(
+    store,
+    nonce,
+    'Address not accepted',
+    'We cannot open this address',
+    '<p>Part of this address (such as <code>..</code> or an encoded dot) is not something our links ever contain, so we do not follow it. Check the link, or start again from the home page.</p><p><a href="/">Go to the home page</a></p>',
   );

@@ -1,5 +1,10 @@
 import 'server-only';
-import { type TPasskeyOptions, ZPasskeyName, ZPasskeyRegistration } from '@pets/contract/site';
+import {
+  type TPasskeyOptions,
+  ZPasskeyConfirmation,
+  ZPasskeyName,
+  ZPasskeyRegistration,
+} from '@pets/contract/site';
 import { addPasskey, deletePasskey, passkeyRegistrationOptions, renamePasskey } from './site-api';
 
 /**
@@ -14,14 +19,48 @@ export type TAddPasskeyFinish = { error?: string; signedOut?: true; added?: stri
 
 const UNREACHABLE = "We can't reach our records right now. Please try again in a minute.";
 
-export const startAddingPasskey = async (credential: string): Promise<TAddPasskeyStart> => {
-  const answer = await passkeyRegistrationOptions(credential);
+/**
+ * The first step of adding a passkey: the person confirms it is them (their password again, or
+ * one of their passkeys' signed answer), and the API hands out the options. A session alone adds
+ * nothing: it may be borrowed or stolen.
+ */
+export const startAddingPasskey = async (
+  credential: string,
+  confirmation: unknown,
+): Promise<TAddPasskeyStart> => {
+  const parsed = ZPasskeyConfirmation.safeParse(confirmation);
+  if (!parsed.success) {
+    return 'password' in Object(confirmation)
+      ? { error: 'Enter your password to add a passkey.' }
+      : { error: 'That passkey answer was not understood. Please try again.' };
+  }
+  const answer = await passkeyRegistrationOptions(credential, parsed.data);
   if (answer.ok) {
     return { options: answer.data };
   }
-  return answer.failure.kind === 'signed-out'
-    ? { error: 'Your session has ended.', signedOut: true }
-    : { error: UNREACHABLE };
+  switch (answer.failure.kind) {
+    case 'signed-out':
+      return { error: 'Your session has ended.', signedOut: true };
+    case 'refused':
+      return {
+        error:
+          'password' in parsed.data
+            ? 'That is not your password. Enter the password you sign in with.'
+            : 'That passkey did not confirm it is you: use one of your own passkeys, or your password.',
+      };
+    case 'throttled':
+    case 'rate-limited':
+      return {
+        error: `Too many wrong passwords. Please wait ${Math.max(
+          1,
+          Math.ceil(answer.failure.retryAfterSeconds / 60),
+        )} minutes and try again.`,
+      };
+    case 'unavailable':
+      return { error: UNREACHABLE };
+    default:
+      return { error: 'Something went wrong on our side. Please try again.' };
+  }
 };
 
 export const finishAddingPasskey = async (

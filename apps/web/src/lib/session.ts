@@ -5,6 +5,7 @@ import { cookies } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { webConfig } from '../env';
+import { sameSitePath } from './return-path';
 import { getSession, revokeAllSessions, signOutSession } from './site-api';
 import { requestedPath } from './visitor';
 
@@ -117,18 +118,14 @@ export const staffKey = async (): Promise<string | undefined> => (await liveSess
 
 /**
  * Where sign-in sends someone who asked for a page of an area while signed out: that page, once
- * signed in. Only a path of that area itself (never another site, nor the sign-in page).
+ * signed in. Only a path of that area itself, by the site's one return-path rule (never another
+ * site, however spelled, nor the sign-in page).
  */
-export const safeReturnPath = (value: unknown, area: TSignInArea = 'staff'): string | undefined => {
-  if (typeof value !== 'string' || value.length > 512) {
-    return undefined;
-  }
-  const inArea =
-    area === 'staff' ? /^\/staff(\/[^\\]*)?(\?[^\\]*)?$/ : /^\/developers(\/[^\\]*)?(\?[^\\]*)?$/;
-  return inArea.test(value) && !value.startsWith('//') && !value.startsWith(SIGN_IN_PATHS[area])
-    ? value
-    : undefined;
-};
+export const safeReturnPath = (value: unknown, area: TSignInArea = 'staff'): string | undefined =>
+  sameSitePath(value, {
+    within: area === 'staff' ? '/staff' : '/developers',
+    except: [SIGN_IN_PATHS[area]],
+  });
 
 const toSignIn = async (area: TSignInArea = 'staff'): Promise<never> => {
   const back = safeReturnPath(await requestedPath(), area);

@@ -1,10 +1,11 @@
 import 'server-only';
-import { type TNewWebhookEndpoint, ZError } from '@pets/contract';
+import { type TErrorCode, type TNewWebhookEndpoint, ZError } from '@pets/contract';
 import type {
   TCreateOrgKey,
   TDecidePlanRequest,
   TListAuditQuery,
   TPasskeyAssertion,
+  TPasskeyConfirmation,
   TPasskeyRegistration,
   TPlanRequestStatus,
   TRequestPlanChange,
@@ -32,13 +33,18 @@ import { currentVisitor, visitorHeaders, vouchedVisitorHeaders } from './visitor
 export type TSiteFailure =
   | TApiFailure
   | { kind: 'signed-out'; message: string }
-  | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string }
+  | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string; code?: TErrorCode }
   | { kind: 'throttled'; retryAfterSeconds: number; message?: string };
 export type TSiteResult<T> = TResult<T, TSiteFailure>;
 
 const messageOf = (body: unknown): string => {
   const error = ZError.safeParse(body);
   return error.success ? error.data.message : '';
+};
+
+const codeOf = (body: unknown): TErrorCode | undefined => {
+  const error = ZError.safeParse(body);
+  return error.success ? error.data.code : undefined;
 };
 
 const siteFailureOf = (response: { status: number; body: unknown; headers: Headers }) => {
@@ -53,6 +59,7 @@ const siteFailureOf = (response: { status: number; body: unknown; headers: Heade
         kind: 'refused' as const,
         status: response.status,
         message: messageOf(response.body),
+        code: codeOf(response.body),
       };
     case 429:
       return {
@@ -216,11 +223,18 @@ export const listPasskeys = async (credential: string) =>
   );
 
 /** Options for adding a passkey to the person's account (a challenge bound to it). */
-export const passkeyRegistrationOptions = async (credential: string) =>
+export const passkeyRegistrationOptions = async (
+  credential: string,
+  confirmation: TPasskeyConfirmation,
+) =>
   callSiteApi(
     'passkeyRegistrationOptions',
     await accountCredential(credential),
-    (client) => client.account.passkeyRegistrationOptions({ fetchOptions: fetchOptions() }),
+    (client) =>
+      client.account.passkeyRegistrationOptions({
+        body: confirmation,
+        fetchOptions: fetchOptions(),
+      }),
     (response) => (response.status === 200 ? response.body.options : undefined),
   );
 

@@ -41,6 +41,8 @@ export const ZErrorCode = z.enum([
   'plan_request_conflict',
   // Webhook endpoints.
   'webhook_endpoint_limit_reached',
+  // People's accounts (the site only): what an unconfirmed address may not do yet.
+  'email_not_confirmed',
 ]);
 export type TErrorCode = z.infer<typeof ZErrorCode>;
 export const ErrorCode = ZErrorCode.enum;
@@ -75,6 +77,7 @@ export const ERROR_STATUS = {
   precondition_failed: 412,
   plan_request_conflict: 409,
   webhook_endpoint_limit_reached: 409,
+  email_not_confirmed: 403,
 } as const satisfies Record<TErrorCode, number>;
 
 /**

@@ -29,6 +29,7 @@ import {
   ZOrgKey,
   ZOrgUsageNow,
   ZPasskey,
+  ZPasskeyConfirmation,
   ZPasskeyName,
   ZPasskeyOptions,
   ZPasskeyRegistration,
@@ -121,7 +122,8 @@ export const authRouter = c.router({
   resetPassword: {
     method: 'POST',
     path: '/auth/reset',
-    summary: "Set a new password with a reset link's token; ends every session",
+    summary:
+      "Set a new password with a reset link's token; ends every session and removes every passkey",
     body: z.object({ token: ZAccountToken, password: ZPassword }),
     responses: { 200: z.object({ account: ZSiteAccount }) },
     metadata: VISITOR,
@@ -184,7 +186,7 @@ export const accountRouter = c.router({
   changePassword: {
     method: 'POST',
     path: '/account/password',
-    summary: 'Change the password; every other session ends',
+    summary: 'Change the password; every other session ends and every passkey is removed',
     body: z.object({ currentPassword: ZPasswordAttempt, newPassword: ZPassword }),
     responses: { 204: c.noBody(), 403: ZError },
     metadata: ANY_ACCOUNT,
@@ -199,15 +201,17 @@ export const accountRouter = c.router({
   passkeyRegistrationOptions: {
     method: 'POST',
     path: '/account/passkeys/options',
-    summary: 'Options for adding a passkey: a challenge kept 5 minutes, for one answer',
-    body: c.noBody(),
-    responses: { 200: z.object({ options: ZPasskeyOptions }) },
+    summary:
+      'Options for adding a passkey, once the person confirmed it is them (the password, or one of their passkeys): a challenge kept 5 minutes, for one answer',
+    body: ZPasskeyConfirmation,
+    responses: { 200: z.object({ options: ZPasskeyOptions }), 403: ZError },
     metadata: ANY_ACCOUNT,
   },
   addPasskey: {
     method: 'POST',
     path: '/account/passkeys',
-    summary: "Add a passkey from the browser's answer to the registration options",
+    summary:
+      "Add a passkey from the browser's answer to the registration options; the account's owner is emailed",
     body: z.object({ response: ZPasskeyRegistration, name: ZPasskeyName.optional() }),
     responses: { 201: z.object({ passkey: ZPasskey }) },
     metadata: ANY_ACCOUNT,

@@ -189,9 +189,17 @@ export const ZPlanRequest = z.object({
   requestedPlan: ZPlanName,
   message: z.string().max(PLAN_REQUEST_TEXT_MAX).nullable(),
   status: ZPlanRequestStatus,
-  /** Who asked (null if that account is gone). */
+  /**
+   * Who asked (null if that account is gone), and whether their address is confirmed now: staff
+   * see an unconfirmed one said so, since anyone can sign up with someone else's address.
+   */
   requestedBy: z
-    .object({ id: ZId, name: z.string().max(100), email: z.string().max(254) })
+    .object({
+      id: ZId,
+      name: z.string().max(100),
+      email: z.string().max(254),
+      emailConfirmed: z.boolean(),
+    })
     .nullable(),
   createdAt: ZInstant,
   decidedAt: ZInstant.nullable(),
@@ -472,6 +480,17 @@ export const ZPasskeyAssertion: z.ZodType<TPasskeyAssertion> = z.object({
 });
 
 export const ZPasskeyName = z.string().trim().min(1).max(100);
+
+/**
+ * Proof, from a signed-in person, that they are the account's owner before a passkey is added:
+ * the password again, or an assertion of a passkey the account has (answering the challenge of
+ * `passkeyOptions`). The session alone is not enough: it may be borrowed or stolen.
+ */
+export type TPasskeyConfirmation = { password: string } | { passkey: TPasskeyAssertion };
+export const ZPasskeyConfirmation: z.ZodType<TPasskeyConfirmation> = z.union([
+  z.object({ password: ZPasswordAttempt }).strict(),
+  z.object({ passkey: ZPasskeyAssertion }).strict(),
+]);
 
 /** One of the person's passkeys (never its key material). */
 export type TPasskey = {

@@ -773,7 +773,7 @@ export interface components {
              * @description Machine-readable error code (see docs/errors.md).
              * @enum {string}
              */
-            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full" | "precondition_failed" | "plan_request_conflict" | "webhook_endpoint_limit_reached";
+            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable" | "idempotency_key_in_use" | "idempotency_key_reused" | "forbidden" | "pet_not_available" | "order_transition_not_allowed" | "pet_status_conflict" | "invalid_image" | "image_too_large" | "photo_limit_reached" | "photo_order_conflict" | "order_already_open" | "order_notes_full" | "precondition_failed" | "plan_request_conflict" | "webhook_endpoint_limit_reached" | "email_not_confirmed";
             /** @description Human-readable description, safe to show to a developer. */
             message: string;
             /**

@@ -81,10 +81,13 @@ export const signOutEverywhere = async (): Promise<void> => {
   redirect('/developers/sign-in?signed-out=1');
 };
 
-/** "Add a passkey" on the account page, first step: the options (a challenge). */
-export const addPasskeyOptions = async (): Promise<TAddPasskeyStart> => {
+/**
+ * "Add a passkey" on the account page, first step: the developer confirms it is them (the
+ * password, or one of their passkeys), then the options (a challenge).
+ */
+export const addPasskeyOptions = async (confirmation: unknown): Promise<TAddPasskeyStart> => {
   const developer = await requireDeveloper();
-  const answer = await startAddingPasskey(developer.apiKey);
+  const answer = await startAddingPasskey(developer.apiKey, confirmation);
   return 'signedOut' in answer ? redirect(PORTAL_SESSION_EXPIRED_PATH) : answer;
 };
 
@@ -202,13 +205,18 @@ export type TVerifyState = { error?: string };
 
 /**
  * Verifies the address of a verify link's token. Opening the link only shows a button: this POST
- * verifies, so a mail scanner that follows links verifies nothing.
+ * verifies, so a mail scanner that follows links verifies nothing. The link works once: pressed
+ * again by a developer whose address is confirmed (a second tab, a double click), it goes to the
+ * dashboard rather than saying the link is used.
  */
 export const confirmEmail = async (
   _previous: TVerifyState,
   data: FormData,
 ): Promise<TVerifyState> => {
   const answer = await verifyEmail(textOf(data, 'token').slice(0, 200));
+  if (!answer.ok && (await currentDeveloper())?.emailVerified) {
+    redirect('/developers?verified=1');
+  }
   if (!answer.ok) {
     return {
       error:
@@ -350,6 +358,9 @@ export const tryInReference = async (): Promise<void> => {
 export type TPlanFormState = { error?: string; plan?: string; message?: string };
 
 const planFailure = (failure: TSiteFailure): string => {
+  if (failure.kind === 'refused' && failure.code === 'email_not_confirmed') {
+    return keyFailure(failure);
+  }
   if (failure.kind === 'refused' || failure.kind === 'invalid') {
     const message = failure.kind === 'refused' ? failure.message : failure.error.message;
     // The API names the field first ("plan: ..."): the words alone here.

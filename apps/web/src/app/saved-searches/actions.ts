@@ -4,6 +4,7 @@ import { ZSavedSearchFilter } from '@pets/contract/site';
 import { redirect } from 'next/navigation';
 import { textOf } from '@/lib/account-forms';
 import { visitorLimits } from '@/lib/limits';
+import { sameSitePath } from '@/lib/return-path';
 import { confirmSavedSearch, saveSearch, unsubscribeSavedSearch } from '@/lib/site-api';
 import { currentVisitor } from '@/lib/visitor';
 
@@ -89,7 +90,8 @@ export const confirmSearchAlert = async (
           : UNREACHABLE,
     };
   }
-  redirect(`/saved-searches/confirm/${token}?confirmed=1`);
+  // The token came with the form: its page only through the site's return-path rule.
+  redirect(sameSitePath(`/saved-searches/confirm/${encodeURIComponent(token)}?confirmed=1`) ?? '/');
 };
 
 /** The unsubscribe page's button (mail clients' one-click POST is one-click/route.ts). */
@@ -107,5 +109,5 @@ export const unsubscribeSearchAlert = async (
           : UNREACHABLE,
     };
   }
-  redirect(`/saved-searches/unsubscribe/${token}?done=1`);
+  redirect(sameSitePath(`/saved-searches/unsubscribe/${encodeURIComponent(token)}?done=1`) ?? '/');
 };

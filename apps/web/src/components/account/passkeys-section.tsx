@@ -7,8 +7,10 @@ type TProps = {
   /** The area's server actions. */
   remove: (data: FormData) => Promise<void>;
   rename: (data: FormData) => Promise<void>;
-  start: () => Promise<{ options: { challenge: string } } | { error: string }>;
+  start: (confirmation: unknown) => Promise<{ options: { challenge: string } } | { error: string }>;
   finish: (response: unknown, name: unknown) => Promise<{ error?: string; added?: string }>;
+  /** The area's passkey sign-in options: confirming with a passkey answers one of them. */
+  confirmStart: () => Promise<{ options: { challenge: string } } | { error: string }>;
   isRemoved: boolean;
   /** The account page's `?passkey-renamed=`: how the last rename went. */
   renamed: string | undefined;
@@ -33,6 +35,7 @@ export const PasskeysSection = ({
   rename,
   start,
   finish,
+  confirmStart,
   isRemoved,
   renamed,
 }: TProps) => {
@@ -42,7 +45,8 @@ export const PasskeysSection = ({
       <h2 id="passkeys-title">Passkeys</h2>
       <p>
         A passkey signs you in with your device's screen lock, a phone or a security key instead of
-        your password. Your password keeps working.
+        your password. Your password keeps working. A new password (a reset or a change) removes
+        every passkey: add them again afterwards.
       </p>
       {isRemoved ? (
         <p className="notice" role="status">
@@ -115,7 +119,12 @@ export const PasskeysSection = ({
           ))}
         </ul>
       )}
-      <AddPasskey start={start} finish={finish} />
+      <AddPasskey
+        start={start}
+        finish={finish}
+        confirmStart={confirmStart}
+        hasPasskeys={passkeys.length > 0}
+      />
     </section>
   );
 };

@@ -9,6 +9,7 @@ import { listPasskeys, listSessions } from '@/lib/site-api';
 import {
   addOwnPasskey,
   addPasskeyOptions,
+  passkeyOptions,
   removeOwnPasskey,
   renameOwnPasskey,
   signOutEverywhere,
@@ -58,7 +59,7 @@ const DeveloperAccountPage = async ({ searchParams }: TProps) => {
       <h2>Password</h2>
       <p>
         To change it, <Link href="/developers/reset">ask for a reset link</Link>: setting a new
-        password signs you out everywhere. Your keys keep working.
+        password signs you out everywhere and removes your passkeys. Your keys keep working.
       </p>
       <PasskeysSection
         passkeys={passkeys.data}
@@ -66,6 +67,7 @@ const DeveloperAccountPage = async ({ searchParams }: TProps) => {
         rename={renameOwnPasskey}
         start={addPasskeyOptions}
         finish={addOwnPasskey}
+        confirmStart={passkeyOptions}
         isRemoved={query['passkey-removed'] !== undefined}
         renamed={
           typeof query['passkey-renamed'] === 'string' ? query['passkey-renamed'] : undefined

@@ -20,8 +20,8 @@ const DeveloperNewPasswordPage = async ({ params }: TProps) => {
   return (
     <div className="narrow">
       <PageIntro title="Choose a new password">
-        Once it is set, you are signed out everywhere, and you sign in with the new password. Your
-        keys keep working.
+        Once it is set, you are signed out everywhere and your passkeys are removed: you sign in
+        with the new password, and add your passkeys again. Your keys keep working.
       </PageIntro>
       <NewPasswordForm token={token.slice(0, 200)} action={setNewPassword} />
     </div>

@@ -32,9 +32,12 @@ export const endOneSession = async (data: FormData): Promise<void> =>
     expired: SESSION_EXPIRED_PATH,
   });
 
-/** "Add a passkey", first step: the options (a challenge bound to this account). */
-export const addPasskeyOptions = async (): Promise<TAddPasskeyStart> => {
-  const answer = await startAddingPasskey(await credentialOrSignIn());
+/**
+ * "Add a passkey", first step: the person confirms it is them (the password, or one of their
+ * passkeys), then the options (a challenge bound to this account).
+ */
+export const addPasskeyOptions = async (confirmation: unknown): Promise<TAddPasskeyStart> => {
+  const answer = await startAddingPasskey(await credentialOrSignIn(), confirmation);
   return 'signedOut' in answer ? redirect(SESSION_EXPIRED_PATH) : answer;
 };
 

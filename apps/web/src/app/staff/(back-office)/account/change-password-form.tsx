@@ -37,7 +37,8 @@ export const ChangePasswordForm = () => {
       ) : null}
       {state.done && !isPending ? (
         <p className="notice" role="status">
-          Your password is changed. Your other sessions have ended.
+          Your password is changed. Your other sessions have ended and your passkeys are removed:
+          add them again from each device.
         </p>
       ) : null}
       <Field id="current-password" label="Current password" outsideErrorId={outside}>

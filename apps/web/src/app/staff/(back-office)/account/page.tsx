@@ -5,7 +5,7 @@ import { AccountSessions } from '@/components/account-sessions';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { requireStaffKey } from '@/lib/session';
 import { listPasskeys, listSessions } from '@/lib/site-api';
-import { signOutEverywhere } from '../../sign-in/actions';
+import { passkeyOptions, signOutEverywhere } from '../../sign-in/actions';
 import {
   addOwnPasskey,
   addPasskeyOptions,
@@ -55,6 +55,7 @@ const AccountPage = async ({ searchParams }: TProps) => {
         rename={renameOwnPasskey}
         start={addPasskeyOptions}
         finish={addOwnPasskey}
+        confirmStart={passkeyOptions}
         isRemoved={query['passkey-removed'] !== undefined}
         renamed={
           typeof query['passkey-renamed'] === 'string' ? query['passkey-renamed'] : undefined

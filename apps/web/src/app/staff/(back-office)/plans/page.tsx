@@ -226,7 +226,7 @@ const PlansPage = async ({ searchParams }: TProps) => {
               </h2>
               <p className="queue__meta plan-request__meta">
                 {request.requestedBy
-                  ? `${request.requestedBy.name} (${request.requestedBy.email})`
+                  ? `${request.requestedBy.name} (${request.requestedBy.email}${request.requestedBy.emailConfirmed ? '' : ', unconfirmed'})`
                   : 'A former member'}{' '}
                 · asked <StoreTime at={request.createdAt} /> · now{' '}
                 {PLAN_TITLES[request.organization.plan]} (

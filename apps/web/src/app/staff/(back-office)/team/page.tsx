@@ -52,6 +52,7 @@ const TeamPage = async ({ searchParams }: TProps) => {
               <span className="queue__title">{person.name}</span>
               <span className="queue__meta">
                 {person.email} · {person.role} · {STATUS[person.status]}
+                {person.emailVerified ? '' : ' · unconfirmed address'}
                 {isSelf ? ' · you' : ''}
               </span>
               {isSelf ? null : (

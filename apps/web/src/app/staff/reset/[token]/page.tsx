@@ -21,7 +21,8 @@ const NewPasswordPage = async ({ params }: TProps) => {
     <div className="narrow">
       <p className="staff-label">Staff area</p>
       <PageIntro title="Choose a new password">
-        Once it is set, you are signed out everywhere, and you sign in with the new password.
+        Once it is set, you are signed out everywhere and your passkeys are removed: you sign in
+        with the new password, and add your passkeys again.
       </PageIntro>
       <NewPasswordForm token={token.slice(0, 200)} action={setNewPassword} />
     </div>
