@@ -1,7 +1,7 @@
 'use client';
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
-import { useActionState } from 'react';
+import { type InputHTMLAttributes, useActionState } from 'react';
 import { Field } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
@@ -17,11 +17,15 @@ type TPasswordAction = (
 const INITIAL: TPasswordFormState = {};
 const ERROR_ID = 'password-form-error';
 
+/** What a form that holds its values (useCheckedForm's `bind`) gives the input. */
+type TBoundInput = Pick<InputHTMLAttributes<HTMLInputElement>, 'name' | 'value' | 'onChange'>;
+
 /** A new password's input: the contract's length, and the hint that says it. */
-const newPasswordInput = (name: string) => (control: object) => (
+const newPasswordInput = (name: string, bound?: TBoundInput) => (control: object) => (
   <input
     {...control}
     name={name}
+    {...bound}
     type="password"
     autoComplete="new-password"
     minLength={PASSWORD_LENGTH.min}
@@ -36,18 +40,26 @@ export const NewPasswordField = ({
   id,
   label,
   outside,
+  error,
+  input,
 }: {
   id: string;
   label: string;
-  outside: string | undefined;
+  /** The id of the form's own error, when that error is about this field too. */
+  outside?: string | undefined;
+  /** The error under the field. */
+  error?: string | undefined;
+  /** The value and its handler, for a form that holds what was typed. */
+  input?: TBoundInput;
 }) => (
   <Field
     id={id}
     label={label}
     hint={`${PASSWORD_LENGTH_WORDS}. A few words you will remember work well.`}
     outsideErrorId={outside}
+    error={error}
   >
-    {newPasswordInput('password')}
+    {newPasswordInput('password', input)}
   </Field>
 );
 
