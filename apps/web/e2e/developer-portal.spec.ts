@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { expectNoSeriousViolations } from './axe';
 import {
   createKeyIn,
   fillSignUp,
@@ -443,6 +444,7 @@ test.describe('Developer portal', () => {
       await expect(page.getByLabel('pet.status_changed')).toBeChecked();
       await expect(page.getByLabel('Every event')).not.toBeChecked();
       await expect(page.getByLabel('Note (optional)')).toHaveValue('Our adoption widget');
+      await expectNoSeriousViolations(page, 'An endpoint refused');
       await page.getByLabel('Address').fill(receiverUrl);
       await page.getByRole('button', { name: 'Add the endpoint' }).click();
       await expect(page.getByText("You won't see this secret again.")).toBeVisible();
