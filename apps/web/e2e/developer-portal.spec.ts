@@ -172,11 +172,12 @@ test.describe('Developer portal', () => {
     await expect(stale.getByLabel(/keeps working for/)).toHaveValue('168');
   });
 
-  test('refusals in words: a taken address, a wrong password, the other area', async ({
+  test('refusals in words, what was typed kept: a taken address, a wrong password, a reset, the other area', async ({
     page,
     browser,
     stack,
   }) => {
+    test.setTimeout(90_000);
     const developer = await signedUpDeveloper(page, stack);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/developers/sign-in?signed-out=1`);
@@ -211,6 +212,29 @@ test.describe('Developer portal', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
       'That email and password do not match.',
+    );
+    await expect(page.getByLabel('Email')).toHaveValue(developer.email);
+
+    // A reset for an address the API refuses: said under the address, which stays.
+    await page.goto(`${stack.siteUrl}/developers/reset`);
+    await page.getByLabel('Email').fill('dana@.example.org');
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(page.locator('#reset-email-error')).toHaveText(
+      'Enter the email address you sign in with.',
+    );
+    await expect(page.getByLabel('Email')).toHaveValue('dana@.example.org');
+    // A new password typed twice differently: said under the second; a used link in words.
+    await page.goto(`${stack.siteUrl}/developers/reset/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`);
+    await page.getByLabel('New password', { exact: true }).fill('a long new password');
+    await page.getByLabel('New password again').fill('a long new passwort');
+    await page.getByRole('button', { name: 'Set my password' }).click();
+    await expect(page.locator('#repeat-password-error')).toHaveText(
+      'The two passwords are not the same.',
+    );
+    await page.getByLabel('New password again').fill('a long new password');
+    await page.getByRole('button', { name: 'Set my password' }).click();
+    await expect(page.locator('#password-form-error')).toHaveText(
+      'This link is not valid: it may have expired or been used already. Ask for a new one.',
     );
 
     // A developer's account does not open the back office...

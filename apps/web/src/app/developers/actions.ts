@@ -13,9 +13,10 @@ import {
   signInTo,
   startPasskeySignIn,
   startSessionIn,
+  type TNewPasswordState,
   type TPasskeyFinish,
   type TPasskeyStart,
-  type TPasswordFormState,
+  type TResetState,
   type TSignInState,
   textOf,
 } from '@/lib/account-forms';
@@ -89,7 +90,7 @@ import { currentVisitor } from '@/lib/visitor';
  * the address, and the organisation's keys.
  */
 
-export type { TPasswordFormState, TPlanFormState, TSignInState, TSignUpState };
+export type { TNewPasswordState, TPlanFormState, TResetState, TSignInState, TSignUpState };
 
 export const signIn = async (_previous: TSignInState, data: FormData): Promise<TSignInState> =>
   signInTo('developers', '/developers', data);
@@ -154,15 +155,13 @@ export const renameOwnPasskey = async (data: FormData): Promise<void> => {
   redirect(`/developers/account?passkey-renamed=${outcome}`);
 };
 
-export const askForReset = async (
-  _previous: TPasswordFormState,
-  data: FormData,
-): Promise<TPasswordFormState> => askForResetLink(data);
+export const askForReset = async (_previous: TResetState, data: FormData): Promise<TResetState> =>
+  askForResetLink(data);
 
 export const setNewPassword = async (
-  _previous: TPasswordFormState,
+  _previous: TNewPasswordState,
   data: FormData,
-): Promise<TPasswordFormState> => setPasswordIn('developers', data);
+): Promise<TNewPasswordState> => setPasswordIn('developers', data);
 
 // --- Sign up and verify ---------------------------------------------------------------------
 

@@ -2,12 +2,26 @@
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import { type InputHTMLAttributes, useActionState } from 'react';
-import { Field } from '@/components/form/field';
+import { ErrorSummary } from '@/components/form/error-summary';
+import { Field, InputField } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
+import { useCheckedForm } from '@/components/form/use-checked-form';
 import { useFocusedError } from '@/components/form/use-focused-error';
+import {
+  checkNewPassword,
+  checkReset,
+  EMPTY_NEW_PASSWORD,
+  EMPTY_RESET,
+  NEW_PASSWORD_FIELDS,
+  RESET_FIELDS,
+  type TNewPasswordField,
+  type TNewPasswordState,
+  type TResetField,
+  type TResetState,
+} from '@/lib/account-form-fields';
 
-/** What a password form shows after a refusal (never the password). */
+/** What the invitation's form shows after a refusal (never the password). */
 type TPasswordFormState = { error?: string; email?: string; sent?: boolean };
 type TPasswordAction = (
   previous: TPasswordFormState,
@@ -72,57 +86,99 @@ const NewPasswordFields = ({ outside }: { outside: string | undefined }) => (
   </>
 );
 
-/** "Email me a reset link". Works without JavaScript. */
-export const ResetRequestForm = ({ action }: { action: TPasswordAction }) => {
-  const [state, formAction, isPending] = useActionState(action, INITIAL);
-  const errorRef = useFocusedError(state);
+const RESET_IDS: Record<TResetField, string> = { email: 'reset-email' };
+const RESET_INITIAL: TResetState = { values: EMPTY_RESET, fieldErrors: {} };
+
+/**
+ * "Email me a reset link". The address typed stays after a refusal, which is said under it.
+ * Works without JavaScript.
+ */
+export const ResetRequestForm = ({
+  action,
+}: {
+  action: (previous: TResetState, data: FormData) => Promise<TResetState>;
+}) => {
+  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+    action,
+    initialState: RESET_INITIAL,
+    fields: RESET_FIELDS,
+    fieldIds: RESET_IDS,
+    validate: checkReset,
+  });
   if (state.sent) {
     return (
       <p className="notice" role="status">
-        If an account has the address {state.email}, a link to reset its password is on its way. It
-        works for an hour.
+        If an account has the address {state.values.email}, a link to reset its password is on its
+        way. It works for an hour.
       </p>
     );
   }
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
-      <Field id="reset-email" label="Email" outsideErrorId={state.error ? ERROR_ID : undefined}>
-        {(control) => (
-          <input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="username"
-            defaultValue={state.email}
-            maxLength={254}
-            required
-            className="input"
-          />
-        )}
-      </Field>
+    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
+      {isPending ? null : (
+        <ErrorSummary
+          id={ERROR_ID}
+          formError={state.formError}
+          fieldErrors={errors}
+          fields={RESET_FIELDS}
+          fieldIds={RESET_IDS}
+          focusRef={formErrorRef}
+        />
+      )}
+      <InputField
+        id={RESET_IDS.email}
+        label="Email"
+        error={errors.email}
+        input={{ ...bind('email'), type: 'email', autoComplete: 'username', maxLength: 254 }}
+      />
       <SubmitButton label="Email me a link" pendingLabel="Sending…" isPending={isPending} />
     </form>
   );
 };
 
-/** The new password of a reset link. */
-export const NewPasswordForm = ({ token, action }: { token: string; action: TPasswordAction }) => {
-  const [state, formAction, isPending] = useActionState(action, INITIAL);
-  const errorRef = useFocusedError(state);
+const NEW_PASSWORD_IDS: Record<TNewPasswordField, string> = {
+  password: 'new-password',
+  repeat: 'repeat-password',
+};
+const NEW_PASSWORD_INITIAL: TNewPasswordState = { values: EMPTY_NEW_PASSWORD, fieldErrors: {} };
+
+/** The new password of a reset link; each problem under the field it is about. */
+export const NewPasswordForm = ({
+  token,
+  action,
+}: {
+  token: string;
+  action: (previous: TNewPasswordState, data: FormData) => Promise<TNewPasswordState>;
+}) => {
+  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+    action,
+    initialState: NEW_PASSWORD_INITIAL,
+    fields: NEW_PASSWORD_FIELDS,
+    fieldIds: NEW_PASSWORD_IDS,
+    validate: checkNewPassword,
+  });
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
+    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
       <input type="hidden" name="token" value={token} />
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
-      <NewPasswordFields outside={state.error ? ERROR_ID : undefined} />
+      {isPending ? null : (
+        <ErrorSummary
+          id={ERROR_ID}
+          formError={state.formError}
+          fieldErrors={errors}
+          fields={NEW_PASSWORD_FIELDS}
+          fieldIds={NEW_PASSWORD_IDS}
+          focusRef={formErrorRef}
+        />
+      )}
+      <NewPasswordField
+        id={NEW_PASSWORD_IDS.password}
+        label="New password"
+        error={errors.password}
+        input={bind('password')}
+      />
+      <Field id={NEW_PASSWORD_IDS.repeat} label="New password again" error={errors.repeat}>
+        {newPasswordInput('repeat', bind('repeat'))}
+      </Field>
       <SubmitButton label="Set my password" pendingLabel="Saving…" isPending={isPending} />
     </form>
   );
