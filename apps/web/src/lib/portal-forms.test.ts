@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkNewPassword, checkReset, checkSignIn } from './account-form-fields';
 import { fieldErrorsOf, issuesOfApi } from './form-issues';
 import { readFormValues, withoutSecrets } from './form-values';
 import {
@@ -137,6 +138,30 @@ describe('the portal forms’ checks (portal-form-checks.ts)', () => {
       ]);
       expectWords(Object.values(check.fieldErrors));
     }
+  });
+});
+
+describe('sign in and the password forms (account-form-fields.ts)', () => {
+  it('says each missing or wrong field under it', () => {
+    expect(checkSignIn({ email: ' ', password: '' })).toEqual({
+      success: false,
+      fieldErrors: { email: 'Enter your email address.', password: 'Enter your password.' },
+    });
+    expect(checkReset({ email: 'nobody' })).toEqual({
+      success: false,
+      fieldErrors: { email: 'Enter the email address you sign in with.' },
+    });
+    expect(checkNewPassword({ password: 'short', repeat: 'short' })).toEqual({
+      success: false,
+      fieldErrors: { password: 'Choose a password of 10 to 200 characters.' },
+    });
+    expect(checkNewPassword({ password: 'a long password', repeat: 'a long passwort' })).toEqual({
+      success: false,
+      fieldErrors: { repeat: 'The two passwords are not the same.' },
+    });
+    expect(checkNewPassword({ password: 'a long password', repeat: 'a long password' })).toEqual({
+      success: true,
+    });
   });
 });
 
