@@ -54,3 +54,9 @@ export type TEndpointValues = {
   description: string;
 };
 export const EMPTY_ENDPOINT: TEndpointValues = { keyId: '', url: '', events: [], description: '' };
+
+/**
+ * The forms' checks (the contract's schemas, so zod): loaded once a field of a form is focused,
+ * not with the page; the server action's identical check answers if it cannot load.
+ */
+export const loadPortalChecks = () => import('./portal-form-checks');

@@ -2,7 +2,7 @@
 
 import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import { type InputHTMLAttributes, useActionState } from 'react';
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { Field, InputField } from '@/components/form/field';
 import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
@@ -98,13 +98,14 @@ export const ResetRequestForm = ({
 }: {
   action: (previous: TResetState, data: FormData) => Promise<TResetState>;
 }) => {
-  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+  const form = useCheckedForm({
     action,
     initialState: RESET_INITIAL,
     fields: RESET_FIELDS,
     fieldIds: RESET_IDS,
     validate: checkReset,
   });
+  const { state, errors, bind } = form;
   if (state.sent) {
     return (
       <p className="notice" role="status">
@@ -114,25 +115,15 @@ export const ResetRequestForm = ({
     );
   }
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
-      {isPending ? null : (
-        <ErrorSummary
-          id={ERROR_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={RESET_FIELDS}
-          fieldIds={RESET_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
+    <CheckedForm form={form} summaryId={ERROR_ID}>
       <InputField
         id={RESET_IDS.email}
         label="Email"
         error={errors.email}
         input={{ ...bind('email'), type: 'email', autoComplete: 'username', maxLength: 254 }}
       />
-      <SubmitButton label="Email me a link" pendingLabel="Sending…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Email me a link" pendingLabel="Sending…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };
 
@@ -150,26 +141,17 @@ export const NewPasswordForm = ({
   token: string;
   action: (previous: TNewPasswordState, data: FormData) => Promise<TNewPasswordState>;
 }) => {
-  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+  const form = useCheckedForm({
     action,
     initialState: NEW_PASSWORD_INITIAL,
     fields: NEW_PASSWORD_FIELDS,
     fieldIds: NEW_PASSWORD_IDS,
     validate: checkNewPassword,
   });
+  const { errors, bind } = form;
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
+    <CheckedForm form={form} summaryId={ERROR_ID}>
       <input type="hidden" name="token" value={token} />
-      {isPending ? null : (
-        <ErrorSummary
-          id={ERROR_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={NEW_PASSWORD_FIELDS}
-          fieldIds={NEW_PASSWORD_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
       <NewPasswordField
         id={NEW_PASSWORD_IDS.password}
         label="New password"
@@ -179,8 +161,8 @@ export const NewPasswordForm = ({
       <Field id={NEW_PASSWORD_IDS.repeat} label="New password again" error={errors.repeat}>
         {newPasswordInput('repeat', bind('repeat'))}
       </Field>
-      <SubmitButton label="Set my password" pendingLabel="Saving…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Set my password" pendingLabel="Saving…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };
 

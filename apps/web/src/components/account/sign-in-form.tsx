@@ -2,7 +2,7 @@
 
 import { PASSWORD_LENGTH } from '@pets/contract/rules';
 import Link from 'next/link';
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { InputField } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { useCheckedForm } from '@/components/form/use-checked-form';
@@ -35,26 +35,17 @@ type TProps = {
  * stays; the password is never sent back.
  */
 export const SignInForm = ({ action, returnTo, resetHref }: TProps) => {
-  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+  const form = useCheckedForm({
     action,
     initialState: INITIAL,
     fields: SIGN_IN_FIELDS,
     fieldIds: FIELD_IDS,
     validate: checkSignIn,
   });
+  const { errors, bind } = form;
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
+    <CheckedForm form={form} summaryId={SUMMARY_ID}>
       {returnTo ? <input type="hidden" name="next" value={returnTo} /> : null}
-      {isPending ? null : (
-        <ErrorSummary
-          id={SUMMARY_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={SIGN_IN_FIELDS}
-          fieldIds={FIELD_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
       <InputField
         id={FIELD_IDS.email}
         label="Email"
@@ -72,10 +63,10 @@ export const SignInForm = ({ action, returnTo, resetHref }: TProps) => {
           maxLength: PASSWORD_LENGTH.max,
         }}
       />
-      <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={isPending} />
+      <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={form.isPending} />
       <p>
         <Link href={resetHref}>Forgot your password?</Link>
       </p>
-    </form>
+    </CheckedForm>
   );
 };

@@ -192,5 +192,7 @@ export const useCheckedForm = <
     bind,
     bindChoice,
     onSubmit,
+    fields,
+    fieldIds,
   };
 };

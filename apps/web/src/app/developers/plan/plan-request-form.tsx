@@ -1,16 +1,14 @@
 'use client';
 
 import { PLAN_TITLES, PLANS, type TPlan } from '@pets/contract/rules';
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { ChoiceField, Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { useCheckedForm } from '@/components/form/use-checked-form';
-import { PLAN_FIELDS, type TPlanField } from '@/lib/portal-form-fields';
+import { loadPortalChecks, PLAN_FIELDS, type TPlanField } from '@/lib/portal-form-fields';
 import { requestPlan, type TPlanFormState } from '../actions';
 
 const SUMMARY_ID = 'plan-request-error';
-
-const loadCheck = () => import('@/lib/portal-form-checks');
 
 /**
  * The plan to ask for (any but the current one) and why. A refusal keeps the plan chosen and the
@@ -32,26 +30,16 @@ export const PlanRequestForm = ({
     values: { plan: choices[0] ?? '', message: '' },
     fieldErrors: {},
   };
-  const { state, formAction, isPending, errors, formErrorRef, bind, bindChoice, onSubmit } =
-    useCheckedForm({
-      action: requestPlan,
-      initialState,
-      fields: PLAN_FIELDS,
-      fieldIds,
-      validate: async (values) => (await loadCheck()).checkPlan(values),
-    });
+  const form = useCheckedForm({
+    action: requestPlan,
+    initialState,
+    fields: PLAN_FIELDS,
+    fieldIds,
+    validate: async (values) => (await loadPortalChecks()).checkPlan(values),
+  });
+  const { errors, bind, bindChoice } = form;
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
-      {isPending ? null : (
-        <ErrorSummary
-          id={SUMMARY_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={PLAN_FIELDS}
-          fieldIds={fieldIds}
-          focusRef={formErrorRef}
-        />
-      )}
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <ChoiceField id={fieldIds.plan} legend="The plan you would like" error={errors.plan}>
         <div className="choices">
           {choices.map((plan) => (
@@ -83,7 +71,7 @@ export const PlanRequestForm = ({
           />
         )}
       </Field>
-      <SubmitButton label="Ask for this plan" pendingLabel="Sending…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Ask for this plan" pendingLabel="Sending…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

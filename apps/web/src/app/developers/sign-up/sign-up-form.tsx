@@ -1,12 +1,13 @@
 'use client';
 
 import { NewPasswordField } from '@/components/account/password-forms';
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { InputField } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { useCheckedForm } from '@/components/form/use-checked-form';
 import {
   EMPTY_SIGN_UP,
+  loadPortalChecks,
   SIGN_UP_FIELDS,
   SIGN_UP_SECRETS,
   type TSignUpField,
@@ -23,33 +24,22 @@ const FIELD_IDS: Record<TSignUpField, string> = {
   organizationName: 'sign-up-organisation',
 };
 
-const loadCheck = () => import('@/lib/portal-form-checks');
-
 /**
  * Email, password, name and organisation. A refusal keeps what was typed; the password is never
  * sent back (with JavaScript the browser keeps it). Works without JavaScript.
  */
 export const SignUpForm = () => {
-  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+  const form = useCheckedForm({
     action: signUp,
     initialState: INITIAL,
     fields: SIGN_UP_FIELDS,
     fieldIds: FIELD_IDS,
-    validate: async (values) => (await loadCheck()).checkSignUp(values),
+    validate: async (values) => (await loadPortalChecks()).checkSignUp(values),
     secretFields: SIGN_UP_SECRETS,
   });
+  const { errors, bind } = form;
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
-      {isPending ? null : (
-        <ErrorSummary
-          id={SUMMARY_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={SIGN_UP_FIELDS}
-          fieldIds={FIELD_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <InputField
         id={FIELD_IDS.email}
         label="Email"
@@ -80,7 +70,7 @@ export const SignUpForm = () => {
           maxLength: 100,
         }}
       />
-      <SubmitButton label="Create my account" pendingLabel="Creating…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Create my account" pendingLabel="Creating…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

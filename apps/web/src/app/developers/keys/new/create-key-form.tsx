@@ -1,10 +1,10 @@
 'use client';
 
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { ChoiceField, Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { useCheckedForm } from '@/components/form/use-checked-form';
-import { EMPTY_KEY, KEY_FIELDS, type TKeyField } from '@/lib/portal-form-fields';
+import { EMPTY_KEY, KEY_FIELDS, loadPortalChecks, type TKeyField } from '@/lib/portal-form-fields';
 import { createKey, type TKeyFormState } from '../../actions';
 import { IssuedKey } from '../../issued-key';
 
@@ -18,37 +18,24 @@ const FIELD_IDS: Record<TKeyField, string> = {
   expiresOn: 'key-expiry',
 };
 
-/** The check (the contract's schema, so zod): loaded when the form is about to be sent. */
-const loadCheck = () => import('@/lib/portal-form-checks');
-
 /**
  * The new key's form; once the API has made it, the key itself, this once (the answer to this
  * POST, never stored). A refusal keeps what was typed and ticked. Works without JavaScript.
  */
 export const CreateKeyForm = ({ today }: { today: string }) => {
-  const { state, formAction, isPending, errors, formErrorRef, bind, bindChoice, onSubmit } =
-    useCheckedForm({
-      action: createKey,
-      initialState: INITIAL,
-      fields: KEY_FIELDS,
-      fieldIds: FIELD_IDS,
-      validate: async (values) => (await loadCheck()).checkKey(values),
-    });
+  const form = useCheckedForm({
+    action: createKey,
+    initialState: INITIAL,
+    fields: KEY_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: async (values) => (await loadPortalChecks()).checkKey(values),
+  });
+  const { state, errors, bind, bindChoice } = form;
   if (state.issued) {
     return <IssuedKey issued={state.issued} heading="Your new key" />;
   }
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
-      {isPending ? null : (
-        <ErrorSummary
-          id={SUMMARY_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={KEY_FIELDS}
-          fieldIds={FIELD_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <Field
         id={FIELD_IDS.name}
         label="Name"
@@ -95,7 +82,7 @@ export const CreateKeyForm = ({ today }: { today: string }) => {
           <input {...control} {...bind('expiresOn')} type="date" min={today} className="input" />
         )}
       </Field>
-      <SubmitButton label="Create the key" pendingLabel="Creating…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Create the key" pendingLabel="Creating…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

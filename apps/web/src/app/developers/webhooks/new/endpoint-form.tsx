@@ -3,11 +3,16 @@
 import { TriangleAlert } from 'lucide-react';
 import Link from 'next/link';
 import { CopyButton } from '@/components/copy-button';
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { ChoiceField, Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { useCheckedForm } from '@/components/form/use-checked-form';
-import { EMPTY_ENDPOINT, ENDPOINT_FIELDS, type TEndpointField } from '@/lib/portal-form-fields';
+import {
+  EMPTY_ENDPOINT,
+  ENDPOINT_FIELDS,
+  loadPortalChecks,
+  type TEndpointField,
+} from '@/lib/portal-form-fields';
 import { addEndpoint, type TEndpointFormState } from '../actions';
 
 const SUMMARY_ID = 'endpoint-error';
@@ -20,9 +25,6 @@ const FIELD_IDS: Record<TEndpointField, string> = {
   events: 'endpoint-event-all',
   description: 'endpoint-description',
 };
-
-/** The check (the contract's schema, so zod): loaded when the form is about to be sent. */
-const loadCheck = () => import('@/lib/portal-form-checks');
 
 type TProps = {
   keys: { id: string; name: string; start: string }[];
@@ -41,14 +43,14 @@ export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) =>
     values: { ...EMPTY_ENDPOINT, keyId: keys[0]?.id ?? '' },
     fieldErrors: {},
   };
-  const { state, formAction, isPending, errors, formErrorRef, bind, bindChoice, onSubmit } =
-    useCheckedForm({
-      action: addEndpoint,
-      initialState,
-      fields: ENDPOINT_FIELDS,
-      fieldIds: FIELD_IDS,
-      validate: async (values) => (await loadCheck()).checkEndpoint(values),
-    });
+  const form = useCheckedForm({
+    action: addEndpoint,
+    initialState,
+    fields: ENDPOINT_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: async (values) => (await loadPortalChecks()).checkEndpoint(values),
+  });
+  const { state, errors, bind, bindChoice } = form;
   if (state.created) {
     const { keyId, endpoint } = state.created;
     return (
@@ -76,17 +78,7 @@ export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) =>
     );
   }
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
-      {isPending ? null : (
-        <ErrorSummary
-          id={SUMMARY_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={ENDPOINT_FIELDS}
-          fieldIds={FIELD_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <Field id={FIELD_IDS.keyId} label="Key" error={errors.keyId}>
         {(control) => (
           <select {...control} {...bind('keyId')} className="input">
@@ -150,7 +142,7 @@ export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) =>
           />
         )}
       </Field>
-      <SubmitButton label="Add the endpoint" pendingLabel="Adding…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Add the endpoint" pendingLabel="Adding…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

@@ -1,11 +1,12 @@
 'use client';
 
-import { ErrorSummary } from '@/components/form/error-summary';
+import { CheckedForm } from '@/components/form/checked-form';
 import { Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
 import { useCheckedForm } from '@/components/form/use-checked-form';
 import {
   EMPTY_ROLL,
+  loadPortalChecks,
   ROLL_FIELDS,
   ROLL_OVERLAP_HOURS,
   type TRollField,
@@ -17,36 +18,25 @@ const INITIAL: TRollFormState = { values: EMPTY_ROLL, fieldErrors: {} };
 const SUMMARY_ID = 'roll-key-error';
 const FIELD_IDS: Record<TRollField, string> = { overlapHours: 'roll-overlap' };
 
-const loadCheck = () => import('@/lib/portal-form-checks');
-
 /**
  * The roll's overlap, then the new secret this once. A refusal keeps the overlap chosen. Works
  * without JavaScript.
  */
 export const RollForm = ({ keyId, keyStart }: { keyId: string; keyStart: string }) => {
-  const { state, formAction, isPending, errors, formErrorRef, bind, onSubmit } = useCheckedForm({
+  const form = useCheckedForm({
     action: rollKey,
     initialState: INITIAL,
     fields: ROLL_FIELDS,
     fieldIds: FIELD_IDS,
-    validate: async (values) => (await loadCheck()).checkRoll(values),
+    validate: async (values) => (await loadPortalChecks()).checkRoll(values),
   });
+  const { state, errors, bind } = form;
   if (state.issued) {
     return <IssuedKey issued={state.issued} heading="The key's new secret" />;
   }
   return (
-    <form action={formAction} onSubmit={onSubmit} noValidate className="form" aria-busy={isPending}>
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <input type="hidden" name="id" value={keyId} />
-      {isPending ? null : (
-        <ErrorSummary
-          id={SUMMARY_ID}
-          formError={state.formError}
-          fieldErrors={errors}
-          fields={ROLL_FIELDS}
-          fieldIds={FIELD_IDS}
-          focusRef={formErrorRef}
-        />
-      )}
       <Field
         id={FIELD_IDS.overlapHours}
         label={`The old secret (${keyStart}…) keeps working for`}
@@ -62,7 +52,7 @@ export const RollForm = ({ keyId, keyStart }: { keyId: string; keyStart: string 
           </select>
         )}
       </Field>
-      <SubmitButton label="Roll the key" pendingLabel="Rolling…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Roll the key" pendingLabel="Rolling…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };
