@@ -120,7 +120,7 @@ export const KEY_WORDS: TFormWords<TKeyField> = {
       /staging/.test(message)
         ? 'This API issues test keys only: choose Test.'
         : 'Choose test or live.',
-    readOnly: 'Tick read-only, or leave it.',
+    readOnly: 'Choose whether the key may only read.',
     expiresOn: (message) => (isAtMost(message) ? EXPIRY_FAR : EXPIRY_PAST),
   },
   paths: { expiresAt: 'expiresOn' },
