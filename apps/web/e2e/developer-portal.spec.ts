@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { expectNoSeriousViolations } from './axe';
 import {
   createKeyIn,
   fillSignUp,
@@ -144,6 +145,12 @@ test.describe('Developer portal', () => {
       'Rolled: old secret valid until',
     );
 
+    // A roll page left open in another tab, 7 days chosen, while the key is revoked here...
+    const stale = await context.newPage();
+    await stale.goto(`${stack.siteUrl}/developers/keys`);
+    await stale.getByRole('link', { name: 'Roll Story app' }).click();
+    await stale.getByLabel(/keeps working for/).selectOption('168');
+
     // Revoked on its confirmation page: both secrets are refused within seconds.
     await page.getByRole('link', { name: 'Revoke Story app' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Revoke “Story app”?');
@@ -156,22 +163,47 @@ test.describe('Developer portal', () => {
         timeout: 10_000,
       })
       .toEqual([401, 401]);
+
+    // ...then the roll is refused in words, and the overlap chosen stays.
+    await stale.getByRole('button', { name: 'Roll the key' }).click();
+    await expect(stale.locator('#roll-key-error')).toHaveText(
+      'This key was revoked or has expired: create a new key instead.',
+    );
+    await expect(stale.getByLabel(/keeps working for/)).toHaveValue('168');
   });
 
-  test('refusals in words: a taken address, a wrong password, the other area', async ({
+  test('refusals in words, what was typed kept: a taken address, a wrong password, a reset, the other area', async ({
     page,
     browser,
     stack,
   }) => {
+    test.setTimeout(90_000);
     const developer = await signedUpDeveloper(page, stack);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(`${stack.siteUrl}/developers/sign-in?signed-out=1`);
 
-    // The same address again.
-    await fillSignUp(page, stack.siteUrl, { ...newDeveloper(), email: developer.email });
-    await expect(page.locator('#sign-up-error')).toHaveText(
-      'An account with this email address exists already: sign in, or reset its password.',
+    // The same address again: said under the address and in the summary; nothing typed is lost,
+    // the password neither (the browser keeps it: the page never gets it back).
+    const again = { ...newDeveloper(), email: developer.email };
+    const taken =
+      'An account with this email address exists already: sign in, or reset its password.';
+    await fillSignUp(page, stack.siteUrl, again);
+    await expect(page.locator('#sign-up-email-error')).toHaveText(taken);
+    await expect(page.locator('#sign-up-error')).toContainText(taken);
+    await expect(page.getByLabel('Email')).toHaveValue(again.email);
+    await expect(page.getByLabel('Password')).toHaveValue(again.password);
+    await expect(page.getByLabel('Your name')).toHaveValue(again.name);
+    await expect(page.getByLabel('Organisation')).toHaveValue(again.organization);
+    // The API refuses a password that is the address: under the password, in words.
+    const fresh = newDeveloper().email;
+    await page.getByLabel('Email').fill(fresh);
+    await page.getByLabel('Password').fill(fresh);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await expect(page.locator('#sign-up-password-error')).toHaveText(
+      'Choose a password that is not your email address.',
     );
+    await expect(page.getByLabel('Email')).toHaveValue(fresh);
+    await expect(page.getByLabel('Organisation')).toHaveValue(again.organization);
 
     // A wrong password.
     await page.goto(`${stack.siteUrl}/developers/sign-in`);
@@ -180,6 +212,29 @@ test.describe('Developer portal', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.locator('#sign-in-error')).toHaveText(
       'That email and password do not match.',
+    );
+    await expect(page.getByLabel('Email')).toHaveValue(developer.email);
+
+    // A reset for an address the API refuses: said under the address, which stays.
+    await page.goto(`${stack.siteUrl}/developers/reset`);
+    await page.getByLabel('Email').fill('dana@.example.org');
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(page.locator('#reset-email-error')).toHaveText(
+      'Enter the email address you sign in with.',
+    );
+    await expect(page.getByLabel('Email')).toHaveValue('dana@.example.org');
+    // A new password typed twice differently: said under the second; a used link in words.
+    await page.goto(`${stack.siteUrl}/developers/reset/1.zzzz.AAAAAAAAAAAAAAAAAAAAAA`);
+    await page.getByLabel('New password', { exact: true }).fill('a long new password');
+    await page.getByLabel('New password again').fill('a long new passwort');
+    await page.getByRole('button', { name: 'Set my password' }).click();
+    await expect(page.locator('#repeat-password-error')).toHaveText(
+      'The two passwords are not the same.',
+    );
+    await page.getByLabel('New password again').fill('a long new password');
+    await page.getByRole('button', { name: 'Set my password' }).click();
+    await expect(page.locator('#password-form-error')).toHaveText(
+      'This link is not valid: it may have expired or been used already. Ask for a new one.',
     );
 
     // A developer's account does not open the back office...
@@ -215,10 +270,18 @@ test.describe('Developer portal', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await signedUpDeveloper(page, stack);
+    // Refused (no name): the reason under the field, what was chosen kept.
     await page.goto(`${stack.siteUrl}/developers/keys/new`);
-    await page.getByLabel('Name').fill('Plain app');
     await page.getByLabel(/^Live:/).check();
     await page.getByLabel(/^Read-only:/).check();
+    await page.getByRole('button', { name: 'Create the key' }).click();
+    await expect(page.locator('#key-name-error')).toHaveText(
+      'Give the key a name, such as “Shelter app”.',
+    );
+    await expect(page.getByLabel('Name')).toHaveAccessibleDescription(/Give the key a name/);
+    await expect(page.getByLabel(/^Live:/)).toBeChecked();
+    await expect(page.getByLabel(/^Read-only:/)).toBeChecked();
+    await page.getByLabel('Name').fill('Plain app');
     await page.getByRole('button', { name: 'Create the key' }).click();
     await expect(page.getByText("You won't see this key again.")).toBeVisible();
     // No copy button without script; the key is there to select.
@@ -228,6 +291,20 @@ test.describe('Developer portal', () => {
     expect(await statusWith(stack, key)).toBe(200);
     await page.goto(`${stack.siteUrl}/developers/keys`);
     await expect(page.getByRole('row', { name: /Plain app/ })).toContainText('Read-only');
+
+    // A webhook endpoint whose address the API refuses: said in words, address and events kept.
+    await createKeyIn(page, stack.siteUrl, 'Plain hooks');
+    await page.goto(`${stack.siteUrl}/developers/webhooks/new`);
+    await page.getByLabel('Address').fill('ftp://127.0.0.1/hooks');
+    await page.getByLabel('pet.created').check();
+    await page.getByRole('button', { name: 'Add the endpoint' }).click();
+    await expect(page.locator('#endpoint-url-error')).toHaveText(
+      'Use an address that starts with https:// (or http://).',
+    );
+    await expect(page.getByLabel('Address')).toHaveValue('ftp://127.0.0.1/hooks');
+    await expect(page.getByLabel('pet.created')).toBeChecked();
+
+    await page.goto(`${stack.siteUrl}/developers/keys`);
     await page.getByRole('link', { name: 'Revoke Plain app' }).click();
     await page.getByRole('button', { name: 'Revoke the key' }).click();
     await expect(page).toHaveURL(/\/developers\/keys\?revoked=Plain\+app$/);
@@ -304,9 +381,16 @@ test.describe('Developer portal', () => {
     const refusal =
       'Your organisation has 100 keys that still work, the most it may have: revoke the ones you no longer use first.';
     await page.goto(`${stack.siteUrl}/developers/keys/new`);
+    const expiry = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel('Name').fill('One too many');
+    await page.getByLabel(/^Read-only:/).check();
+    await page.getByLabel('Expires on (optional)').fill(expiry);
     await page.getByRole('button', { name: 'Create the key' }).click();
     await expect(page.getByRole('alert').filter({ hasText: refusal })).toBeVisible();
+    // What was typed and ticked stays, to try again once a key is revoked.
+    await expect(page.getByLabel('Name')).toHaveValue('One too many');
+    await expect(page.getByLabel(/^Read-only:/)).toBeChecked();
+    await expect(page.getByLabel('Expires on (optional)')).toHaveValue(expiry);
     await page.goto(`${stack.siteUrl}/developers/keys`);
     await page.getByRole('button', { name: 'Try it in the API reference' }).click();
     await expect(page).toHaveURL(/\/developers\/keys\?try-it=/);
@@ -360,14 +444,32 @@ test.describe('Developer portal', () => {
       await page.getByLabel('Key').selectOption(partnerKey ?? '');
       await page.getByLabel('Address').fill(receiverUrl);
       await page.getByRole('button', { name: 'Add the endpoint' }).click();
-      await expect(page.locator('#endpoint-error')).toHaveText(
-        'Choose at least one kind of event, or every event.',
-      );
-      await page.getByLabel('Key').selectOption(partnerKey ?? '');
-      await page.getByLabel('Address').fill(receiverUrl);
+      const noEvent = 'Choose at least one kind of event, or every event.';
+      await expect(page.getByRole('group', { name: 'Events' })).toContainText(noEvent);
+      await expect(page.locator('#endpoint-error')).toContainText(noEvent);
+      await expect(page.getByLabel('Address')).toHaveValue(receiverUrl);
+      // An address the API refuses (its scheme): in words under the address and in the summary,
+      // never the validator's "body.url: ..."; the key, address, events and note all kept.
+      await page.getByLabel('Address').fill('ftp://127.0.0.1/hooks');
       await page.getByLabel('pet.created').check();
       await page.getByLabel('pet.status_changed').check();
       await page.getByLabel('Note (optional)').fill('Our adoption widget');
+      await page.getByRole('button', { name: 'Add the endpoint' }).click();
+      const badScheme = 'Use an address that starts with https:// (or http://).';
+      await expect(page.locator('#endpoint-url-error')).toHaveText(badScheme);
+      await expect(page.getByLabel('Address')).toHaveAccessibleDescription(
+        /Use an address that starts with https:\/\//,
+      );
+      await expect(page.locator('#endpoint-error')).toContainText(badScheme);
+      await expect(page.getByText(/body\.url|must be an/)).toHaveCount(0);
+      await expect(page.getByLabel('Key')).toHaveValue(partnerKey ?? '');
+      await expect(page.getByLabel('Address')).toHaveValue('ftp://127.0.0.1/hooks');
+      await expect(page.getByLabel('pet.created')).toBeChecked();
+      await expect(page.getByLabel('pet.status_changed')).toBeChecked();
+      await expect(page.getByLabel('Every event')).not.toBeChecked();
+      await expect(page.getByLabel('Note (optional)')).toHaveValue('Our adoption widget');
+      await expectNoSeriousViolations(page, 'An endpoint refused');
+      await page.getByLabel('Address').fill(receiverUrl);
       await page.getByRole('button', { name: 'Add the endpoint' }).click();
       await expect(page.getByText("You won't see this secret again.")).toBeVisible();
       const secret = ((await page.locator('#endpoint-secret').textContent()) ?? '').trim();

@@ -113,15 +113,11 @@ test.describe('Staff sign in', () => {
         stack.deactivatedAccount.password,
         'This account has been deactivated: ask an administrator.',
       ],
-      ['', '', 'Enter your email address and your password.'],
     ] as const;
     for (const [email, password, message] of cases) {
       await page.goto(`${stack.siteUrl}/staff/sign-in`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill(password);
-      // The browser's own "required" check would stop an empty form: send it as a person
-      // without that check would (the server refuses it too).
-      await page.locator('form').evaluate((form) => form.setAttribute('novalidate', ''));
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await expect(page.locator('#sign-in-error')).toContainText(message);
       await expect(page.locator('#sign-in-error')).toBeFocused();
@@ -132,6 +128,13 @@ test.describe('Staff sign in', () => {
         SESSION_COOKIE,
       );
     }
+    // A blank form: each field says what it needs, and the focus goes to the first.
+    await page.goto(`${stack.siteUrl}/staff/sign-in`);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.locator('#sign-in-email-error')).toHaveText('Enter your email address.');
+    await expect(page.locator('#sign-in-password-error')).toHaveText('Enter your password.');
+    await expect(page.locator('#sign-in-error')).toContainText('Enter your email address.');
+    await expect(page.getByLabel('Email')).toBeFocused();
   });
 
   test('a staff member signs in; the cookie is httpOnly, SameSite=Lax, sealed and expires', async ({

@@ -1,9 +1,22 @@
-import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
+import { PASSWORD_LENGTH } from '@pets/contract/rules';
 import 'server-only';
 import { type TPasskeyOptions, type TSignInArea, ZPasskeyAssertion } from '@pets/contract/site';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { webConfig } from '../env';
+import {
+  checkNewPassword,
+  checkReset,
+  checkSignIn,
+  EMPTY_NEW_PASSWORD,
+  PASSWORD_LENGTH_PROBLEM,
+  RESET_EMAIL_WORDS,
+  type TNewPasswordField,
+  type TNewPasswordState,
+  type TResetState,
+  type TSignInState,
+} from './account-form-fields';
+import { fieldErrorsOf, issuesOfApi, type TFormWords } from './form-issues';
 import { visitorLimits } from './limits';
 import { deviceToken, SIGN_IN_PATHS, safeReturnPath, startSession } from './session';
 import {
@@ -21,10 +34,14 @@ import { currentVisitor } from './visitor';
  * names its area; the area is never read from the form, so a post cannot pick another one.
  */
 
-/** What the sign-in form shows after a refusal, and the email typed (never the password). */
-export type TSignInState = { error?: string; email?: string };
+export {
+  passwordProblem,
+  type TNewPasswordState,
+  type TResetState,
+  type TSignInState,
+} from './account-form-fields';
 
-/** What a password form shows after a refusal (never the password). */
+/** What the invitation's form shows after a refusal (never the password). */
 export type TPasswordFormState = { error?: string; email?: string; sent?: boolean };
 
 export const textOf = (data: FormData, name: string): string => {
@@ -46,17 +63,6 @@ const tooManyForAccount = (seconds: number): string =>
   `Too many attempts for this account. Please wait ${minutesOf(
     seconds,
   )}, sign in from a device you have used before, or reset your password.`;
-
-/** The words of a new password's refusal, if any: the API's own rule (ZPassword), said first here. */
-export const passwordProblem = (password: string, repeated: string): string | undefined => {
-  if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
-    return `Choose a password of ${PASSWORD_LENGTH_WORDS}.`;
-  }
-  if (password !== repeated) {
-    return 'The two passwords are not the same.';
-  }
-  return undefined;
-};
 
 type TSignInAnswer = Awaited<ReturnType<typeof signInWithPassword>>;
 
@@ -120,15 +126,17 @@ export const signInTo = async (
 ): Promise<TSignInState> => {
   const email = textOf(data, 'email').trim().slice(0, 254);
   const password = textOf(data, 'password');
-  if (email === '' || password === '') {
-    return { error: 'Enter your email address and your password.', email };
+  const values = { email, password: '' };
+  const check = checkSignIn({ email, password });
+  if (!check.success) {
+    return { values, fieldErrors: check.fieldErrors };
   }
   if (password.length > PASSWORD_LENGTH.max) {
-    return { error: 'That email and password do not match.', email };
+    return { values, fieldErrors: {}, formError: 'That email and password do not match.' };
   }
   const error = await startSessionIn(area, email, password);
   if (error) {
-    return { error, email };
+    return { values, fieldErrors: {}, formError: error };
   }
   redirect(safeReturnPath(data.get('next'), area) ?? home);
 };
@@ -213,30 +221,33 @@ export const finishPasskeySignIn = async (
  * to one address), and each visitor may ask RESET times an hour here. The API links to the reset
  * page of the account's own area.
  */
-export const askForResetLink = async (data: FormData): Promise<TPasswordFormState> => {
+export const askForResetLink = async (data: FormData): Promise<TResetState> => {
   const email = textOf(data, 'email').trim().slice(0, 254);
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
-    return { error: 'Enter the email address you sign in with.', email };
+  const values = { email };
+  const check = checkReset(values);
+  if (!check.success) {
+    return { values, fieldErrors: check.fieldErrors };
   }
   const visitor = await currentVisitor();
   const attempt = await visitorLimits().consume('reset', visitor.key);
   if (!attempt.ok) {
     return {
-      error: 'Too many reset links were asked for from here. Please try again in an hour.',
-      email,
+      values,
+      fieldErrors: {},
+      formError: 'Too many reset links were asked for from here. Please try again in an hour.',
     };
   }
   const answer = await requestPasswordReset(email);
   if (!answer.ok) {
-    return {
-      error:
-        answer.failure.kind === 'refused'
-          ? 'Enter the email address you sign in with.'
-          : "We can't send it right now. Please try again in a minute.",
-      email,
-    };
+    return answer.failure.kind === 'refused'
+      ? { values, fieldErrors: { email: RESET_EMAIL_WORDS } }
+      : {
+          values,
+          fieldErrors: {},
+          formError: "We can't send it right now. Please try again in a minute.",
+        };
   }
-  return { sent: true, email };
+  return { values, fieldErrors: {}, sent: true };
 };
 
 export const BAD_LINK =
@@ -249,15 +260,32 @@ export const linkFailure = (kind: string): string =>
 export const setPasswordIn = async (
   area: TSignInArea,
   data: FormData,
-): Promise<TPasswordFormState> => {
+): Promise<TNewPasswordState> => {
   const password = textOf(data, 'password');
-  const problem = passwordProblem(password, textOf(data, 'repeat'));
-  if (problem) {
-    return { error: problem };
+  const check = checkNewPassword({ password, repeat: textOf(data, 'repeat') });
+  if (!check.success) {
+    return { values: EMPTY_NEW_PASSWORD, fieldErrors: check.fieldErrors };
   }
   const answer = await resetPassword(textOf(data, 'token'), password);
   if (!answer.ok) {
-    return { error: linkFailure(answer.failure.kind) };
+    const { failure } = answer;
+    // The API refuses a password that is the account's address: under the password, in words.
+    const fieldErrors =
+      failure.kind === 'refused'
+        ? fieldErrorsOf(issuesOfApi(failure.details), NEW_PASSWORD_WORDS)
+        : {};
+    return Object.keys(fieldErrors).length > 0
+      ? { values: EMPTY_NEW_PASSWORD, fieldErrors }
+      : { values: EMPTY_NEW_PASSWORD, fieldErrors: {}, formError: linkFailure(failure.kind) };
   }
   redirect(`${SIGN_IN_PATHS[area]}?reset=1`);
+};
+
+const NEW_PASSWORD_WORDS: TFormWords<TNewPasswordField> = {
+  fields: {
+    password: (message) =>
+      /email address/.test(message)
+        ? 'Choose a password that is not your email address.'
+        : PASSWORD_LENGTH_PROBLEM,
+  },
 };

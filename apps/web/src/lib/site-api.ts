@@ -1,5 +1,5 @@
 import 'server-only';
-import { type TErrorCode, type TNewWebhookEndpoint, ZError } from '@pets/contract';
+import { type TErrorCode, type TErrorDetail, type TNewWebhookEndpoint, ZError } from '@pets/contract';
 import type {
   TCreateOrgKey,
   TDecidePlanRequest,
@@ -33,7 +33,14 @@ import { currentVisitor, visitorHeaders, vouchedVisitorHeaders } from './visitor
 export type TSiteFailure =
   | TApiFailure
   | { kind: 'signed-out'; message: string }
-  | { kind: 'refused'; status: 400 | 403 | 404 | 409; message: string; code?: TErrorCode }
+  | {
+      kind: 'refused';
+      status: 400 | 403 | 404 | 409;
+      message: string;
+      code?: TErrorCode;
+      /** A 400's fields and what is wrong with each: for the form's words under its fields. */
+      details?: TErrorDetail[];
+    }
   | { kind: 'throttled'; retryAfterSeconds: number; message?: string };
 export type TSiteResult<T> = TResult<T, TSiteFailure>;
 
@@ -47,11 +54,22 @@ const codeOf = (body: unknown): TErrorCode | undefined => {
   return error.success ? error.data.code : undefined;
 };
 
+const detailsOf = (body: unknown): TErrorDetail[] | undefined => {
+  const error = ZError.safeParse(body);
+  return error.success ? error.data.details : undefined;
+};
+
 const siteFailureOf = (response: { status: number; body: unknown; headers: Headers }) => {
   switch (response.status) {
     case 401:
       return { kind: 'signed-out' as const, message: messageOf(response.body) };
     case 400:
+      return {
+        kind: 'refused' as const,
+        status: response.status,
+        message: messageOf(response.body),
+        details: detailsOf(response.body),
+      };
     case 403:
     case 404:
     case 409:

@@ -1,23 +1,22 @@
 'use server';
 
-import { PASSWORD_LENGTH_WORDS, PLANS, type TPlan } from '@pets/contract/rules';
-import type { TIssuedOrgKey } from '@pets/contract/site';
-import { MAX_KEY_LIFETIME_DAYS, PLAN_REQUEST_TEXT_MAX } from '@pets/contract/site';
+import type { TCreateOrgKey, TIssuedOrgKey, TRequestPlanChange } from '@pets/contract/site';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import type { TCheckedFormState } from '@/components/form/use-checked-form';
 import { webConfig } from '@/env';
 import {
   askForResetLink,
   BAD_LINK,
   finishPasskeySignIn,
-  passwordProblem,
   setPasswordIn,
   signInTo,
   startPasskeySignIn,
   startSessionIn,
+  type TNewPasswordState,
   type TPasskeyFinish,
   type TPasskeyStart,
-  type TPasswordFormState,
+  type TResetState,
   type TSignInState,
   textOf,
 } from '@/lib/account-forms';
@@ -30,7 +29,40 @@ import {
   type TAddPasskeyFinish,
   type TAddPasskeyStart,
 } from '@/lib/passkey-forms';
-import { portalActionFailure } from '@/lib/portal-failure';
+import { portalActionFailure, portalRefusal } from '@/lib/portal-failure';
+import {
+  readPortalForm,
+  refusedPortalForm,
+  sendPortalForm,
+  type TPortalForm,
+} from '@/lib/portal-form';
+import {
+  checkKey,
+  checkPlan,
+  checkRoll,
+  checkSignUp,
+  KEY_WORDS,
+  PLAN_WORDS,
+  ROLL_WORDS,
+  SIGN_UP_WORDS,
+  type TSignUpInput,
+} from '@/lib/portal-form-checks';
+import {
+  EMPTY_KEY,
+  EMPTY_ROLL,
+  EMPTY_SIGN_UP,
+  SIGN_UP_SECRETS,
+  type TKeyField,
+  type TKeyValues,
+  type TPlanField,
+  type TPlanFormState,
+  type TPlanValues,
+  type TRollField,
+  type TRollValues,
+  type TSignUpField,
+  type TSignUpState,
+  type TSignUpValues,
+} from '@/lib/portal-form-fields';
 import {
   currentDeveloper,
   endEverySession,
@@ -58,7 +90,7 @@ import { currentVisitor } from '@/lib/visitor';
  * the address, and the organisation's keys.
  */
 
-export type { TPasswordFormState, TSignInState };
+export type { TNewPasswordState, TPlanFormState, TResetState, TSignInState, TSignUpState };
 
 export const signIn = async (_previous: TSignInState, data: FormData): Promise<TSignInState> =>
   signInTo('developers', '/developers', data);
@@ -126,78 +158,61 @@ export const renameOwnPasskey = async (data: FormData): Promise<void> => {
   redirect(`/developers/account?passkey-renamed=${outcome}`);
 };
 
-export const askForReset = async (
-  _previous: TPasswordFormState,
-  data: FormData,
-): Promise<TPasswordFormState> => askForResetLink(data);
+export const askForReset = async (_previous: TResetState, data: FormData): Promise<TResetState> =>
+  askForResetLink(data);
 
 export const setNewPassword = async (
-  _previous: TPasswordFormState,
+  _previous: TNewPasswordState,
   data: FormData,
-): Promise<TPasswordFormState> => setPasswordIn('developers', data);
+): Promise<TNewPasswordState> => setPasswordIn('developers', data);
 
 // --- Sign up and verify ---------------------------------------------------------------------
 
-/** What the sign-up form shows after a refusal: the fields typed (never the password). */
-export type TSignUpState = {
-  error?: string;
-  email?: string;
-  name?: string;
-  organizationName?: string;
+const SIGN_UP_FORM: TPortalForm<TSignUpField, TSignUpValues, TSignUpInput> = {
+  empty: EMPTY_SIGN_UP,
+  secrets: SIGN_UP_SECRETS,
+  check: checkSignUp,
+  words: {
+    refused: 'That account cannot be made.',
+    notFound: 'That account cannot be made.',
+    form: SIGN_UP_WORDS,
+  },
 };
 
 /**
  * Signs a developer and their organisation up (the API sends the verify email), then signs them
  * in, so the dashboard says "check your email". Each visitor may sign up SIGN-UP times an hour.
+ * A refusal comes back under its field, with what was typed but the password.
  */
 export const signUp = async (_previous: TSignUpState, data: FormData): Promise<TSignUpState> => {
-  const typed = {
-    email: textOf(data, 'email').trim().slice(0, 254),
-    name: textOf(data, 'name').trim().slice(0, 100),
-    organizationName: textOf(data, 'organizationName').trim().slice(0, 100),
-  };
-  const password = textOf(data, 'password');
-  if (!/^[^\s@]+@[^\s@]+$/.test(typed.email)) {
-    return { ...typed, error: 'Enter your email address.' };
+  const read = readPortalForm(data, SIGN_UP_FORM);
+  if (!read.ok) {
+    return read.state;
   }
-  if (typed.name === '' || typed.organizationName === '') {
-    return { ...typed, error: 'Enter your name and the name of your organisation.' };
-  }
-  const problem = passwordProblem(password, password);
-  if (problem) {
-    return { ...typed, error: problem };
-  }
+  const { values, input } = read;
   const visitor = await currentVisitor();
   const allowed = await visitorLimits().consume('sign-up', visitor.key);
   if (!allowed.ok) {
-    return {
-      ...typed,
-      error: 'Several accounts were signed up from here already. Please try again in an hour.',
-    };
+    return refusedPortalForm(values, SIGN_UP_FORM, {
+      fieldErrors: {},
+      formError: 'Several accounts were signed up from here already. Please try again in an hour.',
+    });
   }
-  const answer = await signUpDeveloper({ ...typed, password });
+  const answer = await signUpDeveloper(input);
   if (!answer.ok) {
     const failure = answer.failure;
-    if (failure.kind === 'refused' || failure.kind === 'invalid') {
-      return {
-        ...typed,
-        error:
-          // The API names the field first ("email: An account ..."): the words alone here.
-          (failure.kind === 'refused' && failure.message.replace(/^[A-Za-z]+: /, '')) ||
-          `Check your email address, and choose a password of ${PASSWORD_LENGTH_WORDS}.`,
-      };
+    if (failure.kind !== 'refused' && failure.kind !== 'invalid') {
+      // Nothing was made: the attempt does not count against the visitor.
+      await visitorLimits().reward('sign-up', visitor.key);
     }
-    // Nothing was made: the attempt does not count against the visitor.
-    await visitorLimits().reward('sign-up', visitor.key);
-    return {
-      ...typed,
-      error:
-        failure.kind === 'rate-limited' || failure.kind === 'throttled'
-          ? 'We are getting a lot of sign-ups. Please try again in a minute.'
-          : "We can't reach our records right now. Please try again in a minute.",
-    };
+    // The site's own key refused (401) is no session of the visitor's to end: "can't reach".
+    const refusal = portalRefusal(
+      failure.kind === 'signed-out' ? { kind: 'unavailable' } : failure,
+      SIGN_UP_FORM.words,
+    );
+    return refusedPortalForm(values, SIGN_UP_FORM, refusal);
   }
-  const error = await startSessionIn('developers', typed.email, password);
+  const error = await startSessionIn('developers', input.email, input.password);
   redirect(error ? '/developers/sign-in?signed-up=1' : '/developers?welcome=1');
 };
 
@@ -252,16 +267,32 @@ export const resendVerification = async (): Promise<void> => {
 
 // --- Keys -----------------------------------------------------------------------------------
 
-/** What a key form shows: a refusal, or the key just issued (its plaintext, this once). */
-export type TKeyFormState = { error?: string; issued?: TIssuedOrgKey };
+/** The key just issued (its plaintext, this once), or what went wrong. */
+type TIssued = { issued?: TIssuedOrgKey };
+
+/** Create a key: the form's fields, and the key once the API has made it. */
+export type TKeyFormState = TCheckedFormState<TKeyField, TKeyValues> & TIssued;
+/** Roll a key: the overlap chosen, and the key's new secret once the API has made it. */
+export type TRollFormState = TCheckedFormState<TRollField, TRollValues> & TIssued;
+/** Revoke a key: a button, so a refusal of the whole form only. */
+export type TRevokeFormState = { error?: string };
 
 const KEY_ID = /^[1-9][0-9]{0,17}$/;
 
-const keyFailure = (failure: TSiteFailure): string =>
-  portalActionFailure(failure, {
-    refused: 'That key cannot be changed.',
-    notFound: 'There is no such key in your organisation.',
-  });
+const KEY_REFUSALS = {
+  refused: 'That key cannot be changed.',
+  notFound: 'There is no such key in your organisation.',
+  // The key of the page's address: expired or revoked meanwhile.
+  whole: { keyId: 'This key was revoked or has expired: create a new key instead.' },
+};
+
+const keyFailure = (failure: TSiteFailure): string => portalActionFailure(failure, KEY_REFUSALS);
+
+const KEY_FORM: TPortalForm<TKeyField, TKeyValues, TCreateOrgKey> = {
+  empty: EMPTY_KEY,
+  check: (values) => checkKey(values),
+  words: { ...KEY_REFUSALS, form: KEY_WORDS },
+};
 
 /** Creates a key; the answer (this POST's page) shows it once, and it is never sent again. */
 export const createKey = async (
@@ -269,64 +300,51 @@ export const createKey = async (
   data: FormData,
 ): Promise<TKeyFormState> => {
   const developer = await requireDeveloper();
-  const name = textOf(data, 'name').trim();
-  if (name === '' || name.length > 100) {
-    return { error: 'Give the key a name of up to 100 characters, such as "Shelter app".' };
-  }
-  const mode = textOf(data, 'mode') === 'live' ? 'live' : 'test';
-  const expiry = textOf(data, 'expiresOn');
-  let expiresAt: string | undefined;
-  if (expiry !== '') {
-    const at = Date.parse(`${expiry}T23:59:59Z`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(expiry) || Number.isNaN(at) || at <= Date.now()) {
-      return { error: 'Choose an expiry date after today, or leave it empty.' };
-    }
-    if (at > Date.now() + MAX_KEY_LIFETIME_DAYS * 86_400_000) {
-      return { error: `Choose an expiry date at most ${MAX_KEY_LIFETIME_DAYS} days ahead.` };
-    }
-    expiresAt = new Date(at).toISOString();
-  }
-  const answer = await createOrgKey(developer.apiKey, {
-    name,
-    mode,
-    readOnly: data.get('readOnly') === 'on',
-    ...(expiresAt ? { expiresAt } : {}),
-  });
+  const answer = await sendPortalForm(data, KEY_FORM, (input) =>
+    createOrgKey(developer.apiKey, input),
+  );
   if (!answer.ok) {
-    return { error: keyFailure(answer.failure) };
+    return answer.state;
   }
   revalidatePath('/developers/keys');
-  return { issued: answer.data };
+  return { values: EMPTY_KEY, fieldErrors: {}, issued: answer.data };
 };
 
-/** The overlaps a roll offers, in hours: now, 1 h, 24 h, 3 days, 7 days. */
-const OVERLAPS = new Set([0, 1, 24, 72, 168]);
+const ROLL_FORM: TPortalForm<TRollField, TRollValues, number> = {
+  empty: EMPTY_ROLL,
+  check: checkRoll,
+  words: { ...KEY_REFUSALS, form: ROLL_WORDS },
+};
 
 /** Gives a key a new secret, shown once; the old one works for the overlap chosen. */
-export const rollKey = async (_previous: TKeyFormState, data: FormData): Promise<TKeyFormState> => {
+export const rollKey = async (
+  _previous: TRollFormState,
+  data: FormData,
+): Promise<TRollFormState> => {
   const developer = await requireDeveloper();
   const id = textOf(data, 'id');
-  const overlapHours = Number(textOf(data, 'overlapHours'));
-  if (!KEY_ID.test(id) || !OVERLAPS.has(overlapHours)) {
-    return { error: 'Choose how long the old secret keeps working.' };
+  if (!KEY_ID.test(id)) {
+    return { values: EMPTY_ROLL, fieldErrors: {}, formError: KEY_REFUSALS.notFound };
   }
-  const answer = await rollOrgKey(developer.apiKey, id, overlapHours);
+  const answer = await sendPortalForm(data, ROLL_FORM, (overlapHours) =>
+    rollOrgKey(developer.apiKey, id, overlapHours),
+  );
   if (!answer.ok) {
-    return { error: keyFailure(answer.failure) };
+    return answer.state;
   }
   revalidatePath('/developers/keys');
-  return { issued: answer.data };
+  return { values: answer.values, fieldErrors: {}, issued: answer.data };
 };
 
 /** Revokes a key: both its secrets stop working within seconds. */
 export const revokeKey = async (
-  _previous: TKeyFormState,
+  _previous: TRevokeFormState,
   data: FormData,
-): Promise<TKeyFormState> => {
+): Promise<TRevokeFormState> => {
   const developer = await requireDeveloper();
   const id = textOf(data, 'id');
   if (!KEY_ID.test(id)) {
-    return { error: 'There is no such key in your organisation.' };
+    return { error: KEY_REFUSALS.notFound };
   }
   const answer = await revokeOrgKey(developer.apiKey, id);
   if (!answer.ok) {
@@ -354,19 +372,14 @@ export const tryInReference = async (): Promise<void> => {
 
 // --- Plan -----------------------------------------------------------------------------------
 
-/** What the plan request form shows after a refusal: the words typed, kept. */
-export type TPlanFormState = { error?: string; plan?: string; message?: string };
-
-const planFailure = (failure: TSiteFailure): string => {
-  if (failure.kind === 'refused' && failure.code === 'email_not_confirmed') {
-    return keyFailure(failure);
-  }
-  if (failure.kind === 'refused' || failure.kind === 'invalid') {
-    const message = failure.kind === 'refused' ? failure.message : failure.error.message;
-    // The API names the field first ("plan: ..."): the words alone here.
-    return message.replace(/^[A-Za-z]+: /, '') || 'Check the fields of the form.';
-  }
-  return keyFailure(failure);
+const PLAN_FORM: TPortalForm<TPlanField, TPlanValues, TRequestPlanChange> = {
+  empty: { plan: '', message: '' },
+  check: checkPlan,
+  words: {
+    refused: 'Your request could not be sent.',
+    notFound: 'Your organisation no longer exists.',
+    form: PLAN_WORDS,
+  },
 };
 
 /** Asks staff for another plan; the page then shows the request as pending. */
@@ -375,24 +388,11 @@ export const requestPlan = async (
   data: FormData,
 ): Promise<TPlanFormState> => {
   const developer = await requireDeveloper();
-  const plan = textOf(data, 'plan');
-  const message = textOf(data, 'message').trim();
-  if (!(PLANS as readonly string[]).includes(plan)) {
-    return { message, error: 'Choose the plan you would like.' };
-  }
-  if (message.length > PLAN_REQUEST_TEXT_MAX) {
-    return {
-      plan,
-      message,
-      error: `Keep the message to ${PLAN_REQUEST_TEXT_MAX} characters, please.`,
-    };
-  }
-  const answer = await requestPlanChange(developer.apiKey, {
-    plan: plan as TPlan,
-    ...(message === '' ? {} : { message }),
-  });
+  const answer = await sendPortalForm(data, PLAN_FORM, (input) =>
+    requestPlanChange(developer.apiKey, input),
+  );
   if (!answer.ok) {
-    return { plan, message, error: planFailure(answer.failure) };
+    return answer.state;
   }
   revalidatePath('/developers/plan');
   redirect('/developers/plan?requested=1');

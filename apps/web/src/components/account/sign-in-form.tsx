@@ -2,17 +2,24 @@
 
 import { PASSWORD_LENGTH } from '@pets/contract/rules';
 import Link from 'next/link';
-import { useActionState } from 'react';
-import { Field } from '@/components/form/field';
-import { FormError } from '@/components/form/form-error';
+import { CheckedForm } from '@/components/form/checked-form';
+import { InputField } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
-import { useFocusedError } from '@/components/form/use-focused-error';
+import { useCheckedForm } from '@/components/form/use-checked-form';
+import {
+  checkSignIn,
+  EMPTY_SIGN_IN,
+  SIGN_IN_FIELDS,
+  type TSignInField,
+  type TSignInState,
+} from '@/lib/account-form-fields';
 
-/** What the sign-in form shows after a refusal, and the email typed (never the password). */
-type TSignInState = { error?: string; email?: string };
-
-const INITIAL: TSignInState = {};
-const ERROR_ID = 'sign-in-error';
+const INITIAL: TSignInState = { values: EMPTY_SIGN_IN, fieldErrors: {} };
+const SUMMARY_ID = 'sign-in-error';
+const FIELD_IDS: Record<TSignInField, string> = {
+  email: 'sign-in-email',
+  password: 'sign-in-password',
+};
 
 type TProps = {
   /** The area's sign-in server action (app/staff/sign-in, app/developers/sign-in). */
@@ -23,53 +30,43 @@ type TProps = {
 
 /**
  * Email and password, for the back office and the developer portal alike. A real form posting to
- * the area's sign-in server action: it works without JavaScript; with it, the refusal is announced
- * and focused. The password is never sent back.
+ * the area's sign-in server action: it works without JavaScript; with it, a missing field is said
+ * under it before anything is sent, and a refusal is announced and focused. The email typed
+ * stays; the password is never sent back.
  */
 export const SignInForm = ({ action, returnTo, resetHref }: TProps) => {
-  const [state, formAction, isPending] = useActionState(action, INITIAL);
-  const errorRef = useFocusedError(state);
-
-  const outside = state.error ? ERROR_ID : undefined;
+  const form = useCheckedForm({
+    action,
+    initialState: INITIAL,
+    fields: SIGN_IN_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: checkSignIn,
+  });
+  const { errors, bind } = form;
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
+    <CheckedForm form={form} summaryId={SUMMARY_ID}>
       {returnTo ? <input type="hidden" name="next" value={returnTo} /> : null}
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
-      <Field id="sign-in-email" label="Email" outsideErrorId={outside}>
-        {(control) => (
-          <input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="username"
-            defaultValue={state.email}
-            maxLength={254}
-            required
-            className="input"
-          />
-        )}
-      </Field>
-      <Field id="sign-in-password" label="Password" outsideErrorId={outside}>
-        {(control) => (
-          <input
-            {...control}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={PASSWORD_LENGTH.max}
-            required
-            className="input"
-          />
-        )}
-      </Field>
-      <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={isPending} />
+      <InputField
+        id={FIELD_IDS.email}
+        label="Email"
+        error={errors.email}
+        input={{ ...bind('email'), type: 'email', autoComplete: 'username', maxLength: 254 }}
+      />
+      <InputField
+        id={FIELD_IDS.password}
+        label="Password"
+        error={errors.password}
+        input={{
+          ...bind('password'),
+          type: 'password',
+          autoComplete: 'current-password',
+          maxLength: PASSWORD_LENGTH.max,
+        }}
+      />
+      <SubmitButton label="Sign in" pendingLabel="Signing in…" isPending={form.isPending} />
       <p>
         <Link href={resetHref}>Forgot your password?</Link>
       </p>
-    </form>
+    </CheckedForm>
   );
 };

@@ -1,17 +1,19 @@
 'use client';
 
 import { PLAN_TITLES, PLANS, type TPlan } from '@pets/contract/rules';
-import { useActionState } from 'react';
-import { Field } from '@/components/form/field';
-import { FormError } from '@/components/form/form-error';
+import { CheckedForm } from '@/components/form/checked-form';
+import { ChoiceField, Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
-import { useFocusedError } from '@/components/form/use-focused-error';
+import { useCheckedForm } from '@/components/form/use-checked-form';
+import { loadPortalChecks, PLAN_FIELDS, type TPlanField } from '@/lib/portal-form-fields';
 import { requestPlan, type TPlanFormState } from '../actions';
 
-const INITIAL: TPlanFormState = {};
-const ERROR_ID = 'plan-request-error';
+const SUMMARY_ID = 'plan-request-error';
 
-/** The plan to ask for (any but the current one) and why. Works without JavaScript. */
+/**
+ * The plan to ask for (any but the current one) and why. A refusal keeps the plan chosen and the
+ * message. Works without JavaScript.
+ */
 export const PlanRequestForm = ({
   current,
   maxMessage,
@@ -19,53 +21,57 @@ export const PlanRequestForm = ({
   current: TPlan;
   maxMessage: number;
 }) => {
-  const [state, formAction, isPending] = useActionState(requestPlan, INITIAL);
-  const errorRef = useFocusedError(state);
-  const outside = state.error ? ERROR_ID : undefined;
   const choices = PLANS.filter((plan) => plan !== current);
+  const fieldIds: Record<TPlanField, string> = {
+    plan: `plan-${choices[0] ?? 'choice'}`,
+    message: 'plan-message',
+  };
+  const initialState: TPlanFormState = {
+    values: { plan: choices[0] ?? '', message: '' },
+    fieldErrors: {},
+  };
+  const form = useCheckedForm({
+    action: requestPlan,
+    initialState,
+    fields: PLAN_FIELDS,
+    fieldIds,
+    validate: async (values) => (await loadPortalChecks()).checkPlan(values),
+  });
+  const { errors, bind, bindChoice } = form;
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
-      <fieldset className="field">
-        <legend className="field__label">The plan you would like</legend>
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
+      <ChoiceField id={fieldIds.plan} legend="The plan you would like" error={errors.plan}>
         <div className="choices">
-          {choices.map((plan, index) => (
+          {choices.map((plan) => (
             <label className="choice" key={plan}>
               <input
+                id={`plan-${plan}`}
                 type="radio"
-                name="plan"
-                value={plan}
-                required
-                defaultChecked={state.plan ? state.plan === plan : index === 0}
+                {...bindChoice('plan', plan)}
                 className="choice__input"
               />
               {PLAN_TITLES[plan]}
             </label>
           ))}
         </div>
-      </fieldset>
+      </ChoiceField>
       <Field
-        id="plan-message"
+        id={fieldIds.message}
         label="Message (optional)"
         hint="What you are building and the traffic you expect: it helps us answer quickly."
-        outsideErrorId={outside}
+        error={errors.message}
       >
         {(control) => (
           <textarea
             {...control}
-            name="message"
+            {...bind('message')}
             rows={4}
             maxLength={maxMessage}
-            defaultValue={state.message}
             className="textarea"
           />
         )}
       </Field>
-      <SubmitButton label="Ask for this plan" pendingLabel="Sending…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Ask for this plan" pendingLabel="Sending…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

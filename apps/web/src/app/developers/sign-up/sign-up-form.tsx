@@ -1,77 +1,76 @@
 'use client';
 
-import { useActionState } from 'react';
 import { NewPasswordField } from '@/components/account/password-forms';
-import { Field } from '@/components/form/field';
-import { FormError } from '@/components/form/form-error';
+import { CheckedForm } from '@/components/form/checked-form';
+import { InputField } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
-import { useFocusedError } from '@/components/form/use-focused-error';
+import { useCheckedForm } from '@/components/form/use-checked-form';
+import {
+  EMPTY_SIGN_UP,
+  loadPortalChecks,
+  SIGN_UP_FIELDS,
+  SIGN_UP_SECRETS,
+  type TSignUpField,
+} from '@/lib/portal-form-fields';
 import { signUp, type TSignUpState } from '../actions';
 
-const INITIAL: TSignUpState = {};
-const ERROR_ID = 'sign-up-error';
+const INITIAL: TSignUpState = { values: EMPTY_SIGN_UP, fieldErrors: {} };
+const SUMMARY_ID = 'sign-up-error';
 
-/** Email, password, name and organisation. Works without JavaScript; the password is never sent back. */
+const FIELD_IDS: Record<TSignUpField, string> = {
+  email: 'sign-up-email',
+  password: 'sign-up-password',
+  name: 'sign-up-name',
+  organizationName: 'sign-up-organisation',
+};
+
+/**
+ * Email, password, name and organisation. A refusal keeps what was typed; the password is never
+ * sent back (with JavaScript the browser keeps it). Works without JavaScript.
+ */
 export const SignUpForm = () => {
-  const [state, formAction, isPending] = useActionState(signUp, INITIAL);
-  const errorRef = useFocusedError(state);
-  const outside = state.error ? ERROR_ID : undefined;
+  const form = useCheckedForm({
+    action: signUp,
+    initialState: INITIAL,
+    fields: SIGN_UP_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: async (values) => (await loadPortalChecks()).checkSignUp(values),
+    secretFields: SIGN_UP_SECRETS,
+  });
+  const { errors, bind } = form;
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
-      <Field id="sign-up-email" label="Email" outsideErrorId={outside}>
-        {(control) => (
-          <input
-            {...control}
-            name="email"
-            type="email"
-            autoComplete="username"
-            defaultValue={state.email}
-            maxLength={254}
-            required
-            className="input"
-          />
-        )}
-      </Field>
-      <NewPasswordField id="sign-up-password" label="Password" outside={outside} />
-      <Field id="sign-up-name" label="Your name" outsideErrorId={outside}>
-        {(control) => (
-          <input
-            {...control}
-            name="name"
-            type="text"
-            autoComplete="name"
-            defaultValue={state.name}
-            maxLength={100}
-            required
-            className="input"
-          />
-        )}
-      </Field>
-      <Field
-        id="sign-up-organisation"
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
+      <InputField
+        id={FIELD_IDS.email}
+        label="Email"
+        error={errors.email}
+        input={{ ...bind('email'), type: 'email', autoComplete: 'username', maxLength: 254 }}
+      />
+      <NewPasswordField
+        id={FIELD_IDS.password}
+        label="Password"
+        error={errors.password}
+        input={bind('password')}
+      />
+      <InputField
+        id={FIELD_IDS.name}
+        label="Your name"
+        error={errors.name}
+        input={{ ...bind('name'), type: 'text', autoComplete: 'name', maxLength: 100 }}
+      />
+      <InputField
+        id={FIELD_IDS.organizationName}
         label="Organisation"
         hint="Your company, shelter or project: its keys are shared by its members."
-        outsideErrorId={outside}
-      >
-        {(control) => (
-          <input
-            {...control}
-            name="organizationName"
-            type="text"
-            autoComplete="organization"
-            defaultValue={state.organizationName}
-            maxLength={100}
-            required
-            className="input"
-          />
-        )}
-      </Field>
-      <SubmitButton label="Create my account" pendingLabel="Creating…" isPending={isPending} />
-    </form>
+        error={errors.organizationName}
+        input={{
+          ...bind('organizationName'),
+          type: 'text',
+          autoComplete: 'organization',
+          maxLength: 100,
+        }}
+      />
+      <SubmitButton label="Create my account" pendingLabel="Creating…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

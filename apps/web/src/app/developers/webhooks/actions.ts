@@ -1,15 +1,18 @@
 'use server';
 
-import {
-  ALL_EVENT_TYPES,
-  type TWebhookEndpointWithSecret,
-  WEBHOOK_ENDPOINT_ID_PATTERN,
-  ZNewWebhookEndpoint,
-} from '@pets/contract';
+import { type TWebhookEndpointWithSecret, WEBHOOK_ENDPOINT_ID_PATTERN } from '@pets/contract';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import type { TCheckedFormState } from '@/components/form/use-checked-form';
 import { textOf } from '@/lib/account-forms';
 import { portalActionFailure } from '@/lib/portal-failure';
+import { sendPortalForm, type TPortalForm } from '@/lib/portal-form';
+import { checkEndpoint, ENDPOINT_WORDS, type TEndpointInput } from '@/lib/portal-form-checks';
+import {
+  EMPTY_ENDPOINT,
+  type TEndpointField,
+  type TEndpointValues,
+} from '@/lib/portal-form-fields';
 import { requireDeveloper } from '@/lib/session';
 import { createKeyWebhook, testKeyWebhook } from '@/lib/site-api';
 
@@ -18,49 +21,40 @@ import { createKeyWebhook, testKeyWebhook } from '@/lib/site-api';
  * secret shown once, in this POST's answer), and send one a test event.
  */
 
-export type TEndpointFormState = {
-  error?: string;
+export type TEndpointFormState = TCheckedFormState<TEndpointField, TEndpointValues> & {
   created?: { keyId: string; endpoint: TWebhookEndpointWithSecret };
 };
 
 const KEY_ID = /^[1-9][0-9]{0,17}$/;
 
-const WORDS = {
-  refused: 'That endpoint cannot be added.',
-  notFound: 'There is no such key in your organisation.',
+const ENDPOINT_FORM: TPortalForm<TEndpointField, TEndpointValues, TEndpointInput> = {
+  empty: EMPTY_ENDPOINT,
+  check: checkEndpoint,
+  words: {
+    refused: 'That endpoint cannot be added.',
+    notFound: 'There is no such key in your organisation.',
+    form: ENDPOINT_WORDS,
+  },
 };
 
+/** Adds the endpoint; a refusal comes back under its fields, the address and events kept. */
 export const addEndpoint = async (
   _previous: TEndpointFormState,
   data: FormData,
 ): Promise<TEndpointFormState> => {
   const developer = await requireDeveloper();
-  const keyId = textOf(data, 'keyId');
-  if (!KEY_ID.test(keyId)) {
-    return { error: 'Choose the key the endpoint belongs to.' };
-  }
-  const events = data.getAll('events').map(String);
-  const description = textOf(data, 'description').trim();
-  const input = ZNewWebhookEndpoint.safeParse({
-    url: textOf(data, 'url').trim(),
-    events: events.includes(ALL_EVENT_TYPES) ? [ALL_EVENT_TYPES] : events,
-    ...(description === '' ? {} : { description }),
-  });
-  if (!input.success) {
-    const [issue] = input.error.issues;
-    return {
-      error:
-        issue?.path[0] === 'events'
-          ? 'Choose at least one kind of event, or every event.'
-          : `Check the address: ${issue?.message ?? 'it is not one we can send to'}.`,
-    };
-  }
-  const answer = await createKeyWebhook(developer.apiKey, keyId, input.data);
+  const answer = await sendPortalForm(data, ENDPOINT_FORM, ({ keyId, endpoint }) =>
+    createKeyWebhook(developer.apiKey, keyId, endpoint),
+  );
   if (!answer.ok) {
-    return { error: portalActionFailure(answer.failure, WORDS) };
+    return answer.state;
   }
   revalidatePath('/developers/webhooks');
-  return { created: { keyId, endpoint: answer.data } };
+  return {
+    values: EMPTY_ENDPOINT,
+    fieldErrors: {},
+    created: { keyId: answer.values.keyId, endpoint: answer.data },
+  };
 };
 
 /** Sends the endpoint a test event now; its page then lists the delivery. */
@@ -77,6 +71,7 @@ export const sendTestEvent = async (data: FormData): Promise<void> => {
     const words = portalActionFailure(answer.failure, {
       refused: 'That endpoint cannot be tested.',
       notFound: 'There is no such endpoint.',
+      whole: { keyId: 'Its key has expired or was revoked: its endpoints send nothing.' },
     });
     redirect(`${page}?${new URLSearchParams({ 'test-failed': words })}`);
   }

@@ -6,24 +6,24 @@ import {
   linkFailure,
   passwordProblem,
   setPasswordIn,
+  type TNewPasswordState,
   type TPasswordFormState,
+  type TResetState,
   textOf,
 } from '@/lib/account-forms';
 import { acceptInvite } from '@/lib/site-api';
 
-export type { TPasswordFormState };
+export type { TNewPasswordState, TPasswordFormState, TResetState };
 
 /** "Email me a reset link" (lib/account-forms.ts). */
-export const askForReset = async (
-  _previous: TPasswordFormState,
-  data: FormData,
-): Promise<TPasswordFormState> => askForResetLink(data);
+export const askForReset = async (_previous: TResetState, data: FormData): Promise<TResetState> =>
+  askForResetLink(data);
 
 /** Sets a new password with a reset link's token; every session of the account then ends. */
 export const setNewPassword = async (
-  _previous: TPasswordFormState,
+  _previous: TNewPasswordState,
   data: FormData,
-): Promise<TPasswordFormState> => setPasswordIn('staff', data);
+): Promise<TNewPasswordState> => setPasswordIn('staff', data);
 
 /** Accepts an invitation: the person's name and their password; then they sign in. */
 export const acceptInvitation = async (

@@ -1,72 +1,88 @@
 'use client';
 
-import { useActionState } from 'react';
-import { Field } from '@/components/form/field';
-import { FormError } from '@/components/form/form-error';
+import { CheckedForm } from '@/components/form/checked-form';
+import { ChoiceField, Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
-import { useFocusedError } from '@/components/form/use-focused-error';
+import { useCheckedForm } from '@/components/form/use-checked-form';
+import { EMPTY_KEY, KEY_FIELDS, loadPortalChecks, type TKeyField } from '@/lib/portal-form-fields';
 import { createKey, type TKeyFormState } from '../../actions';
 import { IssuedKey } from '../../issued-key';
 
-const INITIAL: TKeyFormState = {};
-const ERROR_ID = 'create-key-error';
+const INITIAL: TKeyFormState = { values: EMPTY_KEY, fieldErrors: {} };
+const SUMMARY_ID = 'create-key-error';
+
+const FIELD_IDS: Record<TKeyField, string> = {
+  name: 'key-name',
+  mode: 'key-mode-test',
+  readOnly: 'key-read-only',
+  expiresOn: 'key-expiry',
+};
 
 /**
  * The new key's form; once the API has made it, the key itself, this once (the answer to this
- * POST, never stored). Works without JavaScript.
+ * POST, never stored). A refusal keeps what was typed and ticked. Works without JavaScript.
  */
 export const CreateKeyForm = ({ today }: { today: string }) => {
-  const [state, formAction, isPending] = useActionState(createKey, INITIAL);
-  const errorRef = useFocusedError(state);
+  const form = useCheckedForm({
+    action: createKey,
+    initialState: INITIAL,
+    fields: KEY_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: async (values) => (await loadPortalChecks()).checkKey(values),
+  });
+  const { state, errors, bind, bindChoice } = form;
   if (state.issued) {
     return <IssuedKey issued={state.issued} heading="Your new key" />;
   }
-  const outside = state.error ? ERROR_ID : undefined;
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <Field
-        id="key-name"
+        id={FIELD_IDS.name}
         label="Name"
         hint="What uses it, so you know which key to roll or revoke: “Shelter app”, “CI”."
-        outsideErrorId={outside}
+        error={errors.name}
       >
         {(control) => (
-          <input {...control} name="name" type="text" maxLength={100} required className="input" />
+          <input {...control} {...bind('name')} type="text" maxLength={100} className="input" />
         )}
       </Field>
-      <fieldset className="field">
-        <legend className="field__label">Mode</legend>
+      <ChoiceField id={FIELD_IDS.mode} legend="Mode" error={errors.mode}>
         <div className="choices">
           <label className="choice">
-            <input type="radio" name="mode" value="test" defaultChecked className="choice__input" />
+            <input
+              id={FIELD_IDS.mode}
+              type="radio"
+              {...bindChoice('mode', 'test')}
+              className="choice__input"
+            />
             Test: reads the store's data, never changes a live store
           </label>
           <label className="choice">
-            <input type="radio" name="mode" value="live" className="choice__input" />
+            <input type="radio" {...bindChoice('mode', 'live')} className="choice__input" />
             Live: acts for your organisation
           </label>
         </div>
-      </fieldset>
+      </ChoiceField>
       <label className="choice">
-        <input type="checkbox" name="readOnly" className="choice__input" />
+        <input
+          id={FIELD_IDS.readOnly}
+          type="checkbox"
+          {...bindChoice('readOnly', 'on')}
+          className="choice__input"
+        />
         Read-only: this key may only read
       </label>
       <Field
-        id="key-expiry"
+        id={FIELD_IDS.expiresOn}
         label="Expires on (optional)"
         hint="At most a year ahead. Empty: the key works until you revoke it."
-        outsideErrorId={outside}
+        error={errors.expiresOn}
       >
         {(control) => (
-          <input {...control} name="expiresOn" type="date" min={today} className="input" />
+          <input {...control} {...bind('expiresOn')} type="date" min={today} className="input" />
         )}
       </Field>
-      <SubmitButton label="Create the key" pendingLabel="Creating…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Create the key" pendingLabel="Creating…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

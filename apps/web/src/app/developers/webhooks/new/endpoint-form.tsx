@@ -2,17 +2,29 @@
 
 import { TriangleAlert } from 'lucide-react';
 import Link from 'next/link';
-import { useActionState } from 'react';
 import { CopyButton } from '@/components/copy-button';
-import { Field } from '@/components/form/field';
-import { FormError } from '@/components/form/form-error';
+import { CheckedForm } from '@/components/form/checked-form';
+import { ChoiceField, Field } from '@/components/form/field';
 import { SubmitButton } from '@/components/form/submit-button';
-import { useFocusedError } from '@/components/form/use-focused-error';
+import { useCheckedForm } from '@/components/form/use-checked-form';
+import {
+  EMPTY_ENDPOINT,
+  ENDPOINT_FIELDS,
+  loadPortalChecks,
+  type TEndpointField,
+} from '@/lib/portal-form-fields';
 import { addEndpoint, type TEndpointFormState } from '../actions';
 
-const INITIAL: TEndpointFormState = {};
-const ERROR_ID = 'endpoint-error';
+const SUMMARY_ID = 'endpoint-error';
 const SECRET_ID = 'endpoint-secret';
+
+const FIELD_IDS: Record<TEndpointField, string> = {
+  keyId: 'endpoint-key',
+  url: 'endpoint-url',
+  // The first choice ("Every event") takes the focus when no event is chosen.
+  events: 'endpoint-event-all',
+  description: 'endpoint-description',
+};
 
 type TProps = {
   keys: { id: string; name: string; start: string }[];
@@ -27,8 +39,18 @@ type TProps = {
  * to this POST, never stored). Works without JavaScript.
  */
 export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) => {
-  const [state, formAction, isPending] = useActionState(addEndpoint, INITIAL);
-  const errorRef = useFocusedError(state);
+  const initialState: TEndpointFormState = {
+    values: { ...EMPTY_ENDPOINT, keyId: keys[0]?.id ?? '' },
+    fieldErrors: {},
+  };
+  const form = useCheckedForm({
+    action: addEndpoint,
+    initialState,
+    fields: ENDPOINT_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: async (values) => (await loadPortalChecks()).checkEndpoint(values),
+  });
+  const { state, errors, bind, bindChoice } = form;
   if (state.created) {
     const { keyId, endpoint } = state.created;
     return (
@@ -55,17 +77,11 @@ export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) =>
       </section>
     );
   }
-  const outside = state.error ? ERROR_ID : undefined;
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
-      <Field id="endpoint-key" label="Key" outsideErrorId={outside}>
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
+      <Field id={FIELD_IDS.keyId} label="Key" error={errors.keyId}>
         {(control) => (
-          <select {...control} name="keyId" className="input">
+          <select {...control} {...bind('keyId')} className="input">
             {keys.map((key) => (
               <option key={key.id} value={key.id}>
                 {key.name} ({key.start}…)
@@ -75,55 +91,58 @@ export const EndpointForm = ({ keys, eventTypes, every, maxLengths }: TProps) =>
         )}
       </Field>
       <Field
-        id="endpoint-url"
+        id={FIELD_IDS.url}
         label="Address"
         hint="An https address on the public Internet, such as https://example.org/hooks/pets."
-        outsideErrorId={outside}
+        error={errors.url}
       >
         {(control) => (
           <input
             {...control}
-            name="url"
+            {...bind('url')}
             type="url"
             inputMode="url"
             maxLength={maxLengths.url}
-            required
             className="input"
           />
         )}
       </Field>
-      <fieldset className="field">
-        <legend className="field__label">Events</legend>
+      <ChoiceField id={FIELD_IDS.events} legend="Events" error={errors.events}>
         <div className="choices">
           <label className="choice">
-            <input type="checkbox" name="events" value={every} className="choice__input" />
+            <input
+              id={FIELD_IDS.events}
+              type="checkbox"
+              {...bindChoice('events', every)}
+              className="choice__input"
+            />
             Every event, including kinds added later
           </label>
           {eventTypes.map((type) => (
             <label key={type} className="choice">
-              <input type="checkbox" name="events" value={type} className="choice__input" />
+              <input type="checkbox" {...bindChoice('events', type)} className="choice__input" />
               <code>{type}</code>
             </label>
           ))}
         </div>
-      </fieldset>
+      </ChoiceField>
       <Field
-        id="endpoint-description"
+        id={FIELD_IDS.description}
         label="Note (optional)"
         hint="What listens there, for the people of your organisation."
-        outsideErrorId={outside}
+        error={errors.description}
       >
         {(control) => (
           <input
             {...control}
-            name="description"
+            {...bind('description')}
             type="text"
             maxLength={maxLengths.description}
             className="input"
           />
         )}
       </Field>
-      <SubmitButton label="Add the endpoint" pendingLabel="Adding…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Add the endpoint" pendingLabel="Adding…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };

@@ -4,9 +4,9 @@ import Link from 'next/link';
 import { useActionState } from 'react';
 import { FormError } from '@/components/form/form-error';
 import { useFocusedError } from '@/components/form/use-focused-error';
-import { revokeKey, type TKeyFormState } from '../../../actions';
+import { revokeKey, type TRevokeFormState } from '../../../actions';
 
-const INITIAL: TKeyFormState = {};
+const INITIAL: TRevokeFormState = {};
 
 /** "Revoke" or "Keep it". Works without JavaScript. */
 export const RevokeForm = ({ keyId }: { keyId: string }) => {

@@ -1,57 +1,58 @@
 'use client';
 
-import { useActionState } from 'react';
+import { CheckedForm } from '@/components/form/checked-form';
 import { Field } from '@/components/form/field';
-import { FormError } from '@/components/form/form-error';
 import { SubmitButton } from '@/components/form/submit-button';
-import { useFocusedError } from '@/components/form/use-focused-error';
-import { rollKey, type TKeyFormState } from '../../../actions';
+import { useCheckedForm } from '@/components/form/use-checked-form';
+import {
+  EMPTY_ROLL,
+  loadPortalChecks,
+  ROLL_FIELDS,
+  ROLL_OVERLAP_HOURS,
+  type TRollField,
+} from '@/lib/portal-form-fields';
+import { rollKey, type TRollFormState } from '../../../actions';
 import { IssuedKey } from '../../../issued-key';
 
-const INITIAL: TKeyFormState = {};
-const ERROR_ID = 'roll-key-error';
+const INITIAL: TRollFormState = { values: EMPTY_ROLL, fieldErrors: {} };
+const SUMMARY_ID = 'roll-key-error';
+const FIELD_IDS: Record<TRollField, string> = { overlapHours: 'roll-overlap' };
 
-/** How long the old secret keeps working, as Stripe's roll offers it. */
-const OVERLAPS = [
-  { hours: 0, label: 'Stop the old secret now' },
-  { hours: 1, label: '1 hour' },
-  { hours: 24, label: '24 hours' },
-  { hours: 72, label: '3 days' },
-  { hours: 168, label: '7 days' },
-] as const;
-
-/** The roll's overlap, then the new secret this once. Works without JavaScript. */
+/**
+ * The roll's overlap, then the new secret this once. A refusal keeps the overlap chosen. Works
+ * without JavaScript.
+ */
 export const RollForm = ({ keyId, keyStart }: { keyId: string; keyStart: string }) => {
-  const [state, formAction, isPending] = useActionState(rollKey, INITIAL);
-  const errorRef = useFocusedError(state);
+  const form = useCheckedForm({
+    action: rollKey,
+    initialState: INITIAL,
+    fields: ROLL_FIELDS,
+    fieldIds: FIELD_IDS,
+    validate: async (values) => (await loadPortalChecks()).checkRoll(values),
+  });
+  const { state, errors, bind } = form;
   if (state.issued) {
     return <IssuedKey issued={state.issued} heading="The key's new secret" />;
   }
-  const outside = state.error ? ERROR_ID : undefined;
   return (
-    <form action={formAction} className="form" aria-busy={isPending}>
+    <CheckedForm form={form} summaryId={SUMMARY_ID} onFocus={() => void loadPortalChecks()}>
       <input type="hidden" name="id" value={keyId} />
-      {state.error && !isPending ? (
-        <FormError id={ERROR_ID} focusRef={errorRef}>
-          {state.error}
-        </FormError>
-      ) : null}
       <Field
-        id="roll-overlap"
+        id={FIELD_IDS.overlapHours}
         label={`The old secret (${keyStart}…) keeps working for`}
-        outsideErrorId={outside}
+        error={errors.overlapHours}
       >
         {(control) => (
-          <select {...control} name="overlapHours" defaultValue="24" className="input">
-            {OVERLAPS.map(({ hours, label }) => (
-              <option key={hours} value={hours}>
+          <select {...control} {...bind('overlapHours')} className="input">
+            {ROLL_OVERLAP_HOURS.map(({ hours, label }) => (
+              <option key={hours} value={String(hours)}>
                 {label}
               </option>
             ))}
           </select>
         )}
       </Field>
-      <SubmitButton label="Roll the key" pendingLabel="Rolling…" isPending={isPending} />
-    </form>
+      <SubmitButton label="Roll the key" pendingLabel="Rolling…" isPending={form.isPending} />
+    </CheckedForm>
   );
 };
