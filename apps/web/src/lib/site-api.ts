@@ -1,5 +1,10 @@
 import 'server-only';
-import { type TErrorCode, type TErrorDetail, type TNewWebhookEndpoint, ZError } from '@pets/contract';
+import {
+  type TErrorCode,
+  type TErrorDetail,
+  type TNewWebhookEndpoint,
+  ZError,
+} from '@pets/contract';
 import type {
   TCreateOrgKey,
   TDecidePlanRequest,
