@@ -1,3 +1,4 @@
+import { savedSearchInWords } from '@pets/contract/rules';
 import type { TCategory } from '@pets/contract/schemas';
 import { CircleAlert, CircleCheck, CircleHelp, type LucideIcon, PawPrint } from 'lucide-react';
 import type { Metadata } from 'next';
@@ -23,7 +24,6 @@ import {
 } from '@/lib/match';
 import { matchPetHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
-import { savedSearchInWords } from '@/lib/saved-search-words';
 
 export const metadata: Metadata = {
   title: 'Find your match',
