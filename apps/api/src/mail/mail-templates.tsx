@@ -8,7 +8,7 @@ import {
   type TOrderStatus,
 } from '@pets/contract/schemas';
 import { SAVED_SEARCH_CONFIRM_DAYS } from '@pets/contract/site';
-import { formatStoreInstant, mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
+import { mailtoHref, type TStoreConfig, telHref } from '@pets/contract/store';
 import type { TWebhookDisabledMailData } from '@pets/store/webhooks.repository';
 // Each component from its own package: `@react-email/components` loads every one of them, with
 // Tailwind's compiler, Prism and a Markdown parser that these emails never use (the API's
@@ -28,6 +28,11 @@ import { Text } from '@react-email/text';
 import { compile } from 'html-to-text';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { buttonStyle, colors, dateIn, P, type TTemplate } from './mail-parts';
+import {
+  STAFF_APPLICATION_WITHDRAWN,
+  type TWithdrawnMailData,
+} from './templates/staff-application-withdrawn';
 
 /**
  * Every email the product sends, each written once as React (react-email) and rendered to HTML and
@@ -177,6 +182,13 @@ export type TMailRequest =
       to: string;
       orderId?: undefined;
       data: TPlanRequestedMailData;
+    }
+  | {
+      template: 'staff-application-withdrawn';
+      to: string;
+      /** The application it is about (listed on its staff page). */
+      orderId: number;
+      data: TWithdrawnMailData;
     };
 
 export type TMailStore = Pick<
@@ -203,12 +215,6 @@ export type TRenderedMail = {
   text: string;
   headers?: Record<string, string>;
 };
-
-/** "1 July 2026, 10:30 BST": on the store's clock, with its zone, as the site shows it. */
-const dateIn = (timeZone: string, instant: string): string =>
-  formatStoreInstant(instant, timeZone, { month: 'long' });
-
-const colors = { ink: '#1f2a24', muted: '#5b6660', accent: '#2f6b4f', paper: '#fbf8f3' };
 
 const Layout = ({
   preview,
@@ -241,14 +247,8 @@ const Layout = ({
   </Html>
 );
 
-const P = ({ children }: { children: ReactNode }) => (
-  <Text style={{ fontSize: '16px', lineHeight: '24px' }}>{children}</Text>
-);
-
 const petLink = (context: TMailContext, data: TApplicationMailData) =>
   `${context.siteUrl}/pets/${data.petId}`;
-
-const buttonStyle = { backgroundColor: colors.accent, color: '#ffffff', padding: '12px 18px' };
 
 /**
  * Under every email to an adopter about their application: its status page, with no reference or
@@ -261,12 +261,6 @@ const StatusLink = ({ data, context }: { data: TApplicationMailData; context: TM
     {` (this private link works for ${ORDER_LINK_DAYS} days; ask for fresh links on our site whenever you need them).`}
   </Text>
 );
-
-type TTemplate<TData> = {
-  subject: (data: TData, context: TMailContext) => string;
-  body: (data: TData, context: TMailContext) => ReactNode;
-  headers?: (data: TData, context: TMailContext) => Record<string, string>;
-};
 
 /** Every message, by its name (what the outbox row keeps). */
 const TEMPLATES = {
@@ -601,7 +595,10 @@ const SAVED_SEARCH_ALERT: TTemplate<TSavedSearchAlertMailData> = {
   }),
 };
 
-/** The messages whose input is not one application: each with its own kind of `data`. */
+/**
+ * The messages whose input is not just one application's (TApplicationMailData): each with its own
+ * kind of `data`.
+ */
 const LIST_TEMPLATES = {
   'application-links': LINKS,
   'staff-digest': DIGEST,
@@ -613,6 +610,7 @@ const LIST_TEMPLATES = {
   'saved-search-alert': SAVED_SEARCH_ALERT,
   'plan-request-decided': PLAN_REQUEST_DECIDED,
   'plan-request-received': PLAN_REQUEST_RECEIVED,
+  'staff-application-withdrawn': STAFF_APPLICATION_WITHDRAWN,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;
