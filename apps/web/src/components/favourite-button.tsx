@@ -71,6 +71,10 @@ export const FavouriteButton = ({ petId, name, variant = 'card' }: TProps) => {
       <button
         type="button"
         className={`button button--secondary favourite--page${isSaved ? ' favourite--saved' : ''}`}
+        // The name begins with the words shown (WCAG's label in name), then says what a press does.
+        aria-label={
+          isSaved ? `Saved: remove ${name} from favourites` : `Save ${name} to favourites`
+        }
         onClick={toggle}
       >
         <Heart
@@ -79,15 +83,7 @@ export const FavouriteButton = ({ petId, name, variant = 'card' }: TProps) => {
           className="button__icon"
           fill={isSaved ? 'currentColor' : 'none'}
         />
-        {isSaved ? (
-          <>
-            Saved<span className="visually-hidden">{`: remove ${name} from favourites`}</span>
-          </>
-        ) : (
-          <>
-            Save<span className="visually-hidden">{` ${name} to favourites`}</span>
-          </>
-        )}
+        {isSaved ? 'Saved' : 'Save'}
       </button>
     );
   }
