@@ -44,17 +44,36 @@ test.describe('Favourites', () => {
     await expect(page).toHaveURL(/\/favourites\?ids=\d+$/);
   });
 
-  test("an animal's page has the same heart as its card", async ({ page, stack }) => {
+  test("an animal's page has the same heart as its card, and says when it is saved", async ({
+    page,
+    stack,
+  }) => {
     await page.goto(stack.siteUrl);
     const card = cards(page).first();
     const name = await card.getByRole('heading').textContent();
     await card.getByRole('heading').getByRole('link').click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name ?? '');
     const save = page.getByRole('button', { name: `Save ${name} to favourites` });
-    await expect(save).toHaveAttribute('aria-pressed', 'false');
+    await expect(save).toHaveText('Save');
+    const petPage = page.url();
     await save.click();
-    await expect(save).toHaveAttribute('aria-pressed', 'true');
+    // Saved: the button says so, and a screen reader hears the same word first, then what a press
+    // does now.
+    const saved = page.getByRole('button', { name: `Saved: remove ${name} from favourites` });
+    await expect(saved).toHaveText('Saved');
+    await expect(save).toHaveCount(0);
+    await page.reload();
+    await expect(saved).toHaveText('Saved');
     await page.goto(`${stack.siteUrl}/favourites`);
     await expect(page).toHaveURL(/\/favourites\?ids=\d+$/);
     await expect.poll(() => cardNames(page)).toEqual([name]);
+
+    // And back: pressed again, it is no longer saved, and says "Save".
+    await page.goto(petPage);
+    await saved.click();
+    await expect(save).toHaveText('Save');
+    await expect(saved).toHaveCount(0);
+    await page.goto(`${stack.siteUrl}/favourites`);
+    await expect(page.getByRole('heading', { name: 'No favourites yet' })).toBeVisible();
   });
 });

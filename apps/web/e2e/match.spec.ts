@@ -132,6 +132,60 @@ test.describe('Find your match', () => {
     await expect(page.getByRole('heading', { name: 'Your matches' })).toHaveCount(0);
   });
 
+  test('asks first which kind of animal, and ranks only that kind; any kind is said to rank them all', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    const all = await categories(api);
+    const dogs = all.find((category) => category.name === 'Dogs');
+    const fish = all.find((category) => category.name === 'Fish');
+    expect(dogs && fish).toBeDefined();
+    const animalOf = async (prefix: string, categoryId: number) => {
+      const created = await api.pets.createPet({
+        body: { name: uniqueName(prefix), categoryId, status: 'available', goodWithCats: true },
+      });
+      expect(created.status).toBe(201);
+      return created.body as TPet;
+    };
+    const dog = await animalOf('Rover', dogs?.id ?? 0);
+    const goldfish = await animalOf('Bubbles', fish?.id ?? 0);
+
+    await page.goto(`${stack.siteUrl}/match`);
+    const kind = 'Which kind of animal are you looking for?';
+    await expect(
+      page.getByRole('form', { name: 'Your home' }).getByRole('group').first(),
+    ).toHaveAccessibleName(kind);
+    await page.getByRole('group', { name: kind }).getByRole('radio', { name: 'Dogs' }).check();
+    await page.getByRole('checkbox', { name: 'A cat' }).check();
+    await page.getByRole('button', { name: 'Show my matches' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/match?kind=${dogs?.id}&pets=cats#matches`);
+    await expect(page.getByRole('heading', { level: 2, name: 'Your matches' })).toBeVisible();
+    const dogsOnly = await rankedNames(page);
+    expect(dogsOnly).toContain(dog.name);
+    expect(dogsOnly).not.toContain(goldfish.name);
+    await expect(page.locator('.match__results .results__summary')).toContainText('dogs');
+    await expect(
+      page.getByRole('group', { name: kind }).getByRole('radio', { name: 'Dogs' }),
+    ).toBeChecked();
+    // The alert saved from here is for dogs too.
+    await expect(
+      page.getByRole('region', { name: 'Email me when a new animal matches' }),
+    ).toContainText('Your search: Dogs, good with cats.');
+
+    // Any kind: every kind is ranked together, and the page says so in words.
+    await page.getByRole('group', { name: kind }).getByRole('radio', { name: 'Any kind' }).check();
+    await page.getByRole('button', { name: 'Show my matches' }).click();
+    await expect(page).toHaveURL(`${stack.siteUrl}/match?kind=any&pets=cats#matches`);
+    await expect(page.getByRole('heading', { level: 2, name: 'Your matches' })).toBeVisible();
+    const anyKind = await rankedNames(page);
+    expect(anyKind).toContain(dog.name);
+    expect(anyKind).toContain(goldfish.name);
+    await expect(page.locator('.match__results')).toContainText(
+      'You chose any kind of animal, so every kind is ranked together',
+    );
+  });
+
   test('works with JavaScript disabled', async ({ browser, stack, api }) => {
     const animals = await threeAnimals(api);
     const context = await browser.newContext({ javaScriptEnabled: false });

@@ -4,6 +4,7 @@ import { newAvailablePet } from './adopt-helpers';
 import { expect, test } from './fixtures';
 import { LOGS_DIR } from './harness/paths';
 import { apiPages, cardNames, cards, categories, uniqueName } from './helpers';
+import { addPhotoThroughApi, makePhoto } from './photo-helpers';
 
 /** The API's `deprecated_operation` warnings about calls made with `key` so far. */
 const deprecatedCallsWith = (key: string): number =>
@@ -91,6 +92,56 @@ test.describe('An animal', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(plain.name);
     await expect(page.getByRole('region', { name: 'Good with, and needs' })).toHaveCount(0);
     await expect(page.locator('dl.facts')).toContainText('Adoption feeAsk the store');
+  });
+
+  test('offers "Apply to adopt" on the first screen, on a laptop (1280 × 900) and on a phone (390 wide)', async ({
+    page,
+    stack,
+    api,
+  }) => {
+    // All an animal can have above the fold: a tall photo, a long story, every detail.
+    const [category] = await categories(api);
+    const created = await api.pets.createPet({
+      body: {
+        name: uniqueName('Foldline'),
+        categoryId: category?.id ?? 1,
+        status: 'available',
+        age: 'young',
+        sex: 'female',
+        size: 'medium',
+        breed: 'Border Collie cross',
+        description: Array.from(
+          { length: 5 },
+          (_, index) =>
+            `Paragraph ${index + 1}: she loves long walks, a ball thrown again and again, and a warm spot by the window in the afternoon.`,
+        ).join('\n\n'),
+        goodWithChildren: true,
+        goodWithDogs: true,
+        goodWithCats: false,
+        houseTrained: true,
+        vaccinated: true,
+        specialNeeds: true,
+        specialNeedsNote: 'Needs a daily tablet with her breakfast.',
+        energyLevel: 'high',
+        colors: ['black', 'white'],
+      },
+    });
+    expect(created.status).toBe(201);
+    const pet = created.body as { id: number; name: string };
+    await addPhotoThroughApi(api, pet.id, await makePhoto({ width: 900, height: 1400 }));
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${stack.siteUrl}/pets/${pet.id}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet.name);
+      await expect(
+        page.getByRole('link', { name: 'Apply to adopt' }),
+        `at ${viewport.width} × ${viewport.height}`,
+      ).toBeInViewport({ ratio: 1 });
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    }
   });
 
   test('is fetched with the id filter of the list, never with the deprecated getPet', async ({

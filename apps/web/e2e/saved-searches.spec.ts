@@ -97,7 +97,7 @@ test.describe('Saved searches', () => {
     expect(created.status).toBe(201);
     const pet = created.status === 201 ? created.body : undefined;
     const alert = await waitForMail(stack, email, /matches your search/);
-    expect(alert.subject).toBe(`A new animal matches your search: ${word} Bean`);
+    expect(alert.subject).toBe(`${word} Bean matches your search: Animals, named “${word}”`);
     expect(linksOf(alert)).toContain(`${stack.siteUrl}/pets/${pet?.id}`);
     const unsubscribeLink = linksOf(alert).find((href) =>
       href.includes('/saved-searches/unsubscribe/'),

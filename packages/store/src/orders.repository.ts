@@ -633,6 +633,11 @@ export type TOrderChange = {
   petId: number;
   from?: TOrderStatus | undefined;
   to: TOrderStatus;
+  /**
+   * Who made a transition's named change, as its history entry says (`adopter` for a withdrawal):
+   * what it causes may depend on it. Absent for placements, confirmations and side effects.
+   */
+  by?: string | undefined;
 };
 
 /**
@@ -819,7 +824,9 @@ export class OrdersRepository {
         const current = await this.get(id, scope, client);
         throw new OrderStatusError(id, current?.status ?? named.status);
       }
-      const changes: TOrderChange[] = [{ orderId: id, petId: named.petId, from: row.previous, to }];
+      const changes: TOrderChange[] = [
+        { orderId: id, petId: named.petId, from: row.previous, to, by },
+      ];
       if (request.actor) {
         // Who did it, in the change's own transaction: an entry exists exactly when it committed.
         await recordAudit(client, {

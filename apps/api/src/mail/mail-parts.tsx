@@ -4,11 +4,11 @@ import type { ReactNode } from 'react';
 import type { TMailContext } from './mail-templates';
 
 /**
- * What every email template is made of (mail-templates.tsx and the templates in files of their
- * own): its shape, the paragraph, the button and the store's clock.
+ * The pieces every email is written with: the templates of mail-templates.tsx and those in a file
+ * of their own (templates/) share them, so each message looks and reads like the others.
  */
 
-/** A template: its subject and body from its data and the send-time context. */
+/** One message: its subject, its body (React, rendered to HTML and text) and its own headers. */
 export type TTemplate<TData> = {
   subject: (data: TData, context: TMailContext) => string;
   body: (data: TData, context: TMailContext) => ReactNode;

@@ -30,6 +30,10 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { buttonStyle, colors, dateIn, P, type TTemplate } from './mail-parts';
 import { PASSKEY_ADDED, type TPasskeyAddedMailData } from './passkey-added-mail';
+import {
+  STAFF_APPLICATION_WITHDRAWN,
+  type TWithdrawnMailData,
+} from './templates/staff-application-withdrawn';
 
 /**
  * Every email the product sends, each written once as React (react-email) and rendered to HTML and
@@ -92,12 +96,18 @@ export type TAccountMailData = {
   invitedBy?: string;
 };
 
-/** A saved search's confirmation email (issue 28): the search it confirms. */
-export type TSavedSearchConfirmMailData = { searchId: string };
+/**
+ * A saved search's confirmation email (issue 28): the search it confirms, and that search in words
+ * ("Young dogs, good with cats": the contract's savedSearchInWords, as the site says it), written
+ * when the message is queued; absent from messages queued before the emails named their search.
+ */
+export type TSavedSearchConfirmMailData = { searchId: string; search?: string };
 
 /** A saved search's alert: the animals that became available and match it, newest first. */
 export type TSavedSearchAlertMailData = {
   searchId: string;
+  /** The search in words, as for the confirmation. */
+  search?: string;
   pets: { id: number; name: string }[];
   /** How many more matched than the email lists. */
   more: number;
@@ -174,7 +184,14 @@ export type TMailRequest =
       orderId?: undefined;
       data: TPlanRequestedMailData;
     }
-  | { template: 'passkey-added'; to: string; orderId?: undefined; data: TPasskeyAddedMailData };
+  | { template: 'passkey-added'; to: string; orderId?: undefined; data: TPasskeyAddedMailData }
+  | {
+      template: 'staff-application-withdrawn';
+      to: string;
+      /** The application it is about (listed on its staff page). */
+      orderId: number;
+      data: TWithdrawnMailData;
+    };
 
 export type TMailStore = Pick<
   TStoreConfig,
@@ -484,7 +501,7 @@ const SAVED_SEARCH_CONFIRM: TTemplate<TSavedSearchConfirmMailData> = {
   body: (data, context) => (
     <>
       <Heading as="h1">Confirm your alerts</Heading>
-      <P>{`Someone (we hope you) asked ${context.store.name} to email this address when a new animal matches a search. Confirm it, and we will write at most once a day, only when a new animal matches. The link works for ${SAVED_SEARCH_CONFIRM_DAYS} days.`}</P>
+      <P>{`Someone (we hope you) asked ${context.store.name} to email this address when a new animal matches a search${data.search ? ` (${data.search})` : ''}. Confirm it, and we will write at most once a day, only when a new animal matches. The link works for ${SAVED_SEARCH_CONFIRM_DAYS} days.`}</P>
       <Button href={context.savedSearchUrl('confirm', data.searchId)} style={buttonStyle}>
         Confirm my alerts
       </Button>
@@ -542,19 +559,24 @@ const PLAN_REQUEST_RECEIVED: TTemplate<TPlanRequestedMailData> = {
  * unsubscribe (RFC 8058: List-Unsubscribe's https address takes a POST with no other check).
  */
 const SAVED_SEARCH_ALERT: TTemplate<TSavedSearchAlertMailData> = {
+  // The search in words at the end of the subject: an adopter with several searches tells them
+  // apart; what is new comes first, before a mail client cuts the line short.
   subject: (data) => {
     const total = data.pets.length + data.more;
+    const search = data.search ? `: ${data.search}` : '';
     return total === 1
-      ? `A new animal matches your search: ${data.pets[0]?.name ?? ''}`
-      : `${total} new animals match your search`;
+      ? `${data.pets[0]?.name ?? 'A new animal'} matches your search${search}`
+      : `${total} new animals match your search${search}`;
   },
   body: (data, context) => (
     <>
-      <Heading as="h1">New animals for your search</Heading>
+      <Heading as="h1">
+        {data.search
+          ? `New animals for your search: ${data.search}`
+          : 'New animals for your search'}
+      </Heading>
       <P>
-        {
-          'These animals arrived or became available for adoption since we last wrote, and match the search you saved:'
-        }
+        {`These animals arrived or became available for adoption since we last wrote, and match the search you saved${data.search ? ` (${data.search})` : ''}:`}
       </P>
       {data.pets.map((pet) => (
         <Text key={pet.id} style={{ fontSize: '16px', lineHeight: '24px' }}>
@@ -575,7 +597,10 @@ const SAVED_SEARCH_ALERT: TTemplate<TSavedSearchAlertMailData> = {
   }),
 };
 
-/** The messages whose input is not one application: each with its own kind of `data`. */
+/**
+ * The messages whose input is not just one application's (TApplicationMailData): each with its own
+ * kind of `data`.
+ */
 const LIST_TEMPLATES = {
   'application-links': LINKS,
   'staff-digest': DIGEST,
@@ -588,6 +613,7 @@ const LIST_TEMPLATES = {
   'plan-request-decided': PLAN_REQUEST_DECIDED,
   'plan-request-received': PLAN_REQUEST_RECEIVED,
   'passkey-added': PASSKEY_ADDED,
+  'staff-application-withdrawn': STAFF_APPLICATION_WITHDRAWN,
 } as const;
 type TListTemplate = keyof typeof LIST_TEMPLATES;
 export const LINKS_TEMPLATE = 'application-links' satisfies TListTemplate;

@@ -4,8 +4,10 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { PET_IDS_MAX } from '@pets/contract/schemas';
+import { savedSearchInWords } from '@pets/contract/rules';
+import { PET_IDS_MAX, type TCategory } from '@pets/contract/schemas';
 import { SAVED_SEARCH_ALERT_HOURS } from '@pets/contract/site';
+import { CategoriesRepository } from '@pets/store/categories.repository';
 import { MailRepository } from '@pets/store/mail.repository';
 import { PetsRepository } from '@pets/store/pets.repository';
 import { SavedSearchesRepository, type TDueSearch } from '@pets/store/saved-searches.repository';
@@ -42,6 +44,7 @@ export class SavedSearchAlerts implements OnApplicationBootstrap, OnApplicationS
   private isStopped = false;
   private isFailing = false;
   private readonly searches: SavedSearchesRepository;
+  private readonly categories: CategoriesRepository;
 
   constructor(
     @Inject(CONFIG) private readonly config: TConfig,
@@ -51,6 +54,7 @@ export class SavedSearchAlerts implements OnApplicationBootstrap, OnApplicationS
     @Inject(PetsRepository) private readonly pets: PetsRepository,
   ) {
     this.searches = new SavedSearchesRepository(pool);
+    this.categories = new CategoriesRepository(pool);
   }
 
   onApplicationBootstrap(): void {
@@ -103,11 +107,13 @@ export class SavedSearchAlerts implements OnApplicationBootstrap, OnApplicationS
       const oldest = new Date(Math.min(...due.map((search) => search.since.getTime())));
       const available = await this.searches.newlyAvailable(oldest, PET_IDS_MAX);
       if (available.length > 0) {
+        // Read once a batch, for the searches' names: a store has a handful of categories.
+        const categories = await this.categories.list();
         for (const search of due) {
           if (this.isStopped) {
             return sent;
           }
-          sent += (await this.alert(search, available, dueBefore)) ? 1 : 0;
+          sent += (await this.alert(search, available, dueBefore, categories)) ? 1 : 0;
         }
       }
       afterId = due[due.length - 1]?.id ?? afterId;
@@ -122,6 +128,7 @@ export class SavedSearchAlerts implements OnApplicationBootstrap, OnApplicationS
     search: TDueSearch,
     available: readonly { petId: number; at: Date }[],
     dueBefore: Date,
+    categories: readonly TCategory[],
   ): Promise<boolean> {
     const ids = available
       .filter((each) => each.at > search.since)
@@ -146,6 +153,11 @@ export class SavedSearchAlerts implements OnApplicationBootstrap, OnApplicationS
         to: search.email,
         data: {
           searchId: search.id,
+          // The search in words, as the site said it when it was saved: the adopter knows which.
+          search: savedSearchInWords(
+            filter,
+            (id) => categories.find((category) => category.id === id)?.name,
+          ),
           pets: page.items.map((pet) => ({ id: pet.id, name: pet.name })),
           more: Math.max(0, total - page.items.length),
         },

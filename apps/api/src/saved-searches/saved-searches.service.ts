@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { savedSearchInWords } from '@pets/contract/rules';
 import {
   SAVED_SEARCH_CONFIRM_DAYS,
   SAVED_SEARCH_LIMITS,
@@ -6,6 +7,7 @@ import {
   type TSavedSearchWaiting,
   ZSavedSearchFilter,
 } from '@pets/contract/site';
+import { CategoriesRepository } from '@pets/store/categories.repository';
 import { MailRepository } from '@pets/store/mail.repository';
 import { SavedSearchesRepository } from '@pets/store/saved-searches.repository';
 import { withTransaction } from '@pets/store/transaction';
@@ -82,10 +84,17 @@ export class SavedSearchesService {
         confirmTokenHash: tokenHashOf(sign('confirm', id)),
         unsubscribeTokenHash: tokenHashOf(sign('unsubscribe', id)),
       });
+      const categories = await new CategoriesRepository(client).list();
       const confirmation: TMailRequest = {
         template: 'saved-search-confirm',
         to: address,
-        data: { searchId: id },
+        data: {
+          searchId: id,
+          search: savedSearchInWords(
+            filter,
+            (categoryId) => categories.find((category) => category.id === categoryId)?.name,
+          ),
+        },
       };
       await this.mail.enqueue(client, confirmation);
     });

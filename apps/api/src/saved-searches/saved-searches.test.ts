@@ -99,6 +99,8 @@ describe('a saved search', () => {
     expect(saved.status, await saved.clone().text()).toBe(202);
     const confirmation = await mailTo(email, before);
     expect(confirmation.subject).toContain('Confirm your animal alerts');
+    // It says which search, in the site's words.
+    expect(confirmation.text).toContain('when a new animal matches a search (Young dogs).');
     expect(confirmation.text).toMatch(/https:\/\/adopt\.example\/saved-searches\/confirm\//);
     // The confirmation is no list mail: no unsubscribe header.
     expect(confirmation.headers['list-unsubscribe']).toBeUndefined();
@@ -126,11 +128,14 @@ describe('a saved search', () => {
     expect(mailsTo(email, afterConfirmation)).toEqual([]);
   });
 
-  it('sends exactly one alert for a new matching animal, with a one-click unsubscribe', async () => {
+  it('sends exactly one alert for a new matching animal, naming the search, with a one-click unsubscribe', async () => {
     const before = smtp.received.length;
     const pet = await addPet({ name: 'Biscuit', categoryId: dogs, age: 'young' });
     const alert = await mailTo(email, before);
-    expect(alert.subject).toBe('A new animal matches your search: Biscuit');
+    // Which search it is for, in words, in the subject and the body.
+    expect(alert.subject).toBe('Biscuit matches your search: Young dogs');
+    expect(alert.text).toContain('NEW ANIMALS FOR YOUR SEARCH: YOUNG DOGS');
+    expect(alert.text).toContain('match the search you saved (Young dogs):');
     expect(alert.text).toContain(`https://adopt.example/pets/${pet.id}`);
     unsubscribeToken = tokenIn(alert.text, 'unsubscribe');
     expect(alert.headers['list-unsubscribe']).toBe(
@@ -157,7 +162,7 @@ describe('a saved search', () => {
          last_alert_at = last_alert_at - interval '25 hours'`,
     );
     const batched = await mailTo(email, before);
-    expect(batched.subject).toBe('A new animal matches your search: Pepper');
+    expect(batched.subject).toBe('Pepper matches your search: Young dogs');
     expect(batched.text).toContain(`https://adopt.example/pets/${later.id}`);
     expect(batched.text).not.toContain('Old Tom');
     expect(batched.text).not.toContain('Mittens');

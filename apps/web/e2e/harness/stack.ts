@@ -173,7 +173,7 @@ const newPassword = (): string => `pw-${randomBytes(12).toString('base64url')}`;
  * spends, so no test depends on another's count. The guarded site keeps the defaults.
  */
 const RAISED_LIMITS =
-  'page=100000/60,form=100000/60,sign-in=1000/600,sign-up=1000/3600,reset=1000/3600,lookup=1000/600,apply=1000/3600,saved-search=1000/3600,passkey=1000/600';
+  'page=100000/60,form=100000/60,sign-in=1000/600,sign-up=1000/3600,reset=1000/3600,lookup=1000/600,apply=1000/3600,apply-day=1000/86400,apply-email=1000/86400,saved-search=1000/3600,passkey=1000/600';
 /**
  * Every site of the run keeps the store's time in New York: neither UTC nor the default
  * (Europe/London, which is UTC all winter), so a date shown on the server's clock, or the default

@@ -1,3 +1,4 @@
+import { savedSearchInWords } from '@pets/contract/rules';
 import type { TCategory, TPet } from '@pets/contract/schemas';
 import { PawPrint, SearchX } from 'lucide-react';
 import type { Metadata } from 'next';
@@ -27,7 +28,6 @@ import {
 } from '@/lib/browse-query';
 import { petHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
-import { savedSearchInWords } from '@/lib/saved-search-words';
 
 export const generateMetadata = async (): Promise<Metadata> => {
   await connection();

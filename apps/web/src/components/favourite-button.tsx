@@ -50,10 +50,14 @@ export const saveFavourites = (ids: readonly number[]) => {
 type TProps = { petId: number; name: string; variant?: 'card' | 'page' };
 
 /**
- * The heart on a card and on an animal's page: a toggle button (`aria-pressed`) named with the
- * animal, so a screen reader says "Save Biscuit to favourites, toggle button, not pressed"; the
- * filled heart shows it pressed. On an animal's page it reads "Save" beside the heart. It
- * needs the browser's storage, so it appears once the page runs script (the server renders none).
+ * The heart on a card and on an animal's page. On a card, an icon alone: a toggle button
+ * (`aria-pressed`) named with the animal, so a screen reader says "Save Biscuit to favourites,
+ * toggle button, not pressed", the filled heart showing it pressed. On an animal's page it has
+ * words, which say the state: "Save", then "Saved". A toggle's name must not change with its state
+ * (WAI-ARIA's button pattern), so there the words are the state instead of `aria-pressed`, and the
+ * name starts with them ("Saved: remove Biscuit from favourites": what is seen is what is heard,
+ * then what a press does). It needs the browser's storage, so it appears once the page runs
+ * script (the server renders none).
  */
 export const FavouriteButton = ({ petId, name, variant = 'card' }: TProps) => {
   const favourites = useFavourites();
@@ -61,26 +65,37 @@ export const FavouriteButton = ({ petId, name, variant = 'card' }: TProps) => {
     return null;
   }
   const isSaved = favourites.includes(petId);
+  const toggle = () => saveFavourites(toggleFavourite(favourites, petId));
+  if (variant === 'page') {
+    return (
+      <button
+        type="button"
+        className={`button button--secondary favourite--page${isSaved ? ' favourite--saved' : ''}`}
+        // The name begins with the words shown (WCAG's label in name), then says what a press does.
+        aria-label={
+          isSaved ? `Saved: remove ${name} from favourites` : `Save ${name} to favourites`
+        }
+        onClick={toggle}
+      >
+        <Heart
+          aria-hidden="true"
+          focusable="false"
+          className="button__icon"
+          fill={isSaved ? 'currentColor' : 'none'}
+        />
+        {isSaved ? 'Saved' : 'Save'}
+      </button>
+    );
+  }
   return (
-    <button
-      type="button"
-      className={variant === 'card' ? 'favourite' : 'button button--secondary favourite--page'}
-      aria-pressed={isSaved}
-      onClick={() => saveFavourites(toggleFavourite(favourites, petId))}
-    >
+    <button type="button" className="favourite" aria-pressed={isSaved} onClick={toggle}>
       <Heart
         aria-hidden="true"
         focusable="false"
-        className={variant === 'card' ? 'favourite__icon' : 'button__icon'}
+        className="favourite__icon"
         fill={isSaved ? 'currentColor' : 'none'}
       />
-      {variant === 'card' ? (
-        <span className="visually-hidden">{`Save ${name} to favourites`}</span>
-      ) : (
-        <>
-          Save<span className="visually-hidden">{` ${name} to favourites`}</span>
-        </>
-      )}
+      <span className="visually-hidden">{`Save ${name} to favourites`}</span>
     </button>
   );
 };

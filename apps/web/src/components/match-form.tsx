@@ -1,16 +1,18 @@
+import type { TCategory } from '@pets/contract/schemas';
 import { Search } from 'lucide-react';
 import Link from 'next/link';
-import type {
-  MATCH_ACTIVITIES,
-  MATCH_CHILDREN,
-  MATCH_EXPERIENCES,
-  MATCH_HOMES,
-  MATCH_PETS,
-  MATCH_TIMES,
-  TMatchAnswers,
+import {
+  ANY_KIND,
+  type MATCH_ACTIVITIES,
+  type MATCH_CHILDREN,
+  type MATCH_EXPERIENCES,
+  type MATCH_HOMES,
+  type MATCH_PETS,
+  type MATCH_TIMES,
+  type TMatchAnswers,
 } from '@/lib/match';
 
-/** The six questions' words: what each answer says to the visitor (the values are match.ts'). */
+/** The questions' words: what each answer says to the visitor (the values are match.ts'). */
 const HOME_LABELS: Record<(typeof MATCH_HOMES)[number], string> = {
   flat: 'A flat or apartment',
   garden: 'A house with a garden',
@@ -80,13 +82,50 @@ const OneAnswer = ({ question, answers }: { question: TQuestion; answers: TMatch
 );
 
 /**
- * The six questions of "Find your match", a plain GET form: its answers become the page's address
- * (match.ts' `parseMatchAnswers` reads them), so it works without JavaScript and a reload or a
- * shared link shows the same matches. Every question may be left out; the results follow the form
- * (`#matches`).
+ * The first question: which kind of animal (the store's categories, or any kind). Without the
+ * categories (the API did not answer) it is left out, and every kind is ranked.
  */
-export const MatchForm = ({ answers }: { answers: TMatchAnswers }) => (
+const KindQuestion = ({
+  categories,
+  answers,
+}: {
+  categories: readonly TCategory[];
+  answers: TMatchAnswers;
+}) =>
+  categories.length === 0 ? null : (
+    <fieldset className="field match__question">
+      <legend className="field__label">Which kind of animal are you looking for?</legend>
+      <div className="choices match__choices">
+        {[
+          ...categories.map((category) => ({ value: String(category.id), label: category.name })),
+          { value: ANY_KIND, label: 'Any kind' },
+        ].map(({ value, label }) => (
+          <label key={value} className="choice">
+            <input
+              type="radio"
+              name="kind"
+              value={value}
+              defaultChecked={answers.kind !== undefined && String(answers.kind) === value}
+              className="choice__input"
+            />
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+
+type TMatchFormProps = { answers: TMatchAnswers; categories: readonly TCategory[] };
+
+/**
+ * The questions of "Find your match", the kind of animal first, a plain GET form: its answers
+ * become the page's address (match.ts' `parseMatchAnswers` reads them), so it works without
+ * JavaScript and a reload or a shared link shows the same matches. Every question may be left
+ * out; the results follow the form (`#matches`).
+ */
+export const MatchForm = ({ answers, categories }: TMatchFormProps) => (
   <form method="get" action="/match#matches" className="form match__form" aria-label="Your home">
+    <KindQuestion categories={categories} answers={answers} />
     {BEFORE_PETS.map((question) => (
       <OneAnswer key={question.name} question={question} answers={answers} />
     ))}

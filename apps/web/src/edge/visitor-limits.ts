@@ -1,7 +1,7 @@
 /**
  * The site's per-visitor limits: how many of each thing one visitor (one address, as the edge
- * decides it) may do in a window. Pure: the numbers, their names and the VISITOR_LIMITS override;
- * limiter.ts enforces them.
+ * decides it) may do in a window, and the one counted per email address instead (`apply-email`).
+ * Pure: the numbers, their names and the VISITOR_LIMITS override; limiter.ts enforces them.
  */
 export const VISITOR_LIMIT_NAMES = [
   'page',
@@ -12,6 +12,8 @@ export const VISITOR_LIMIT_NAMES = [
   'lookup',
   'links',
   'apply',
+  'apply-day',
+  'apply-email',
   'apply-token',
   'saved-search',
   'passkey',
@@ -43,8 +45,19 @@ export const DEFAULT_VISITOR_LIMITS: TVisitorLimits = {
    * most ORDER_LINK_EMAILS_PER_HOUR of those emails, whoever asks).
    */
   links: { points: 5, seconds: 3600 },
-  /** Applications sent by one visitor. */
-  apply: { points: 3, seconds: 3600 },
+  /**
+   * Applications sent by one visitor in an hour: a household going through the animals in one
+   * sitting (one per animal they would like to meet) stays under it; a script does not get far.
+   */
+  apply: { points: 10, seconds: 3600 },
+  /** Applications sent by one visitor in a day: several households behind one address included. */
+  'apply-day': { points: 30, seconds: 86_400 },
+  /**
+   * Applications made with one email address in a day, whoever sends them: bounds what one
+   * address can be signed up for (each application emails it and the store) from many visitors.
+   * The API's rule of one open application per address and animal stays besides.
+   */
+  'apply-email': { points: 10, seconds: 86_400 },
   /**
    * An apply form's token pays for its application once: a double click or a resent form (the
    * same token, one application for the API) costs nothing more.

@@ -70,4 +70,49 @@ describe('an application as its adopter sees it', () => {
       note: 'Thank you so much for applying.',
     });
   });
+
+  it('may be withdrawn while open, and says so in words once its adopter withdrew it', () => {
+    expect(toApplicationView(order, 'Biscuit', LONDON).isWithdrawable).toBe(true);
+    expect(
+      toApplicationView({ ...order, status: 'unconfirmed' }, 'Biscuit', LONDON).isWithdrawable,
+    ).toBe(false);
+    const withdrawn = toApplicationView(
+      {
+        ...order,
+        status: 'cancelled',
+        history: [
+          ...order.history,
+          { at: '2026-11-24T09:00:00.000Z', from: 'approved', to: 'cancelled', by: 'adopter' },
+        ],
+      },
+      'Biscuit',
+      LONDON,
+    );
+    expect(withdrawn.isWithdrawable).toBe(false);
+    expect(withdrawn.isWithdrawn).toBe(true);
+    expect(withdrawn.summary).toMatch(
+      /^You withdrew this application, and the store has been told/,
+    );
+    expect(withdrawn.steps.at(-1)?.title).toBe('Withdrawn by you');
+    // Cancelled by the store: not a withdrawal.
+    const closed = toApplicationView(
+      {
+        ...order,
+        status: 'cancelled',
+        history: [
+          ...order.history,
+          {
+            at: '2026-11-24T09:00:00.000Z',
+            from: 'approved',
+            to: 'cancelled',
+            by: 'pets_live_efgh',
+          },
+        ],
+      },
+      'Biscuit',
+      LONDON,
+    );
+    expect(closed.isWithdrawn).toBe(false);
+    expect(closed.steps.at(-1)?.title).toBe('Application closed');
+  });
 });

@@ -1,5 +1,12 @@
 import type { TOrder, TOrderStatus } from '@pets/contract/schemas';
-import { DECLINE_REASON_WORDS, ORDER_CONFIRMATION_HOURS } from '@pets/contract/schemas';
+import {
+  DECLINE_REASON_WORDS,
+  isWithdrawal,
+  isWithdrawn,
+  OPEN_ORDER_STATUSES,
+  ORDER_CONFIRMATION,
+  ORDER_CONFIRMATION_HOURS,
+} from '@pets/contract/schemas';
 import { formatStoreInstant, type TStoreConfig } from '@pets/contract/store';
 import { formatReference } from './application-reference';
 
@@ -12,6 +19,10 @@ export type TApplicationView = {
   petId: number;
   petName: string | undefined;
   status: TOrderStatus;
+  /** Whether its adopter may still withdraw it from its page: open, and confirmed. */
+  isWithdrawable: boolean;
+  /** Whether its adopter withdrew it. */
+  isWithdrawn: boolean;
   /** Where it stands now and what comes next, in one or two sentences. */
   summary: string;
   /** When declined: the store's reason in kind words, and its own note if it wrote one. */
@@ -50,6 +61,8 @@ const summaryOf = (status: TOrderStatus, animal: string, replyDays: number): str
   }
 };
 
+const OPEN: readonly TOrderStatus[] = OPEN_ORDER_STATUSES;
+
 export const toApplicationView = (
   order: TOrder,
   petName: string | undefined,
@@ -59,14 +72,20 @@ export const toApplicationView = (
   petId: order.petId,
   petName,
   status: order.status,
-  summary: summaryOf(order.status, petName ?? 'the animal', store.replyDays),
+  // An unconfirmed one is simply left: the store cancels it on its own and never hears of it.
+  isWithdrawable: OPEN.includes(order.status) && order.status !== ORDER_CONFIRMATION.from,
+  isWithdrawn: isWithdrawn(order),
+  summary: isWithdrawn(order)
+    ? `You withdrew this application, and the store has been told. If you would like to adopt ${petName ?? 'this animal'} after all, apply again while they are looking for a home.`
+    : summaryOf(order.status, petName ?? 'the animal', store.replyDays),
   declined: order.declineReason
     ? { reason: DECLINE_REASON_WORDS[order.declineReason].adopter, note: order.declineNote }
     : undefined,
   steps: order.history.map((entry) => ({
     status: entry.to,
-    title:
-      entry.from === 'unconfirmed' && entry.to !== 'cancelled' && entry.to !== 'declined'
+    title: isWithdrawal(entry)
+      ? 'Withdrawn by you'
+      : entry.from === 'unconfirmed' && entry.to !== 'cancelled' && entry.to !== 'declined'
         ? `Confirmed by you: ${STEP_TITLES[entry.to].toLowerCase()}`
         : STEP_TITLES[entry.to],
     at: entry.at,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  everyKindSummary,
   matchAlertFilter,
   matchSearch,
   parseMatchAnswers,
@@ -51,6 +52,19 @@ describe('the answers in the address', () => {
       activity: 'calm',
       experience: 'first',
     });
+  });
+
+  it('reads the kind: any, or a category the store has', () => {
+    expect(parseMatchAnswers({ kind: 'any' })).toEqual({ kind: 'any' });
+    expect(parseMatchAnswers({ kind: '3', home: 'flat' }, [1, 3])).toEqual({
+      kind: 3,
+      home: 'flat',
+    });
+    // A category the store does not have, or not an id: not answered.
+    expect(parseMatchAnswers({ kind: '7' }, [1, 3])).toEqual({});
+    expect(parseMatchAnswers({ kind: 'dogs' })).toEqual({});
+    expect(parseMatchAnswers({ kind: '0' })).toEqual({});
+    expect(matchSearch({ home: 'flat', kind: 3 })).toBe('?kind=3&home=flat');
   });
 
   it('tells "no other animals" from "not answered"', () => {
@@ -152,6 +166,20 @@ describe('what was ranked', () => {
     expect(rankedSummary(30, false, 30)).toBe('We ranked all 30 animals available for adoption.');
     expect(rankedSummary(1, false)).toBe('We ranked the one animal available for adoption.');
   });
+
+  it('names the kind chosen, and says when every kind is ranked together', () => {
+    expect(rankedSummary(12, false, 12, 'dogs')).toBe(
+      'We ranked all 12 dogs available for adoption.',
+    );
+    expect(rankedSummary(1, false, 1, 'fish')).toBe(
+      'We ranked the only one of the fish available for adoption.',
+    );
+    expect(everyKindSummary({ kind: 2 })).toBeUndefined();
+    expect(everyKindSummary({ kind: 'any' })).toMatch(
+      /^You chose any kind of animal, so every kind/,
+    );
+    expect(everyKindSummary({ home: 'flat' })).toMatch(/^You did not say which kind of animal/);
+  });
 });
 
 describe('matchAlertFilter', () => {
@@ -163,5 +191,11 @@ describe('matchAlertFilter', () => {
     ).toEqual({ goodWithChildren: true, goodWithDogs: true, goodWithCats: true });
     expect(matchAlertFilter(parseMatchAnswers({ children: 'none', pets: 'none' }))).toEqual({});
     expect(matchAlertFilter(parseMatchAnswers({ activity: 'active', time: 'home' }))).toEqual({});
+    // The kind chosen narrows the alert; any kind does not.
+    expect(matchAlertFilter(parseMatchAnswers({ kind: '2', pets: 'cats' }))).toEqual({
+      categoryId: 2,
+      goodWithCats: true,
+    });
+    expect(matchAlertFilter(parseMatchAnswers({ kind: 'any' }))).toEqual({});
   });
 });

@@ -2,9 +2,12 @@ import type { TPet } from '@pets/contract/schemas';
 import type { TSavedSearchFilterInput } from '@pets/contract/site';
 
 /**
- * "Find your match" (issue 28): six questions about a home, and the rule that ranks animals by how
- * well they fit it, with the reasons said per animal. One module, so the page's explanation and the
- * tests read the same rule:
+ * "Find your match" (issue 28): which kind of animal, then six questions about a home, and the
+ * rule that ranks animals by how well they fit it, with the reasons said per animal. One module,
+ * so the page's explanation and the tests read the same rule:
+ *
+ * The kind comes first and narrows: only animals of the chosen kind (a category) are ranked; "any
+ * kind", or no answer, ranks every kind together, and the page says so.
  *
  * Each answer is checked against what the store knows of an animal. A known fit ("good with cats")
  * adds to its score; a known clash ("best without cats: you have cats") is a concern; a detail
@@ -21,7 +24,12 @@ export const MATCH_TIMES = ['away', 'part', 'home'] as const;
 export const MATCH_ACTIVITIES = ['calm', 'moderate', 'active'] as const;
 export const MATCH_EXPERIENCES = ['first', 'some', 'experienced'] as const;
 
+/** "Any kind": every category ranked together, said in words on the page. */
+export const ANY_KIND = 'any';
+
 export type TMatchAnswers = {
+  /** The kind of animal: a category's id, or ANY_KIND; absent: not answered (every kind too). */
+  kind?: number | typeof ANY_KIND;
   home?: (typeof MATCH_HOMES)[number];
   children?: (typeof MATCH_CHILDREN)[number];
   /** The animals already at home; empty: none (asked), absent: not answered. */
@@ -62,14 +70,31 @@ const pick = <T extends string>(options: readonly T[], value: string | undefined
   options.find((option) => option === value);
 
 /**
- * The answers kept in the address (`/match?home=flat&children=young&pets=cats&...`), leniently:
- * a value not on offer counts as not answered. `pets=none` says "no other animals".
+ * The kind in the address: `any`, or a category's id (one of `kinds` when the caller knows them;
+ * otherwise any id the API could know).
  */
-export const parseMatchAnswers = (params: TParams): TMatchAnswers => {
+const kindOf = (
+  value: string | undefined,
+  kinds: readonly number[] | undefined,
+): TMatchAnswers['kind'] => {
+  if (value === ANY_KIND) {
+    return ANY_KIND;
+  }
+  const id = /^[1-9][0-9]{0,15}$/.test(value ?? '') ? Number(value) : undefined;
+  return id !== undefined && (kinds === undefined || kinds.includes(id)) ? id : undefined;
+};
+
+/**
+ * The answers kept in the address (`/match?kind=1&home=flat&children=young&pets=cats&...`),
+ * leniently: a value not on offer counts as not answered (`kinds`: the categories' ids, when
+ * known). `pets=none` says "no other animals".
+ */
+export const parseMatchAnswers = (params: TParams, kinds?: readonly number[]): TMatchAnswers => {
   const petsValues = params.pets === undefined ? undefined : [params.pets].flat();
   const pets =
     petsValues === undefined ? undefined : MATCH_PETS.filter((kind) => petsValues.includes(kind));
   const answers: TMatchAnswers = {
+    kind: kindOf(firstOf(params, 'kind'), kinds),
     home: pick(MATCH_HOMES, firstOf(params, 'home')),
     children: pick(MATCH_CHILDREN, firstOf(params, 'children')),
     pets:
@@ -86,6 +111,9 @@ export const parseMatchAnswers = (params: TParams): TMatchAnswers => {
 /** The canonical query string of the answers (with its `?`, or empty), in the questions' order. */
 export const matchSearch = (answers: TMatchAnswers): string => {
   const params = new URLSearchParams();
+  if (answers.kind !== undefined) {
+    params.set('kind', String(answers.kind));
+  }
   for (const name of ['home', 'children'] as const) {
     const value = answers[name];
     if (value) {
@@ -112,14 +140,22 @@ export const matchSearch = (answers: TMatchAnswers): string => {
 
 export const isAnswered = (answers: TMatchAnswers): boolean => Object.keys(answers).length > 0;
 
+/** The category the answers narrow the animals to, if one kind was chosen. */
+export const chosenCategoryId = (answers: TMatchAnswers): number | undefined =>
+  typeof answers.kind === 'number' ? answers.kind : undefined;
+
 /**
  * What "email me when a new animal matches" saves for a questionnaire: the answers that are
- * clear musts, as listPets filters (children at home: good with children; a dog or a cat at
- * home: good with them). The rest only ranks, so it does not narrow the alert.
+ * clear musts, as listPets filters (the kind chosen; children at home: good with children; a dog
+ * or a cat at home: good with them). The rest only ranks, so it does not narrow the alert.
  */
 export const matchAlertFilter = (
   answers: TMatchAnswers,
-): Pick<TSavedSearchFilterInput, 'goodWithChildren' | 'goodWithDogs' | 'goodWithCats'> => ({
+): Pick<
+  TSavedSearchFilterInput,
+  'categoryId' | 'goodWithChildren' | 'goodWithDogs' | 'goodWithCats'
+> => ({
+  ...(chosenCategoryId(answers) === undefined ? {} : { categoryId: chosenCategoryId(answers) }),
   ...(answers.children === 'young' || answers.children === 'older'
     ? { goodWithChildren: true }
     : {}),
@@ -245,16 +281,39 @@ export const rankMatches = <TAnimal extends TMatchPet>(
     .map(({ pet, score, reasons }) => ({ pet, score, reasons }));
 
 /**
- * What was ranked, in words: every available animal, or, when there are more than one page
- * (`hasMore`), the newest of them and how many there are when the API counted them (`total`).
+ * What was ranked, in words: every available animal (of the chosen kind: `kind`, its plural in
+ * lower case, "dogs"), or, when there are more than one page (`hasMore`), the newest of them and
+ * how many there are when the API counted them (`total`).
  */
-export const rankedSummary = (ranked: number, hasMore: boolean, total?: number): string => {
+export const rankedSummary = (
+  ranked: number,
+  hasMore: boolean,
+  total?: number,
+  kind?: string,
+): string => {
+  const animals = kind ?? 'animals';
   if (hasMore) {
     return total === undefined
-      ? `We ranked the ${ranked} newest animals available for adoption; there are more.`
-      : `We ranked the ${ranked} newest of the ${total} animals available for adoption.`;
+      ? `We ranked the ${ranked} newest ${animals} available for adoption; there are more.`
+      : `We ranked the ${ranked} newest of the ${total} ${animals} available for adoption.`;
   }
-  return ranked === 1
-    ? 'We ranked the one animal available for adoption.'
-    : `We ranked all ${ranked} animals available for adoption.`;
+  if (ranked === 1) {
+    return kind === undefined
+      ? 'We ranked the one animal available for adoption.'
+      : `We ranked the only one of the ${kind} available for adoption.`;
+  }
+  return `We ranked all ${ranked} ${animals} available for adoption.`;
+};
+
+/**
+ * What the kind question did, when it did not narrow: "any kind" chosen, or left unanswered. Said
+ * on the page so nobody wonders why a fish ranks beside a dog.
+ */
+export const everyKindSummary = (answers: TMatchAnswers): string | undefined => {
+  if (answers.kind === ANY_KIND) {
+    return 'You chose any kind of animal, so every kind is ranked together. Choose one above to see only dogs, only cats, and so on.';
+  }
+  return answers.kind === undefined
+    ? 'You did not say which kind of animal, so every kind is ranked together. Choose one above to see only dogs, only cats, and so on.'
+    : undefined;
 };

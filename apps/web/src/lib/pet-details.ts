@@ -1,10 +1,5 @@
-import type {
-  TAdoptionFee,
-  TPetCoatLength,
-  TPetColor,
-  TPetDetails,
-  TPetEnergyLevel,
-} from '@pets/contract/schemas';
+import { COAT_LABELS, listInWords } from '@pets/contract/rules';
+import type { TAdoptionFee, TPetColor, TPetDetails, TPetEnergyLevel } from '@pets/contract/schemas';
 
 /**
  * The details adopters ask about (issue 28) in plain words, for the animal page's "Good with /
@@ -25,11 +20,7 @@ const COMPANIONS = [
   ['goodWithCats', 'cats'],
 ] as const;
 
-/** "children", "children and dogs", "children, dogs and cats". */
-export const listInWords = (words: readonly string[]): string =>
-  words.length <= 1
-    ? (words[0] ?? '')
-    : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+export { COAT_LABELS, listInWords };
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -66,13 +57,6 @@ export const ENERGY_LABELS: Record<TPetEnergyLevel, string> = {
   low: 'Low energy: short walks and long naps',
   medium: 'Medium energy: daily walks and some play',
   high: 'High energy: needs plenty of exercise and play every day',
-};
-
-export const COAT_LABELS: Record<TPetCoatLength, string> = {
-  hairless: 'Hairless',
-  short: 'Short coat',
-  medium: 'Medium coat',
-  long: 'Long coat: needs regular brushing',
 };
 
 /**

@@ -96,7 +96,7 @@ const siteFailureOf = (response: { status: number; body: unknown; headers: Heade
 };
 
 /** The site's own key, for the operations anyone at the site may ask for (sign in, reset...). */
-const visitorCredential = async (): Promise<TCredential<TSiteFailure>> => ({
+export const visitorCredential = async (): Promise<TCredential<TSiteFailure>> => ({
   apiKey: webConfig().apiKey,
   headers: visitorHeaders(await currentVisitor()),
   logPrefix: 'site ',

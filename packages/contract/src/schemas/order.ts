@@ -83,6 +83,27 @@ export const ORDER_CONFIRMATION = {
 /** The `by` of a history entry the store's own schedule wrote (an unconfirmed application expiring). */
 export const ORDER_HISTORY_BY_SCHEDULE = 'schedule';
 
+/**
+ * An adopter withdrawing their own application, from the private link of its emails (the site's
+ * "Withdraw my application"): not a status of its own but `cancel`'s transition, from any open
+ * status, made by the adopter, so its history entry is `by` ORDER_HISTORY_BY_ADOPTER. What a
+ * cancellation does follows (an approved one frees the animal, and its waiting list is told), and
+ * partners read a `cancelled` order as they always have (docs/decisions.md, "An adopter withdraws
+ * an application").
+ */
+export const ORDER_HISTORY_BY_ADOPTER = 'adopter';
+export const ORDER_WITHDRAWAL = { action: 'cancel', by: ORDER_HISTORY_BY_ADOPTER } as const;
+
+/** Whether a history entry is its adopter's withdrawal. */
+export const isWithdrawal = (entry: Pick<TOrderHistoryEntry, 'to' | 'by'>): boolean =>
+  entry.to === ORDER_TRANSITIONS[ORDER_WITHDRAWAL.action].to && entry.by === ORDER_WITHDRAWAL.by;
+
+/** Whether an order ended because its adopter withdrew it. */
+export const isWithdrawn = (order: Pick<TOrder, 'status' | 'history'>): boolean => {
+  const last = order.history[order.history.length - 1];
+  return last !== undefined && last.to === order.status && isWithdrawal(last);
+};
+
 /** Why the store declined an application: a short list an adopter can be told kindly. */
 export const ZDeclineReason = extendApi(
   z.enum([
@@ -203,8 +224,10 @@ export const ZOrderHistoryEntry = extendApi(
       .string()
       .max(KEY_START_MAX_LENGTH)
       .describe(
-        'Display start of the API key that made the change, e.g. `pets_live_3xK9`, or `schedule` ' +
-          "for a change the store's own schedule made (an unconfirmed application expiring).",
+        'Display start of the API key that made the change, e.g. `pets_live_3xK9`; `schedule` ' +
+          "for a change the store's own schedule made (an unconfirmed application expiring); " +
+          '`adopter` for an application its adopter withdrew from the private link of its emails ' +
+          '(the order is then `cancelled`).',
       ),
     byName: z
       .string()

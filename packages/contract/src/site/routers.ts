@@ -2,6 +2,8 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import type { TRouteMetadata, TSiteAccess } from '../routers/metadata';
 import { type TError, ZError as ZErrorBody } from '../schemas/error';
+import { ZOrder } from '../schemas/order';
+import { ZOrderLinkLookup } from '../schemas/order-link';
 import {
   ZNewWebhookEndpoint,
   ZWebhookDeliveries,
@@ -525,6 +527,22 @@ export const savedSearchesRouter = c.router({
   },
 });
 
+/**
+ * Adopters on their application's page, opened from the private link of its emails (no account):
+ * the link's token is what lets them act on that one application, as it lets them read it.
+ */
+export const applicationsRouter = c.router({
+  withdrawApplication: {
+    method: 'POST',
+    path: '/applications/withdraw',
+    summary:
+      "The adopter withdraws their open application (cancel's transition, by `adopter`); staff and, for an approved one, the waiting list are emailed. 404: the link is not valid; 409: not open",
+    body: ZOrderLinkLookup,
+    responses: { 200: ZOrder, 409: ZError },
+    metadata: VISITOR,
+  },
+});
+
 export const SITE_PATH_PREFIX = '/internal';
 
 /**
@@ -543,6 +561,7 @@ export const siteContract = c.router(
     orgWebhooks: orgWebhooksRouter,
     savedSearches: savedSearchesRouter,
     plans: plansRouter,
+    applications: applicationsRouter,
   },
   {
     pathPrefix: SITE_PATH_PREFIX,

@@ -3,6 +3,7 @@ import {
   ORDER_LINK_DAYS,
   ORDER_LINK_EMAILS_PER_HOUR,
   ORDER_LINKS_PER_EMAIL,
+  ORDER_WITHDRAWAL,
   type TOrder,
   type TOrderLinksAccepted,
 } from '@pets/contract';
@@ -67,6 +68,42 @@ export class OrderLinksService {
       }
       throw error;
     });
+  }
+
+  /**
+   * The adopter withdraws the open application a valid link names (holding the link is the right
+   * to act on that one application): cancel's transition, recorded `by` ORDER_HISTORY_BY_ADOPTER
+   * with the adopter's name, so staff read who did it. What a cancellation does follows, and the
+   * change hook queues its emails in the same transaction: staff told, the adopter's receipt, and
+   * an approved one's waiting list told the animal is free again. The same 404 as `byLink` for a
+   * link that is not valid; 409 `order_transition_not_allowed` for one that is no longer open.
+   * Answered as a partner sees it (no staff names).
+   */
+  async withdrawByLink(token: string): Promise<TOrder> {
+    const orderId = await this.links.verify(token);
+    const order =
+      orderId === undefined ? undefined : await this.orders.get(orderId, { apiKeyId: null });
+    if (!order) {
+      throw invalidLink();
+    }
+    const withdrawn = await this.orders
+      .transition(order.id, { apiKeyId: null }, { ...ORDER_WITHDRAWAL, byName: order.adopter.name })
+      .catch((error: unknown) => {
+        if (error instanceof OrderNotFoundError) {
+          throw invalidLink();
+        }
+        if (error instanceof OrderStatusError) {
+          throw new AppError(
+            'order_transition_not_allowed',
+            `Application A-${order.id} is ${error.status}: only an open application can be withdrawn. Nothing changed.`,
+          );
+        }
+        throw error;
+      });
+    return {
+      ...withdrawn,
+      history: withdrawn.history.map(({ byName: _byName, ...entry }) => entry),
+    };
   }
 
   /**

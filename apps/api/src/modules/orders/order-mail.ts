@@ -1,4 +1,9 @@
-import { IN_REVIEW_ORDER_STATUSES, ORDER_CONFIRMATION, type TOrderStatus } from '@pets/contract';
+import {
+  IN_REVIEW_ORDER_STATUSES,
+  isWithdrawal,
+  ORDER_CONFIRMATION,
+  type TOrderStatus,
+} from '@pets/contract';
 import type { MailRepository } from '@pets/store/mail.repository';
 import {
   orderMailFacts,
@@ -66,11 +71,15 @@ const isUnheard = (change: TOrderChange): boolean =>
 const isRelease = (change: TOrderChange): boolean =>
   change.from === 'approved' && (change.to === 'cancelled' || change.to === 'declined');
 
+/** An adopter withdrew their application from its page: staff hear of it at once. */
+const isWithdrawnByAdopter = (change: TOrderChange): boolean =>
+  change.by !== undefined && isWithdrawal({ to: change.to, by: change.by });
+
 /**
  * Who hears about a transaction's order changes: each adopter whose application changed, by the
  * status it reached (but not of an unconfirmed one closed: isUnheard); staff (the store's address)
  * of each new or newly confirmed application, unless they read a daily digest instead
- * (STAFF_DIGEST); and, when an approval
+ * (STAFF_DIGEST), and of each application its adopter withdrew; and, when an approval
  * falls through, every adopter still waitlisted for that animal. Pure: the facts are read before.
  */
 export const orderChangeMail = (
@@ -103,13 +112,36 @@ export const orderChangeMail = (
     }
   }
   const released = new Set(changes.filter(isRelease).map((change) => change.petId));
-  for (const order of facts) {
-    if (released.has(order.petId) && order.status === 'waitlisted' && !changed.has(order.orderId)) {
+  const waitlistOf = (petId: number) =>
+    facts.filter(
+      (order) =>
+        order.petId === petId && order.status === 'waitlisted' && !changed.has(order.orderId),
+    );
+  for (const petId of released) {
+    for (const order of waitlistOf(petId)) {
       mail.push({
         template: 'application-available-again',
         to: order.adopterEmail,
         orderId: order.orderId,
         data: dataOf(order),
+      });
+    }
+  }
+  // Whatever STAFF_DIGEST says: a withdrawal changes what staff do next (a visit is off, an
+  // animal is free again), and there are few of them. Not of an unconfirmed application: staff
+  // never heard of it.
+  for (const change of changes.filter(isWithdrawnByAdopter)) {
+    const order = byId.get(change.orderId);
+    if (order && change.from && change.from !== ORDER_CONFIRMATION.from) {
+      mail.push({
+        template: 'staff-application-withdrawn',
+        to: staff.email,
+        orderId: order.orderId,
+        data: {
+          ...dataOf(order),
+          from: change.from,
+          waitlistTold: released.has(change.petId) ? waitlistOf(change.petId).length : 0,
+        },
       });
     }
   }

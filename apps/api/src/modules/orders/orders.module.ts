@@ -11,10 +11,11 @@ import { orderMailHook } from './order-mail';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { UnconfirmedExpiry } from './unconfirmed-expiry';
+import { WithdrawalController } from './withdrawal.controller';
 
 @Module({
   imports: [MailModule, JobsModule],
-  controllers: [OrdersController],
+  controllers: [OrdersController, WithdrawalController],
   providers: [
     OrdersService,
     OrderLinksService,

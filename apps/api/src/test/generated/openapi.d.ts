@@ -1045,7 +1045,7 @@ export interface components {
              * @enum {string}
              */
             to: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
-            /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`, or `schedule` for a change the store's own schedule made (an unconfirmed application expiring). */
+            /** @description Display start of the API key that made the change, e.g. `pets_live_3xK9`; `schedule` for a change the store's own schedule made (an unconfirmed application expiring); `adopter` for an application its adopter withdrew from the private link of its emails (the order is then `cancelled`). */
             by: string;
             /** @description The person who made the change through the store's own site, e.g. `Anna Ortiz`. Given to staff keys only. */
             byName?: string;

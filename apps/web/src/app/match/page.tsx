@@ -1,3 +1,4 @@
+import { savedSearchInWords } from '@pets/contract/rules';
 import type { TCategory } from '@pets/contract/schemas';
 import { CircleAlert, CircleCheck, CircleHelp, type LucideIcon, PawPrint } from 'lucide-react';
 import type { Metadata } from 'next';
@@ -11,6 +12,8 @@ import { SavedSearchForm } from '@/components/saved-search-form';
 import { StatePanel } from '@/components/state-panel';
 import { listCategories, listPets } from '@/lib/api';
 import {
+  chosenCategoryId,
+  everyKindSummary,
   isAnswered,
   matchAlertFilter,
   matchSearch,
@@ -23,12 +26,11 @@ import {
 } from '@/lib/match';
 import { matchPetHref } from '@/lib/pet-links';
 import type { TPetsPage } from '@/lib/pets-page';
-import { savedSearchInWords } from '@/lib/saved-search-words';
 
 export const metadata: Metadata = {
   title: 'Find your match',
   description:
-    'Six questions about your home, and the animals available for adoption ranked by how well they would fit it, with the reasons.',
+    'Which kind of animal, six questions about your home, and the animals available for adoption ranked by how well they would fit it, with the reasons.',
 };
 
 /**
@@ -63,10 +65,10 @@ const Reasons = ({ match }: { match: TMatch }) =>
     </ul>
   );
 
-/** What was ranked, in words, and where the others are when there are more. */
-const CandidatesSummary = ({ page }: { page: TPetsPage }) => (
+/** What was ranked, in words (`kind`: the chosen kind's plural), and where the others are. */
+const CandidatesSummary = ({ page, kind }: { page: TPetsPage; kind: string | undefined }) => (
   <p className="results__summary">
-    {rankedSummary(page.pets.length, page.nextCursor !== undefined, page.total)}
+    {rankedSummary(page.pets.length, page.nextCursor !== undefined, page.total, kind)}
     {page.nextCursor ? (
       <>
         {' '}
@@ -79,20 +81,31 @@ const CandidatesSummary = ({ page }: { page: TPetsPage }) => (
 type TResultsProps = { page: TPetsPage; categories: TCategory[]; answers: TMatchAnswers };
 
 const Results = ({ page, categories, answers }: TResultsProps) => {
+  const names = new Map(categories.map((category) => [category.id, category.name]));
+  const chosen = chosenCategoryId(answers);
+  const kind = chosen === undefined ? undefined : names.get(chosen)?.toLowerCase();
+  const everyKind = everyKindSummary(answers);
   if (page.pets.length === 0) {
-    return (
+    return kind ? (
+      <StatePanel icon={PawPrint} title={`No ${kind} are waiting for a home`} role="status">
+        <p>
+          None of the {kind} is available for adoption right now. Choose another kind above, or any
+          kind; new arrivals come in every week.
+        </p>
+      </StatePanel>
+    ) : (
       <StatePanel icon={PawPrint} title="Every animal has found a home" role="status">
         <p>No animal is waiting for adoption right now. New arrivals come in every week.</p>
       </StatePanel>
     );
   }
-  const names = new Map(categories.map((category) => [category.id, category.name]));
   // Every candidate, best fit first: rankMatches hides nobody.
   const matches = rankMatches(page.pets, answers);
   const search = matchSearch(answers);
   return (
     <>
-      <CandidatesSummary page={page} />
+      {everyKind ? <p className="results__summary">{everyKind}</p> : null}
+      <CandidatesSummary page={page} kind={kind} />
       <ol className="grid match__grid" aria-label="Animals, best fit first">
         {matches.map((match, index) => (
           <PetCard
@@ -113,34 +126,44 @@ const Results = ({ page, categories, answers }: TResultsProps) => {
 
 const MatchPage = async ({ searchParams }: TProps) => {
   await connection(); // rendered per request: it reads the API
-  const answers = parseMatchAnswers(await searchParams);
+  // The categories first: the kind question offers them, and the answers are read against them.
+  const [categories, params] = await Promise.all([listCategories(), searchParams]);
+  const answers = parseMatchAnswers(
+    params,
+    categories.ok ? categories.data.map((category) => category.id) : undefined,
+  );
   const isAsked = isAnswered(answers);
-  const [categories, page] = isAsked
-    ? await Promise.all([
-        listCategories(),
-        listPets({
-          status: 'available',
-          limit: MATCH_CANDIDATES,
-          include: 'total_count',
-        }),
-      ])
-    : [undefined, undefined];
+  const categoryId = chosenCategoryId(answers);
+  const page = isAsked
+    ? await listPets({
+        status: 'available',
+        limit: MATCH_CANDIDATES,
+        include: 'total_count',
+        ...(categoryId === undefined ? {} : { categoryId }),
+      })
+    : undefined;
   const retryHref = `/match${matchSearch(answers)}`;
   return (
     <>
       <PageIntro title="Find your match">
-        Tell us about your home, and we will rank the animals waiting for one by how well they would
-        fit it, saying why for each. Answer as many questions as you like.
+        Tell us which kind of animal you are looking for and about your home, and we will rank the
+        animals waiting for one by how well they would fit it, saying why for each. Answer as many
+        questions as you like.
       </PageIntro>
       <div className="match">
         {/* Keyed by the answers: a link to other answers (Start again) shows them, not the last ones. */}
-        <MatchForm key={matchSearch(answers)} answers={answers} />
+        <MatchForm
+          key={matchSearch(answers)}
+          answers={answers}
+          categories={categories.ok ? categories.data : []}
+        />
         <section aria-labelledby="match-rule" className="match__rule">
           <h2 id="match-rule" className="match__rule-title">
             How we rank
           </h2>
           <p>
-            Each answer is checked against what our staff know of each animal. A known fit (good
+            Only animals of the kind you choose are ranked (any kind: all of them together). Each
+            other answer is checked against what our staff know of each animal. A known fit (good
             with cats when you have one, happy in a flat) counts for it; a known clash (best without
             cats when you have one, lively when your days are calm) is a concern, said in words on
             its card; a detail nobody has found out yet is said too, and counts neither way. Animals
@@ -150,7 +173,7 @@ const MatchPage = async ({ searchParams }: TProps) => {
           </p>
         </section>
       </div>
-      {page && categories ? (
+      {page ? (
         <section aria-labelledby="matches" className="results match__results">
           <h2 id="matches" className="match__results-title" tabIndex={-1}>
             Your matches
@@ -164,10 +187,13 @@ const MatchPage = async ({ searchParams }: TProps) => {
           )}
         </section>
       ) : null}
-      {page?.ok && categories?.ok ? (
+      {page?.ok && categories.ok ? (
         <SavedSearchForm
           filter={matchAlertFilter(answers)}
-          summary={savedSearchInWords(matchAlertFilter(answers), () => undefined)}
+          summary={savedSearchInWords(
+            matchAlertFilter(answers),
+            (id) => categories.data.find((category) => category.id === id)?.name,
+          )}
         />
       ) : null}
     </>

@@ -16,6 +16,7 @@ import { visitorLimits } from '@/lib/limits';
 import { rateLimitedMessage, waitInWords } from '@/lib/messages';
 import { confirmOrderByLink, getOrder, sendOrderLinks } from '@/lib/orders-api';
 import { currentVisitor } from '@/lib/visitor';
+import { withdrawApplication } from '@/lib/withdrawal-api';
 
 const text = (data: FormData, name: string) => {
   const value = data.get(name);
@@ -133,5 +134,27 @@ export const confirmApplication = async (data: FormData): Promise<void> => {
     confirmed.ok || confirmed.failure.kind === 'not-found' || confirmed.failure.kind === 'invalid';
   redirect(
     isAnswered ? orderStatusPagePath(token) : `${orderStatusPagePath(token)}?confirm=failed`,
+  );
+};
+
+/**
+ * "Yes, withdraw my application", on the confirmation of the page a private link opens (holding
+ * the link is the right to act on that one application): the API withdraws it, tells staff, and
+ * when it was approved tells the animal's waiting list. Back to the same page: `?withdrawn=1` says
+ * it is done; one that was decided or withdrawn meanwhile shows where it stands;
+ * `?withdraw=failed` when the API could not be reached.
+ */
+export const withdrawMyApplication = async (data: FormData): Promise<void> => {
+  const token = text(data, 'token');
+  if (!ORDER_LINK_TOKEN_PATTERN.test(token)) {
+    redirect('/applications/status');
+  }
+  const withdrawn = await withdrawApplication(token);
+  if (withdrawn.ok) {
+    redirect(`${orderStatusPagePath(token)}?withdrawn=1`);
+  }
+  const isAnswered = withdrawn.failure.kind === 'refused' || withdrawn.failure.kind === 'invalid';
+  redirect(
+    isAnswered ? orderStatusPagePath(token) : `${orderStatusPagePath(token)}?withdraw=failed`,
   );
 };

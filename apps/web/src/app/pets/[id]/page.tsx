@@ -158,6 +158,29 @@ const PetPage = async ({ params, searchParams }: TProps) => {
             <h1 className="page-title">{pet.data.name}</h1>
             {profile ? <p className="pet__profile">{profile}</p> : null}
           </div>
+          {/* Right under the name, so the one primary action is on the first screen at any width. */}
+          {pet.data.applicationsInReview > 0 ? (
+            <p className="pet__applications">
+              {applicationsInReviewText(pet.data.applicationsInReview)}
+            </p>
+          ) : null}
+          <p className="pet__actions">
+            {pet.data.status === 'available' ? (
+              <Link href={`/pets/${pet.data.id}/apply`} className="button">
+                <HandHeart aria-hidden="true" focusable="false" className="button__icon" />
+                Apply to adopt
+              </Link>
+            ) : null}
+            <FavouriteButton petId={pet.data.id} name={pet.data.name} variant="page" />
+            <ShareButton title={`Meet ${pet.data.name}`} text={preview.description} />
+          </p>
+          <p className="pet__note">
+            {pet.data.status === 'available'
+              ? `Would you like to give ${pet.data.name} a home? Apply online and the store will get back to you, or come and meet ${pet.data.name} with reference #${pet.data.id}.`
+              : pet.data.status === 'pending'
+                ? `${pet.data.name} is set aside for an adopter the store has approved. If that adoption falls through, ${pet.data.name} will be available again.`
+                : `${pet.data.name} has found a home.`}
+          </p>
           {story.length > 0 ? (
             <section className="pet__story" aria-label={`About ${pet.data.name}`}>
               {story.map((paragraph, index) => (
@@ -199,28 +222,6 @@ const PetPage = async ({ params, searchParams }: TProps) => {
               <dd>#{pet.data.id}</dd>
             </div>
           </dl>
-          <p className="pet__note">
-            {pet.data.status === 'available'
-              ? `Would you like to give ${pet.data.name} a home? Apply online and the store will get back to you, or come and meet ${pet.data.name} with reference #${pet.data.id}.`
-              : pet.data.status === 'pending'
-                ? `${pet.data.name} is set aside for an adopter the store has approved. If that adoption falls through, ${pet.data.name} will be available again.`
-                : `${pet.data.name} has found a home.`}
-          </p>
-          {pet.data.applicationsInReview > 0 ? (
-            <p className="pet__applications">
-              {applicationsInReviewText(pet.data.applicationsInReview)}
-            </p>
-          ) : null}
-          <p className="pet__actions">
-            {pet.data.status === 'available' ? (
-              <Link href={`/pets/${pet.data.id}/apply`} className="button">
-                <HandHeart aria-hidden="true" focusable="false" className="button__icon" />
-                Apply to adopt
-              </Link>
-            ) : null}
-            <FavouriteButton petId={pet.data.id} name={pet.data.name} variant="page" />
-            <ShareButton title={`Meet ${pet.data.name}`} text={preview.description} />
-          </p>
           <StoreVisit
             heading={pet.data.status === 'available' ? `Meet ${pet.data.name}` : 'Visit the store'}
           />

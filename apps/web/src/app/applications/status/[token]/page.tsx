@@ -11,6 +11,7 @@ import { findPet } from '@/lib/api';
 import { toApplicationView } from '@/lib/application-view';
 import { getOrderByLink } from '@/lib/orders-api';
 import { confirmApplication, sendApplicationLinks } from '../actions';
+import { WithdrawApplication } from './withdraw-application';
 
 /**
  * The private link is the only key to this page: never indexed, and never sent on as a referrer
@@ -35,7 +36,7 @@ type TProps = {
  */
 const ApplicationByLinkPage = async ({ params, searchParams }: TProps) => {
   const { token } = await params;
-  const { confirm } = await searchParams;
+  const { confirm, withdraw, withdrawn } = await searchParams;
   const order = ORDER_LINK_TOKEN_PATTERN.test(token) ? await getOrderByLink(token) : undefined;
   if (
     order &&
@@ -97,7 +98,22 @@ const ApplicationByLinkPage = async ({ params, searchParams }: TProps) => {
         Where your application stands, {order.data.adopter.name}. Keep the email with this link: it
         opens this page whenever you need it.
       </PageIntro>
+      {withdrawn && application.isWithdrawn ? (
+        <p className="notice" role="status">
+          Your application is withdrawn. The store has been told, and we have emailed you to confirm
+          it.
+        </p>
+      ) : null}
       <ApplicationCard application={application} />
+      {application.isWithdrawable ? (
+        <WithdrawApplication
+          token={token}
+          petName={application.petName ?? 'this animal'}
+          isApproved={application.status === 'approved'}
+          isConfirming={withdraw === 'confirm'}
+          hasFailed={withdraw === 'failed'}
+        />
+      ) : null}
     </div>
   );
 };

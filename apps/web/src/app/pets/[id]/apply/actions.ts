@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZIdempotencyKey } from '@pets/contract/schemas';
 import { redirect } from 'next/navigation';
+import type { TLimitName } from '@/edge/visitor-limits';
 import {
   adoptFieldErrorsFromApi,
   readAdoptFormValues,
@@ -10,40 +11,72 @@ import {
   validateAdoptForm,
 } from '@/lib/adopt-form';
 import { findPet } from '@/lib/api';
+import { emailKey } from '@/lib/email-match';
 import { visitorLimits } from '@/lib/limits';
 import { rateLimitedMessage, waitInWords } from '@/lib/messages';
 import { placeOrder } from '@/lib/orders-api';
 import { rememberSentApplication, SENT_PATH } from '@/lib/sent-application';
 import { currentVisitor } from '@/lib/visitor';
 
+/** The limits an application is counted against, and what the visitor is told past each. */
+const APPLICATION_LIMITS: readonly {
+  name: TLimitName;
+  /** Who the count is of: the visitor, or the email address (whoever sends it). */
+  of: 'visitor' | 'email';
+  refusal: (wait: string) => string;
+}[] = [
+  {
+    name: 'apply',
+    of: 'visitor',
+    refusal: (wait) =>
+      `You have sent several applications in a short while. What you wrote is still here: please send it in ${wait}.`,
+  },
+  {
+    name: 'apply-day',
+    of: 'visitor',
+    refusal: (wait) =>
+      `Many applications were sent from here today. What you wrote is still here: please send it in ${wait}, or call the store.`,
+  },
+  {
+    name: 'apply-email',
+    of: 'email',
+    refusal: (wait) =>
+      `This email address has been used for many applications today. What you wrote is still here: please send it in ${wait}, or call the store about the animals you would like to meet.`,
+  },
+];
+
 /**
- * What an application costs: one of the visitor's APPLY per window (docs/site.md, "Visitors and
- * limits"), taken before the API is asked and given back when no application was placed. One open
+ * What an application costs: one of the visitor's APPLY an hour and APPLY-DAY a day, and one of
+ * the email address's APPLY-EMAIL a day, whoever sends it (docs/site.md, "Visitors and limits"),
+ * taken before the API is asked and given back when no application was placed. One open
  * application per email address and animal is the API's rule (`409 order_already_open`).
  */
 const takeApplicationAllowance = async (
   token: string,
+  email: string,
 ): Promise<{ ok: true; giveBack: () => Promise<void> } | { ok: false; formError: string }> => {
   const limits = visitorLimits();
   if (!(await limits.consume('apply-token', token)).ok) {
     // This form was sent before (a double click, a reload): the API answers it as the first time.
     return { ok: true, giveBack: async () => undefined };
   }
-  const visitor = (await currentVisitor()).key;
-  const perVisitor = await limits.consume('apply', visitor);
-  if (!perVisitor.ok) {
-    await limits.reward('apply-token', token);
-    return {
-      ok: false,
-      formError: `You have sent several applications in a short while. What you wrote is still here: please send it in ${waitInWords(perVisitor.retryAfterSeconds)}.`,
-    };
-  }
-  return {
-    ok: true,
-    giveBack: async () => {
-      await Promise.all([limits.reward('apply', visitor), limits.reward('apply-token', token)]);
-    },
+  const keys = { visitor: (await currentVisitor()).key, email: emailKey(email) };
+  const taken: { name: TLimitName; key: string }[] = [];
+  const giveBack = async () => {
+    await Promise.all([
+      ...taken.map(({ name, key }) => limits.reward(name, key)),
+      limits.reward('apply-token', token),
+    ]);
   };
+  for (const { name, of, refusal } of APPLICATION_LIMITS) {
+    const verdict = await limits.consume(name, keys[of]);
+    if (!verdict.ok) {
+      await giveBack();
+      return { ok: false, formError: refusal(waitInWords(verdict.retryAfterSeconds)) };
+    }
+    taken.push({ name, key: keys[of] });
+  }
+  return { ok: true, giveBack };
 };
 
 /**
@@ -66,7 +99,7 @@ export const applyToAdopt = async (
     return { values, fieldErrors: validation.fieldErrors, token };
   }
 
-  const allowance = await takeApplicationAllowance(token);
+  const allowance = await takeApplicationAllowance(token, validation.data.adopter.email);
   if (!allowance.ok) {
     return { values, fieldErrors: {}, formError: allowance.formError, token };
   }

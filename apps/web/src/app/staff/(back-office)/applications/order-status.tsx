@@ -1,4 +1,5 @@
 import {
+  isWithdrawal,
   ORDER_CONFIRMATION_HOURS,
   ORDER_HISTORY_BY_SCHEDULE,
   type TOrderHistoryEntry,
@@ -50,11 +51,13 @@ const STEP_WORDS: Record<TOrderStatus, string> = {
 
 /** One step of the history in plain words. */
 export const historyStep = (entry: TOrderHistoryEntry): string =>
-  entry.from === 'unconfirmed' && (entry.to === 'placed' || entry.to === 'waitlisted')
-    ? `Confirmed by the adopter: ${STEP_WORDS[entry.to].toLowerCase()}`
-    : entry.by === ORDER_HISTORY_BY_SCHEDULE
-      ? `${STEP_WORDS[entry.to]}: not confirmed within ${ORDER_CONFIRMATION_HOURS} hours`
-      : STEP_WORDS[entry.to];
+  isWithdrawal(entry)
+    ? 'Withdrawn by the adopter'
+    : entry.from === 'unconfirmed' && (entry.to === 'placed' || entry.to === 'waitlisted')
+      ? `Confirmed by the adopter: ${STEP_WORDS[entry.to].toLowerCase()}`
+      : entry.by === ORDER_HISTORY_BY_SCHEDULE
+        ? `${STEP_WORDS[entry.to]}: not confirmed within ${ORDER_CONFIRMATION_HOURS} hours`
+        : STEP_WORDS[entry.to];
 
 /** Who made a step: a key, or the store's own schedule. */
 export const historyBy = (entry: TOrderHistoryEntry): string => {

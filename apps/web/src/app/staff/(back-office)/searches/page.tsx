@@ -1,8 +1,8 @@
+import { savedSearchInWords } from '@pets/contract/rules';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { listCategories } from '@/lib/api';
-import { savedSearchInWords } from '@/lib/saved-search-words';
 import { requireStaffKey } from '@/lib/session';
 import { listWaitingSearches } from '@/lib/site-api';
 

@@ -1,10 +1,10 @@
-import type { TSavedSearchFilter } from '@pets/contract/site';
-import { COAT_LABELS, listInWords } from './pet-details';
-import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from './pet-profile';
+import type { TSavedSearchFilter } from '../site/schemas';
+import { AGE_LABELS, COAT_LABELS, listInWords, SEX_LABELS, SIZE_LABELS } from './pet-words';
 
 /**
- * A saved search's filter in plain words, for its pages and the staff's counts: "Young female
- * dogs, good with children and cats". Category names come from the caller (the API's list).
+ * A saved search's filter in plain words, for its pages, the staff's counts and the emails that
+ * alert it (so the adopter reads the same words in each): "Young female dogs, good with children
+ * and cats". Category names come from the caller (the API's list).
  */
 
 const COMPANIONS = [
