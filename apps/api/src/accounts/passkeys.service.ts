@@ -22,7 +22,7 @@ import type { TCaller } from '../api-keys/caller';
 import { CONFIG } from '../app.tokens';
 import type { TConfig } from '../config';
 import { AppError, invalidRequest } from '../core/app-error';
-import type { TPasskeyAddedMailData } from '../mail/passkey-added-mail';
+import type { TPasskeyAddedMailData } from '../mail/templates/passkey-added';
 import {
   ACCOUNTS_DEPS,
   AccountsService,

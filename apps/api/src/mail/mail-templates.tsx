@@ -29,7 +29,7 @@ import { compile } from 'html-to-text';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { buttonStyle, colors, dateIn, P, type TTemplate } from './mail-parts';
-import { PASSKEY_ADDED, type TPasskeyAddedMailData } from './passkey-added-mail';
+import { PASSKEY_ADDED, type TPasskeyAddedMailData } from './templates/passkey-added';
 import {
   STAFF_APPLICATION_WITHDRAWN,
   type TWithdrawnMailData,

@@ -1,6 +1,6 @@
 import { Button } from '@react-email/button';
 import { Heading } from '@react-email/heading';
-import { buttonStyle, dateIn, P, type TTemplate } from './mail-parts';
+import { buttonStyle, dateIn, P, type TTemplate } from '../mail-parts';
 
 /**
  * A passkey was added to an account: its owner is told at once, whoever added it. A passkey
