@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { fillApplication, newAvailablePet, ordersFor } from './adopt-helpers';
+import { expectNoSeriousViolations } from './axe';
 import { expect, test } from './fixtures';
 import { signIn } from './staff-helpers';
 
@@ -120,6 +121,7 @@ test('two adopters apply for one animal; staff approve one and decline the other
       linesOfEach: [1, 1],
       overflows: false,
     });
+    await expectNoSeriousViolations(page, `An animal's applications side by side (${width})`);
   }
 
   // Approve Ada: Bo goes on the waiting list.
