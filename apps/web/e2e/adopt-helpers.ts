@@ -25,10 +25,19 @@ export const ordersFor = async (api: TApiClient, petId: number) => {
 
 export const fillApplication = async (
   page: Page,
-  adopter: { name: string; email: string; phone?: string; message?: string },
+  adopter: {
+    name: string;
+    email: string;
+    phone?: string;
+    household?: string;
+    otherAnimals?: string;
+    message?: string;
+  },
 ) => {
   await page.getByLabel('Your name').fill(adopter.name);
   await page.getByLabel('Email', { exact: true }).fill(adopter.email);
   await page.getByLabel('Phone (optional)').fill(adopter.phone ?? '');
+  await page.getByLabel('Who lives with you (optional)').fill(adopter.household ?? '');
+  await page.getByLabel('Other animals at home (optional)').fill(adopter.otherAnimals ?? '');
   await page.getByLabel(/A few words about your home/).fill(adopter.message ?? '');
 };

@@ -7,8 +7,9 @@ import { signIn as staffSignIn } from './staff-helpers';
 
 /**
  * Plans (issue 27, §4.5): a developer asks for the Pro plan at /developers/plan, a staff member
- * approves it at /staff/plans, the developer's page says Pro, a call with their key carries the new
- * X-RateLimit-Limit within seconds, and the decision email arrives. Real API, real SMTP, Chromium.
+ * reads it at /staff/plans but only an admin decides it, the developer's page says Pro, a call with
+ * their key carries the new X-RateLimit-Limit within seconds, and the decision email arrives. Real
+ * API, real SMTP, Chromium.
  */
 
 /** The X-RateLimit-Limit of a GET /v1/pets with the key. */
@@ -21,7 +22,7 @@ const limitWith = async (stack: TStack, key: string): Promise<string | null> => 
 };
 
 test.describe('Plans', () => {
-  test('a developer asks for Pro, staff approve, the key gets the new limit and the email arrives', async ({
+  test('a developer asks for Pro, staff see it, an admin approves, the key gets the new limit and the email arrives', async ({
     page,
     browser,
     stack,
@@ -56,16 +57,16 @@ test.describe('Plans', () => {
     await planPanel.getByRole('link', { name: 'See your request' }).click();
     await expect(page.getByRole('heading', { name: 'Waiting for our answer' })).toBeVisible();
 
-    // Staff hear of it by email, with the way to the queue.
+    // The admins hear of it by email, with the way to the queue.
     const notice = await waitForMail(
       stack,
-      stack.staffAccount.email,
+      stack.adminAccount.email,
       new RegExp(`^${developer.organization} asks for the Pro plan$`),
     );
     expect(notice.text).toContain('We sync 40 shelters every few minutes.');
     expect(linksOf(notice).some((href) => href.endsWith('/staff/plans'))).toBe(true);
 
-    // A staff member approves it in the back office.
+    // A staff member reads it in the back office, but the decision is an admin's, and says so.
     const staffContext = await browser.newContext();
     const staff = await staffContext.newPage();
     await staffSignIn(staff, stack.siteUrl, stack.staffAccount);
@@ -74,18 +75,32 @@ test.describe('Plans', () => {
       .getByRole('link', { name: 'Plans' })
       .click();
     await expect(staff.getByRole('heading', { level: 1 })).toHaveText('Plan requests');
-    const item = staff.getByRole('listitem').filter({
+    const asStaff = staff.getByRole('listitem').filter({
       has: staff.getByRole('heading', { name: `${developer.organization}: Free → Pro` }),
     });
-    await expect(item).toContainText('We sync 40 shelters every few minutes.');
+    await expect(asStaff).toContainText('We sync 40 shelters every few minutes.');
+    await expect(asStaff).toContainText("Waiting for an admin's decision");
+    await expect(asStaff.getByRole('button')).toHaveCount(0);
+    await expect(staff.getByText(/Only an admin decides a plan request/)).toBeVisible();
+    await staffContext.close();
+
+    // An admin approves it.
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await staffSignIn(admin, stack.siteUrl, stack.adminAccount);
+    await admin.goto(`${stack.siteUrl}/staff/plans`);
+    await expect(admin.getByText(/Only an admin decides/)).toHaveCount(0);
+    const item = admin.getByRole('listitem').filter({
+      has: admin.getByRole('heading', { name: `${developer.organization}: Free → Pro` }),
+    });
     await expect(item).toContainText(developer.email);
     await item.getByLabel('Note to the developer (optional)').fill('Welcome to Pro.');
     await item.getByRole('button', { name: /^Approve/ }).click();
-    await expect(staff.locator('p.notice')).toContainText(`Approved: ${developer.organization}`);
+    await expect(admin.locator('p.notice')).toContainText(`Approved: ${developer.organization}`);
     await expect(
-      staff.getByRole('heading', { name: `${developer.organization}: Free → Pro` }),
+      admin.getByRole('heading', { name: `${developer.organization}: Free → Pro` }),
     ).toHaveCount(0);
-    await staffContext.close();
+    await adminContext.close();
 
     // The developer's plan page says Pro, and the key's limit follows within seconds.
     await page.reload();
@@ -120,7 +135,7 @@ test.describe('Plans', () => {
 
     const staffContext = await browser.newContext();
     const staff = await staffContext.newPage();
-    await staffSignIn(staff, stack.siteUrl, stack.staffAccount);
+    await staffSignIn(staff, stack.siteUrl, stack.adminAccount);
     await staff.goto(`${stack.siteUrl}/staff/plans`);
     const title = `${developer.organization}: Free → Enterprise`;
     const item = staff
@@ -159,7 +174,7 @@ test.describe('Plans', () => {
     expect(mail.text).toContain('Business covers your traffic.');
   });
 
-  test('Enterprise approved with its limits, which staff change later; the key follows both', async ({
+  test('Enterprise approved with its limits, which an admin changes later; the key follows both', async ({
     page,
     browser,
     stack,
@@ -174,7 +189,7 @@ test.describe('Plans', () => {
 
     const staffContext = await browser.newContext();
     const staff = await staffContext.newPage();
-    await staffSignIn(staff, stack.siteUrl, stack.staffAccount);
+    await staffSignIn(staff, stack.siteUrl, stack.adminAccount);
     await staff.goto(`${stack.siteUrl}/staff/plans`);
     const title = `${developer.organization}: Free → Enterprise`;
     const item = staff

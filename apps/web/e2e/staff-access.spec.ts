@@ -216,3 +216,49 @@ test.describe('Staff sign in', () => {
     await context.close();
   });
 });
+
+test.describe("The back office's own layout", () => {
+  test('its own header, at a desk and on a phone; none of the public site’s header and footer', async ({
+    page,
+    stack,
+  }) => {
+    const publicHeader = page.getByRole('navigation', { name: 'Main' });
+    const footer = page.getByRole('contentinfo');
+    const banner = page.getByRole('banner');
+
+    // From the public site to its door: the back office's header, and the way back.
+    await page.goto(stack.siteUrl);
+    await expect(publicHeader).toBeVisible();
+    await page.getByRole('link', { name: 'Staff sign in' }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    await expect(banner).toHaveCount(1);
+    await expect(banner).toContainText('Back office');
+    await expect(publicHeader).toHaveCount(0);
+    await expect(footer).toHaveCount(0);
+    await expect(page.getByRole('navigation', { name: 'Staff' })).toHaveCount(0);
+    await banner.getByRole('link', { name: 'Back to the public site' }).click();
+    await expect(publicHeader).toBeVisible();
+    await expect(footer).toBeVisible();
+
+    // Signed in: the back office's sections, the person and "Sign out", in its header.
+    await signIn(page, stack.siteUrl, stack.staffAccount);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(banner).toHaveCount(1);
+      await expect(banner).toContainText('Back office');
+      const nav = banner.getByRole('navigation', { name: 'Staff' });
+      for (const section of ['Applications', 'Animals', 'Add an animal']) {
+        await expect(nav.getByRole('link', { name: section, exact: true })).toBeVisible();
+      }
+      await expect(banner).toContainText(`Signed in as ${stack.staffAccount.name}`);
+      await expect(banner.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+      await expect(publicHeader).toHaveCount(0);
+      await expect(footer).toHaveCount(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await banner.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expectSignInPage(page, stack.siteUrl);
+    await expect(page.getByRole('navigation', { name: 'Staff' })).toHaveCount(0);
+    await expect(banner.getByRole('link', { name: 'Back to the public site' })).toBeVisible();
+  });
+});

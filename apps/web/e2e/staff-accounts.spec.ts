@@ -64,6 +64,7 @@ const inviteAndJoin = async (
   await join.getByRole('button', { name: 'Join the team' }).click();
   await expect(join.locator('#password-form-error')).toContainText('This link is not valid');
   await joinContext.close();
+  return invite;
 };
 
 /**
@@ -97,7 +98,7 @@ test.describe('Staff accounts', () => {
       name: 'Anna Ortiz',
       password: newPassword(),
     };
-    await inviteAndJoin(browser, stack, anna);
+    const invite = await inviteAndJoin(browser, stack, anna);
 
     // An application, placed on the public site.
     const category = (await categories(api))[0];
@@ -155,6 +156,39 @@ test.describe('Staff accounts', () => {
     await expect(entries).toHaveCount(1);
     await expect(entries.first()).toContainText(`Anna Ortiz approved application A-${orderId}`);
     await expect(entries.first().getByRole('link')).toHaveText(`application A-${orderId}`);
+    // Every kind of entry reads in words: her joining and signing in, and the invitation.
+    await admin.getByLabel('Action').selectOption({ label: 'Any action' });
+    await admin.getByRole('button', { name: 'Show' }).click();
+    await expect(entries.filter({ hasText: 'Anna Ortiz signed in' }).first()).toBeVisible();
+    await expect(
+      entries.filter({ hasText: 'accepted their invitation and joined the team' }),
+    ).toHaveCount(1);
+    await admin.getByLabel('Person').selectOption({ label: 'Everyone' });
+    await admin.getByLabel('Action').selectOption({ label: 'Invited someone' });
+    await admin.getByRole('button', { name: 'Show' }).click();
+    await expect(
+      entries.filter({ hasText: `${stack.adminAccount.name} invited Anna, as staff` }).first(),
+    ).toBeVisible();
+    await admin.goto(`${stack.siteUrl}/staff/audit`);
+    await expect(entries.first()).toBeVisible();
+    for (const line of await entries.allTextContents()) {
+      expect(line).not.toMatch(
+        /\b(session|account|passkey|plan|api_key|organization|order|pet)\.[a-z_]+/,
+      );
+    }
+
+    // The dev mailbox labels the invitation as the staff member reads it, not as an adopter would.
+    await admin.goto(`${stack.siteUrl}/staff/mail`);
+    await expect(
+      admin
+        .getByRole('list', { name: 'Messages' })
+        .getByRole('listitem')
+        .filter({ hasText: anna.email }),
+    ).toContainText('For a staff member');
+    await admin.goto(`${stack.siteUrl}/staff/mail/${invite.id}`);
+    await expect(admin.getByRole('heading', { level: 2 }).first()).toHaveText(
+      'As the staff member sees it',
+    );
     await adminContext.close();
 
     // Sign-out ends the session at the API: a copy of the cookie, replayed, is a stranger's.

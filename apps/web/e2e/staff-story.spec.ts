@@ -59,18 +59,22 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(publicPage.locator('dl.facts')).toContainText('StatusAvailable');
   await expect(publicPage.getByText('1 application in review')).toBeVisible();
 
-  // Staff sign in and find the application first in the queue of new ones.
+  // Staff sign in and find the application first in the queue of new ones, under the animal's
+  // name, by the reference the adopter was given.
   await signIn(page, stack.siteUrl, stack.staffAccount);
   await page.getByLabel('Status').selectOption({ label: 'New' });
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/status=placed/);
-  const first = page.getByRole('list', { name: 'Applications' }).getByRole('listitem').first();
-  await expect(first).toContainText(`Ada Lovelace for ${name}`);
+  await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  const first = page.getByRole('list', { name: `Applications for ${name}` }).getByRole('listitem');
+  await expect(first).toHaveCount(1);
+  await expect(first).toContainText('Ada Lovelace');
+  await expect(first).toContainText(reference);
   await expect(first).toContainText('New');
   await first.getByRole('link').click();
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-    `Application #${orderId}: ${name}`,
+    `Application ${reference}: ${name}`,
   );
   await expect(page.getByText('ada@example.org')).toBeVisible();
   await expect(page.getByText('+44 20 7946 0958')).toBeVisible();
@@ -100,11 +104,16 @@ test('an animal goes from available to adopted: adopter applies, staff approve a
   await expect(page.getByRole('status')).toHaveText(
     'Adoption completed. The animal is now shown as adopted; the other applications are closed.',
   );
+  // The history names who took each step: the adopter, then the staff member, never a key.
   const history = page.locator('ol.history li');
   await expect(history).toHaveCount(3);
   await expect(history.nth(0)).toContainText('Application received');
+  await expect(history.nth(0)).toContainText('by Ada Lovelace, the adopter');
   await expect(history.nth(1)).toContainText('Approved');
+  await expect(history.nth(1)).toContainText(`by ${stack.staffAccount.name}`);
   await expect(history.nth(2)).toContainText('Adoption completed');
+  await expect(history.nth(2)).toContainText(`by ${stack.staffAccount.name}`);
+  await expect(page.locator('ol.history')).not.toContainText('by key');
   // Nothing more to do with a completed application.
   await expect(page.getByRole('link', { name: 'Cancel application' })).toHaveCount(0);
 

@@ -113,11 +113,11 @@ const LIST = prepare((db, _p: Record<string, never>) =>
 );
 
 /** The people who run the back office and can be written to: active admins and staff. */
-const ACTIVE_STAFF = prepare((db, _p: Record<string, never>) =>
+const ACTIVE_ADMINS = prepare((db, _p: Record<string, never>) =>
   db
     .selectFrom('accounts')
     .select(['name', 'email'])
-    .where('role', 'in', ['admin', 'staff'])
+    .where('role', '=', 'admin')
     .where('status', '=', 'active')
     .orderBy('id', 'asc'),
 );
@@ -275,9 +275,9 @@ export class AccountsRepository {
     return rows.map((row) => toAccount(row as TAccount));
   }
 
-  /** Active admins and staff, oldest first: who hears about work waiting in the back office. */
-  async activeStaff(): Promise<{ name: string; email: string }[]> {
-    const { rows } = await ACTIVE_STAFF.execute(this.db, {});
+  /** Active admins, oldest first: who hears about decisions waiting for an admin. */
+  async activeAdmins(): Promise<{ name: string; email: string }[]> {
+    const { rows } = await ACTIVE_ADMINS.execute(this.db, {});
     return rows;
   }
 

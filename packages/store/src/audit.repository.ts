@@ -1,3 +1,4 @@
+import type { TAuditAction, TAuditTargetKind } from '@pets/contract/site';
 import { prepare, prepareShapes, sql, type TQueryable } from '@pets/db';
 
 /**
@@ -10,8 +11,9 @@ export type TAuditEntry = {
   actorApiKeyId: string | null;
   /** The actor's name as it was then, or what acted ("pnpm accounts"). */
   actorName: string;
-  action: string;
-  targetType: string;
+  /** One of the contract's AUDIT_ACTIONS: the back office has words for each. */
+  action: TAuditAction;
+  targetType: TAuditTargetKind;
   targetId: string;
   details?: Record<string, unknown>;
   visitorIp?: string | null;

@@ -7,6 +7,7 @@ import {
   ORDER_TRANSITIONS,
   ORDERS_CURSOR,
   orderEventType,
+  orderSearchOf,
   type TAdopter,
   type TDeclineReason,
   type TOrder,
@@ -63,6 +64,8 @@ const ORDER_COLUMNS = [
   'adopter_email as adopterEmail',
   'adopter_phone as adopterPhone',
   'message',
+  'household',
+  'other_animals as otherAnimals',
   'history',
   'decline_reason as declineReason',
   'decline_note as declineNote',
@@ -78,6 +81,8 @@ type TOrderRow = {
   adopterEmail: string;
   adopterPhone: string | null;
   message: string | null;
+  household: string | null;
+  otherAnimals: string | null;
   history: unknown;
   declineReason: TDeclineReason | null;
   declineNote: string | null;
@@ -95,6 +100,8 @@ const toOrder = (row: TOrderRow): TOrder => ({
     ...(row.adopterPhone === null ? {} : { phone: row.adopterPhone }),
   },
   ...(row.message === null ? {} : { message: row.message }),
+  ...(row.household === null ? {} : { household: row.household }),
+  ...(row.otherAnimals === null ? {} : { otherAnimals: row.otherAnimals }),
   ...(row.declineReason === null ? {} : { declineReason: row.declineReason }),
   ...(row.declineNote === null ? {} : { declineNote: row.declineNote }),
   history: row.history as TOrderHistoryEntry[],
@@ -125,6 +132,8 @@ const INSERT_STATEMENT = prepare(
       adopterEmail: string;
       adopterPhone: string | null;
       message: string | null;
+      household: string | null;
+      otherAnimals: string | null;
     },
   ) =>
     db
@@ -139,6 +148,8 @@ const INSERT_STATEMENT = prepare(
         adopter_email: p.adopterEmail,
         adopter_phone: p.adopterPhone,
         message: p.message,
+        household: p.household,
+        other_animals: p.otherAnimals,
         history: sql`jsonb_build_array(jsonb_build_object('at', ${NOW_TEXT}, 'to', ${p.status}::text, 'by', ${p.by}::text))`,
       })
       .returning(ORDER_COLUMNS),
@@ -354,9 +365,27 @@ type TListParams = {
   before: string;
   /** sort=updatedAt's cursor (with `before`, its id): the page starts after (after, before). */
   after: string;
+  /** `q`, one of the three: a reference's order id, an address (lower-case), a name tsquery. */
+  orderId: string;
+  email: string;
+  name: string;
 };
 
-const LIST_FILTERS = ['apiKeyId', 'status', 'petId', 'updatedSince'] as const;
+const LIST_FILTERS = [
+  'apiKeyId',
+  'status',
+  'petId',
+  'updatedSince',
+  'orderId',
+  'email',
+  'name',
+] as const;
+
+/**
+ * The adopter name's words, as orders_adopter_name_search_idx has them (migration
+ * 20261204101000_orders_search): the same expression, or the index is not used.
+ */
+const ADOPTER_NAME_DOCUMENT = sql`to_tsvector('simple'::regconfig, orders.adopter_name)`;
 
 /** The WHERE of a list: one condition per filter given. */
 const filteredOrders = <Q extends SelectQueryBuilder<DB, 'orders', object>>(
@@ -377,13 +406,37 @@ const filteredOrders = <Q extends SelectQueryBuilder<DB, 'orders', object>>(
   if (has('updatedSince')) {
     where = where.where('updated_at', '>=', sql<Date>`${p.updatedSince}::timestamptz`) as Q;
   }
+  if (has('orderId')) {
+    where = where.where('id', '=', p.orderId) as Q;
+  }
+  if (has('email')) {
+    // orders_adopter_email_id_idx's expression.
+    where = where.where(sql<boolean>`lower(orders.adopter_email) = ${p.email}`) as Q;
+  }
+  if (has('name')) {
+    where = where.where(
+      sql<boolean>`${ADOPTER_NAME_DOCUMENT} @@ to_tsquery('simple'::regconfig, ${p.name})`,
+    ) as Q;
+  }
   return where;
+};
+
+/** `q` as the list's parameters: one of them set, the others empty (absent from the shape). */
+const searchParams = (q: string | undefined): Pick<TListParams, 'orderId' | 'email' | 'name'> => {
+  const search = q === undefined ? undefined : orderSearchOf(q);
+  return {
+    orderId: search?.by === 'reference' ? String(search.orderId) : '',
+    email: search?.by === 'email' ? search.email : '',
+    // Every word as the start of a word of the name; the words are letters and digits only.
+    name: search?.by === 'name' ? search.words.map((word) => `'${word}':*`).join(' & ') : '',
+  };
 };
 
 /**
  * The list statements, one per filter shape. A partner's list is served by the (api_key_id[,
  * status], id) indexes; a staff key's (no api_key_id) by the primary key, (status, id) or (pet_id,
- * id).
+ * id). A search by address reads (lower(adopter_email), id), one by name the GIN index of the
+ * name's words, then sorts what they find: an adopter has a few applications, a name a few dozen.
  */
 const LIST_STATEMENTS = prepareShapes([...LIST_FILTERS, 'before'], (db, p: TListParams, has) => {
   let query = filteredOrders(db.selectFrom('orders').select(ORDER_COLUMNS), p, has);
@@ -424,6 +477,8 @@ export type TNewOrderRecord = {
   status?: TNewOrderStatus | undefined;
   adopter: TAdopter;
   message?: string | undefined;
+  household?: string | undefined;
+  otherAnimals?: string | undefined;
   apiKeyId: bigint;
   /** Display start of the key, for the history. */
   by: string;
@@ -760,6 +815,9 @@ export class OrdersRepository {
         adopterEmail: order.adopter.email,
         adopterPhone: order.adopter.phone ?? null,
         message: order.message ?? null,
+        // An empty answer is no answer.
+        household: order.household || null,
+        otherAnimals: order.otherAnimals || null,
       });
       const placed = toOrder(rows[0] as TOrderRow);
       await this.onChanges(client, [
@@ -1024,6 +1082,7 @@ export class OrdersRepository {
       before: before ? String(before) : '',
       // Both or neither: a cursor of sort=updatedAt carries the last order's updatedAt and id.
       after: byUpdatedAt && filter.updatedAfter && before ? filter.updatedAfter : '',
+      ...searchParams(filter.q),
     };
     const statements = byUpdatedAt ? LIST_BY_UPDATED_AT_STATEMENTS : LIST_STATEMENTS;
     const { rows } = await statements.execute(this.pool, params);

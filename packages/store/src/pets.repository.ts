@@ -25,7 +25,7 @@ import {
   PETS_CURSOR,
   type TPetProfileInput,
 } from '@pets/contract/schemas';
-import type { TPetAuditDetails, TPetFieldChange } from '@pets/contract/site';
+import type { TAuditAction, TPetAuditDetails, TPetFieldChange } from '@pets/contract/site';
 import {
   type DB,
   prepare,
@@ -790,7 +790,7 @@ export const petFieldChanges = (before: TPet, after: TPet): TPetFieldChange[] =>
 export const recordPetAudit = (
   client: TQueryable,
   actor: TAuditActor,
-  action: `pet.${string}`,
+  action: Extract<TAuditAction, `pet.${string}`>,
   petId: number,
   details: TPetAuditDetails,
 ): Promise<void> =>

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { TSiteAccount, TSiteSession } from '@pets/contract/site';
+import type { TAuditAction, TSiteAccount, TSiteSession } from '@pets/contract/site';
 import type { AccountRole } from '@pets/db';
 import {
   AccountsRepository,
@@ -619,7 +619,7 @@ export class AccountsService {
           action: 'account.invited',
           targetType: 'account',
           targetId: account.id,
-          details: { role: input.role },
+          details: { name: account.name, role: input.role },
         });
         await this.queueLink(client, 'invite', account, caller.name);
         return { account: toSiteAccount(account) };
@@ -644,6 +644,7 @@ export class AccountsService {
         action: 'account.invitation_resent',
         targetType: 'account',
         targetId: id,
+        details: { name: account.name },
       });
       await this.queueLink(client, 'invite', account, caller.name);
       return { account: toSiteAccount(account) };
@@ -720,7 +721,7 @@ export class AccountsService {
     caller: TCaller,
     id: string,
     visitorIp: string,
-    action: string,
+    action: Extract<TAuditAction, `account.${string}`>,
     change: (
       accounts: AccountsRepository,
       target: TAccount,
@@ -749,7 +750,8 @@ export class AccountsService {
         action,
         targetType: 'account',
         targetId: id,
-        details,
+        // Named as they were then, so the log reads the same after a rename.
+        details: { name: target.name, ...details },
       });
       return { account: toSiteAccount(updated) };
     });
@@ -770,7 +772,7 @@ export class AccountsService {
   private async endSessions(
     caller: TCaller,
     visitorIp: string,
-    action: string,
+    action: Extract<TAuditAction, `session.${string}`>,
     end: (sessions: SessionsRepository) => Promise<string[]>,
   ): Promise<number> {
     const hashes = await withTransaction(this.pool, async (client) => {

@@ -58,6 +58,11 @@ it('puts every message in the dev mailbox, and pnpm mail lists them', async () =
   expect(readFileSync(join(folder, '0000000002.html'), 'utf8')).toContain(
     `/staff/applications/${order.id}`,
   );
+  // Each says whom it is for, in the message and in its entry: the dev mailbox labels it so.
+  expect(eml).toMatch(/^X-Pets-Reader: adopter$/m);
+  const readerOf = (name: string) =>
+    (JSON.parse(readFileSync(join(folder, `${name}.json`), 'utf8')) as { reader?: string }).reader;
+  expect([readerOf('0000000001'), readerOf('0000000002')]).toEqual(['adopter', 'staff']);
 
   const listed = await runCliProcess(['mail'], {
     DATABASE_URL: api.database.url,

@@ -1,4 +1,4 @@
-import { PLAN_TITLES, type TPlan } from '@pets/contract/rules';
+import { formatOrderReference, PLAN_TITLES, type TPlan } from '@pets/contract/rules';
 import {
   DECLINE_REASON_WORDS,
   ORDER_CONFIRMATION_HOURS,
@@ -259,7 +259,9 @@ const petLink = (context: TMailContext, data: TApplicationMailData) =>
 const StatusLink = ({ data, context }: { data: TApplicationMailData; context: TMailContext }) => (
   <Text style={{ fontSize: '14px', color: colors.muted }}>
     {'Follow your application at any time: '}
-    <Link href={context.statusUrl(data.orderId)}>{`application A-${data.orderId}`}</Link>
+    <Link
+      href={context.statusUrl(data.orderId)}
+    >{`application ${formatOrderReference(data.orderId)}`}</Link>
     {` (this private link works for ${ORDER_LINK_DAYS} days; ask for fresh links on our site whenever you need them).`}
   </Text>
 );
@@ -271,7 +273,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`One more step, ${data.adopterName}`}</Heading>
-        <P>{`Thank you for applying to adopt ${data.petName}. To send your application (A-${data.orderId}) to us, confirm it within ${ORDER_CONFIRMATION_HOURS} hours: open its page and press "Confirm my application".`}</P>
+        <P>{`Thank you for applying to adopt ${data.petName}. To send your application (${formatOrderReference(data.orderId)}) to us, confirm it within ${ORDER_CONFIRMATION_HOURS} hours: open its page and press "Confirm my application".`}</P>
         <Button href={context.statusUrl(data.orderId)} style={buttonStyle}>
           Confirm my application
         </Button>
@@ -284,7 +286,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`Thank you, ${data.adopterName}`}</Heading>
-        <P>{`We received your application to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)}. Your reference is A-${data.orderId}.`}</P>
+        <P>{`We received your application to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)}. Your reference is ${formatOrderReference(data.orderId)}.`}</P>
         <P>{`Other people may apply for ${data.petName} too. We read every application, choose the home that suits ${data.petName} best, and write to everyone who applied.`}</P>
         <Button href={petLink(context, data)} style={buttonStyle}>{`See ${data.petName}`}</Button>
       </>
@@ -295,7 +297,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`Good news, ${data.adopterName}`}</Heading>
-        <P>{`We have approved your application (A-${data.orderId}) to adopt ${data.petName}. We are keeping ${data.petName} for you.`}</P>
+        <P>{`We have approved your application (${formatOrderReference(data.orderId)}) to adopt ${data.petName}. We are keeping ${data.petName} for you.`}</P>
         <P>{`Come and meet ${data.petName} at ${context.store.address} (${context.store.openingHours}). Please bring photo ID, proof of address, and a carrier or lead for the journey home. Call us on ${context.store.phone} if you would like to agree a time.`}</P>
       </>
     ),
@@ -305,7 +307,7 @@ const TEMPLATES = {
     body: (data) => (
       <>
         <Heading as="h1">You are on the waiting list</Heading>
-        <P>{`Dear ${data.adopterName}, we have approved another application for ${data.petName}, so yours (A-${data.orderId}) is now on the waiting list. If that adoption does not go ahead, we will look at the waiting list in the order people applied, and write to you.`}</P>
+        <P>{`Dear ${data.adopterName}, we have approved another application for ${data.petName}, so yours (${formatOrderReference(data.orderId)}) is now on the waiting list. If that adoption does not go ahead, we will look at the waiting list in the order people applied, and write to you.`}</P>
       </>
     ),
   },
@@ -314,7 +316,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`${data.petName} is available again`}</Heading>
-        <P>{`Dear ${data.adopterName}, the adoption that was going ahead for ${data.petName} will not happen after all. Your application (A-${data.orderId}) is still with us and we will be in touch soon.`}</P>
+        <P>{`Dear ${data.adopterName}, the adoption that was going ahead for ${data.petName} will not happen after all. Your application (${formatOrderReference(data.orderId)}) is still with us and we will be in touch soon.`}</P>
         <Button href={petLink(context, data)} style={buttonStyle}>{`See ${data.petName}`}</Button>
       </>
     ),
@@ -324,7 +326,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`Thank you for applying, ${data.adopterName}`}</Heading>
-        <P>{`We are sorry: we will not be going ahead with your application (A-${data.orderId}) to adopt ${data.petName}. ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'].adopter}`}</P>
+        <P>{`We are sorry: we will not be going ahead with your application (${formatOrderReference(data.orderId)}) to adopt ${data.petName}. ${DECLINE_REASON_WORDS[data.declineReason ?? 'other'].adopter}`}</P>
         {data.declineNote ? <P>{data.declineNote}</P> : null}
         <P>{`Many other animals are looking for a home, and you are welcome to apply again. Write to us at ${context.store.email} with any question.`}</P>
         <Button href={`${context.siteUrl}/`} style={buttonStyle}>
@@ -347,7 +349,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">Your application is cancelled</Heading>
-        <P>{`Dear ${data.adopterName}, your application (A-${data.orderId}) to adopt ${data.petName} is cancelled. If that is a mistake, write to us at ${context.store.email}.`}</P>
+        <P>{`Dear ${data.adopterName}, your application (${formatOrderReference(data.orderId)}) to adopt ${data.petName} is cancelled. If that is a mistake, write to us at ${context.store.email}.`}</P>
       </>
     ),
   },
@@ -356,7 +358,7 @@ const TEMPLATES = {
     body: (data, context) => (
       <>
         <Heading as="h1">{`A question for you, ${data.adopterName}`}</Heading>
-        <P>{`We are reading your application (A-${data.orderId}) to adopt ${data.petName}, and would like to ask:`}</P>
+        <P>{`We are reading your application (${formatOrderReference(data.orderId)}) to adopt ${data.petName}, and would like to ask:`}</P>
         <Text
           style={{
             fontSize: '16px',
@@ -373,11 +375,11 @@ const TEMPLATES = {
     ),
   },
   'staff-new-application': {
-    subject: (data) => `New application A-${data.orderId} for ${data.petName}`,
+    subject: (data) => `New application ${formatOrderReference(data.orderId)} for ${data.petName}`,
     body: (data, context) => (
       <>
         <Heading as="h1">{`New application for ${data.petName}`}</Heading>
-        <P>{`${data.adopterName} applied to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)} (A-${data.orderId}).`}</P>
+        <P>{`${data.adopterName} applied to adopt ${data.petName} on ${dateIn(context.store.timeZone, data.placedAt)} (${formatOrderReference(data.orderId)}).`}</P>
         <Button href={`${context.siteUrl}/staff/applications/${data.orderId}`} style={buttonStyle}>
           Open the application
         </Button>
@@ -396,7 +398,7 @@ const LINKS: TTemplate<TLinksMailData> = {
       {data.applications.map((application) => (
         <Text key={application.orderId} style={{ fontSize: '16px', lineHeight: '24px' }}>
           <Link href={context.statusUrl(application.orderId)}>
-            {`${application.petName} (A-${application.orderId})`}
+            {`${application.petName} (${formatOrderReference(application.orderId)})`}
           </Link>
           {` · ${ORDER_STATUS_WORDS[application.status]} · applied ${dateIn(context.store.timeZone, application.placedAt)}`}
         </Text>
@@ -418,7 +420,7 @@ const DIGEST: TTemplate<TDigestMailData> = {
       {data.applications.map((application) => (
         <Text key={application.orderId} style={{ fontSize: '16px', lineHeight: '24px' }}>
           <Link href={`${context.siteUrl}/staff/applications/${application.orderId}`}>
-            {`A-${application.orderId}: ${application.adopterName} for ${application.petName}`}
+            {`${formatOrderReference(application.orderId)}: ${application.adopterName} for ${application.petName}`}
           </Link>
           {` · ${dateIn(context.store.timeZone, application.placedAt)}`}
         </Text>

@@ -82,6 +82,7 @@ export const mailboxTransport = (folder: string): TMailTransport => {
         date: mail.date.toISOString(),
         text: mail.text,
         html: mail.html,
+        ...(mail.reader ? { reader: mail.reader } : {}),
       };
       await write(`${mailboxFileName(mail.id)}.eml`, eml);
       await write(`${mailboxFileName(mail.id)}.html`, mail.html);

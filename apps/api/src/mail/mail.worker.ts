@@ -1,6 +1,7 @@
 import type { MailRepository } from '@pets/store/mail.repository';
 import type { Logger } from 'pino';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
+import { mailReaderOf } from './mail-readers';
 import {
   isMailTemplate,
   renderMail,
@@ -126,6 +127,10 @@ export const startMailWorker = async ({
         from,
         to: claimed.recipient,
         ...rendered,
+        reader: mailReaderOf({ template: claimed.template, data: claimed.data } as Pick<
+          TMailRequest,
+          'template' | 'data'
+        >),
         messageId: messageIdOf(claimed.id, claimed.createdAt, siteUrl),
         date: new Date(),
       });

@@ -1,3 +1,4 @@
+import { MAIL_READER_HEADER, type TMailReader } from '@pets/contract/rules';
 import { encode as encodeBase64, wrap as wrapBase64 } from 'nodemailer/lib/base64';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type MimeNode from 'nodemailer/lib/mime-node';
@@ -15,6 +16,8 @@ export type TMimeMail = {
   date: Date;
   /** Header fields of its own (List-Unsubscribe, say). */
   headers?: Record<string, string>;
+  /** Whom it is for: written as MAIL_READER_HEADER. */
+  reader?: TMailReader;
 };
 
 /**
@@ -30,7 +33,7 @@ export const composeTree = (mail: TMimeMail): MimeNode =>
     text: mail.text,
     messageId: mail.messageId,
     date: mail.date,
-    headers: mail.headers,
+    headers: mail.reader ? { ...mail.headers, [MAIL_READER_HEADER]: mail.reader } : mail.headers,
   }).compile();
 
 /** A leaf's body in its transfer encoding, as nodemailer's encoder streams would write it. */

@@ -8,8 +8,9 @@ import { Caller } from '../http/caller.decorator';
 import { PlansService } from './plans.service';
 
 /**
- * The back office's plan requests (`siteContract.plans`, /internal/plans): staff and admins'
- * sessions only, through the site (AdmissionGuard answers 404 to anyone else, 403 to developers).
+ * The back office's plan requests (`siteContract.plans`, /internal/plans): staff and admins read
+ * them, admins alone decide them and set limits (the contract's access; AdmissionGuard answers 403
+ * to staff and developers there), through the site only (404 to anyone else).
  */
 @Controller()
 export class PlansController {

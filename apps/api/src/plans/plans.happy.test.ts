@@ -18,9 +18,9 @@ import { errorBody, startTestApi, type TTestApi } from '../test/api-harness';
 import { startSmtpServer, type TTestSmtpServer } from '../test/smtp-server';
 
 /**
- * Plans over real HTTP (issue 27, §4.5): a developer asks for another plan through the site, staff
- * approve or decline it in the back office, the developer is emailed (a real SMTP server), and the
- * organisation's keys get the new limits: at once on this instance, within the key cache's 5 s on
+ * Plans over real HTTP (issue 27, §4.5): a developer asks for another plan through the site, an
+ * admin approves or declines it in the back office (staff only read it), the developer is emailed
+ * (a real SMTP server), and the organisation's keys get the new limits: at once on this instance, within the key cache's 5 s on
  * another instance of the same database (its cache clock skips time instead of waiting).
  */
 
@@ -28,6 +28,7 @@ let smtp: TTestSmtpServer;
 let api: TTestApi;
 let site: TTestSite;
 let staff: TSignedIn;
+let admin: TSignedIn;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -35,7 +36,8 @@ beforeAll(async () => {
     env: { ...ACCOUNT_TEST_ENV, SMTP_URL: smtp.url, SITE_URL: 'https://adopt.example' },
   });
   site = await testSite(api);
-  staff = await signInAs(site, await createAccount(api, 'staff', { name: 'Anna Ortiz' }));
+  staff = await signInAs(site, await createAccount(api, 'staff', { name: 'Tom Staff' }));
+  admin = await signInAs(site, await createAccount(api, 'admin', { name: 'Anna Ortiz' }));
 }, 60_000);
 
 afterAll(async () => {
@@ -81,13 +83,15 @@ const mailTo = async (to: string, before: number) => {
   }
 };
 
-describe('a developer asks for Pro and staff approve', () => {
+describe('a developer asks for Pro and an admin approves', () => {
   it('changes the limit of the keys within the cache delay everywhere, and emails the developer', async () => {
     const { account, signedIn: developer } = await newDeveloper();
     const key = await createKey(developer);
     let otherNow = 0;
+    // A second replica of the same deployment: its mail worker may send the decision, so it has
+    // the same mail server.
     const other = await startTestApi({
-      env: ACCOUNT_TEST_ENV,
+      env: { ...ACCOUNT_TEST_ENV, SMTP_URL: smtp.url, SITE_URL: 'https://adopt.example' },
       database: api.database,
       keyCache: { now: () => otherNow },
     });
@@ -113,7 +117,7 @@ describe('a developer asks for Pro and staff approve', () => {
       expect(requests.map((each) => each.id)).toContain(request.id);
 
       const before = smtp.received.length;
-      const decided = await as(staff, `/plans/requests/${request.id}/decide`, {
+      const decided = await as(admin, `/plans/requests/${request.id}/decide`, {
         decision: 'approve',
         note: 'Welcome aboard.',
       });
@@ -151,17 +155,17 @@ describe('a developer asks for Pro and staff approve', () => {
   });
 });
 
-describe('staff hear of a new request', () => {
-  it('emails every active admin and staff member (not a deactivated one, not developers), linking to the queue', async () => {
-    const admin = await createAccount(api, 'admin', { name: 'Bo Admin' });
-    const former = await createAccount(api, 'staff', { name: 'Former Staff' });
+describe('admins hear of a new request', () => {
+  it('emails every active admin (not staff, who do not decide, nor a deactivated admin, nor developers), linking to the queue', async () => {
+    const bo = await createAccount(api, 'admin', { name: 'Bo Admin' });
+    const former = await createAccount(api, 'admin', { name: 'Former Admin' });
     await new AccountsRepository(api.pool).setStatus(former.id, 'deactivated');
     const { account, signedIn: developer } = await newDeveloper();
     const before = smtp.received.length;
 
     const request = await requestPlan(developer, 'pro', 'We sync 40 shelters.');
 
-    const toAnna = await mailTo(staff.account.email, before);
+    const toAnna = await mailTo(admin.account.email, before);
     expect(toAnna.subject).toBe(`${request.organization.name} asks for the Pro plan`);
     expect(toAnna.text).toContain('HELLO ANNA ORTIZ');
     expect(toAnna.text).toContain(
@@ -169,18 +173,19 @@ describe('staff hear of a new request', () => {
     );
     expect(toAnna.text).toContain('Their message: We sync 40 shelters.');
     expect(toAnna.text).toContain('https://adopt.example/staff/plans');
-    const toAdmin = await mailTo(admin.email, before);
-    expect(toAdmin.text).toContain('HELLO BO ADMIN');
+    const toBo = await mailTo(bo.email, before);
+    expect(toBo.text).toContain('HELLO BO ADMIN');
 
-    // Queued in the request's transaction: the outbox has one row per active person, and none
-    // for the deactivated account or the developer.
+    // Queued in the request's transaction: the outbox has one row per active admin, and none for
+    // staff, the deactivated admin or the developer.
     const queued = await api.pool.query<{ recipient: string }>(
       `select recipient from mail_messages where template = 'plan-request-received' and data->>'organizationName' = $1`,
       [request.organization.name],
     );
     const recipients = queued.rows.map((row) => row.recipient);
-    expect(recipients).toContain(staff.account.email);
-    expect(recipients).toContain(admin.email);
+    expect(recipients).toContain(admin.account.email);
+    expect(recipients).toContain(bo.email);
+    expect(recipients).not.toContain(staff.account.email);
     expect(recipients).not.toContain(former.email);
     expect(recipients).not.toContain(account.email);
   });
@@ -198,7 +203,7 @@ describe('staff hear of a new request', () => {
     expect(queued.rows.length).toBeGreaterThan(0);
   });
 
-  it(`asking and withdrawing in a loop stops after ${MAX_PLAN_REQUESTS_PER_DAY} requests a day (403), so staff get ${MAX_PLAN_REQUESTS_PER_DAY} emails, not one per loop; other organisations still ask`, async () => {
+  it(`asking and withdrawing in a loop stops after ${MAX_PLAN_REQUESTS_PER_DAY} requests a day (403), so admins get ${MAX_PLAN_REQUESTS_PER_DAY} emails, not one per loop; other organisations still ask`, async () => {
     const { signedIn: developer } = await newDeveloper();
     let organization = { id: '', name: '' };
     for (let asked = 0; asked < MAX_PLAN_REQUESTS_PER_DAY; asked++) {
@@ -216,7 +221,7 @@ describe('staff hear of a new request', () => {
     });
     const queued = await api.pool.query<{ count: number }>(
       `select count(*)::int as count from mail_messages where template = 'plan-request-received' and recipient = $1 and data->>'organizationName' = $2`,
-      [staff.account.email, organization.name],
+      [admin.account.email, organization.name],
     );
     expect(queued.rows[0]?.count).toBe(MAX_PLAN_REQUESTS_PER_DAY);
 
@@ -312,7 +317,7 @@ describe('Enterprise', () => {
     const key = await createKey(developer);
     const request = await requestPlan(developer, 'enterprise');
 
-    const without = await as(staff, `/plans/requests/${request.id}/decide`, {
+    const without = await as(admin, `/plans/requests/${request.id}/decide`, {
       decision: 'approve',
     });
     expect(without.status).toBe(400);
@@ -321,7 +326,7 @@ describe('Enterprise', () => {
       message:
         'rpm: enterprise organisations need both custom limits: rpm (per minute) and rpd (per day)',
     });
-    const backwards = await as(staff, `/plans/requests/${request.id}/decide`, {
+    const backwards = await as(admin, `/plans/requests/${request.id}/decide`, {
       decision: 'approve',
       rpm: 5000,
       rpd: 100,
@@ -329,7 +334,7 @@ describe('Enterprise', () => {
     expect(backwards.status).toBe(400);
     expect((await errorBody(backwards)).message).toBe('rpd: rpd must be at least rpm');
 
-    const approved = await as(staff, `/plans/requests/${request.id}/decide`, {
+    const approved = await as(admin, `/plans/requests/${request.id}/decide`, {
       decision: 'approve',
       rpm: 2500,
       rpd: 2_000_000,
@@ -344,9 +349,9 @@ describe('Enterprise', () => {
     });
     expect(await limitHeader(api, key)).toBe('2500');
 
-    // Staff set the organisation's limits again later.
+    // An admin sets the organisation's limits again later.
     const organizationId = request.organization.id;
-    const set = await as(staff, `/plans/organizations/${organizationId}/limits`, {
+    const set = await as(admin, `/plans/organizations/${organizationId}/limits`, {
       rpm: 4000,
       rpd: 3_000_000,
     });
@@ -360,7 +365,7 @@ describe('Enterprise', () => {
   it('limits cannot be set on an organisation of a fixed plan', async () => {
     const { signedIn: developer } = await newDeveloper();
     const request = await requestPlan(developer, 'business');
-    const set = await as(staff, `/plans/organizations/${request.organization.id}/limits`, {
+    const set = await as(admin, `/plans/organizations/${request.organization.id}/limits`, {
       rpm: 10,
       rpd: 100,
     });
@@ -377,7 +382,7 @@ describe('declining, withdrawing, one at a time', () => {
     const key = await createKey(developer);
     const request = await requestPlan(developer, 'business');
     const before = smtp.received.length;
-    const declined = await as(staff, `/plans/requests/${request.id}/decide`, {
+    const declined = await as(admin, `/plans/requests/${request.id}/decide`, {
       decision: 'decline',
       note: 'Pro covers your traffic: ask again when you need more.',
     });
@@ -395,7 +400,7 @@ describe('declining, withdrawing, one at a time', () => {
     expect(mail.text).toContain('Pro covers your traffic: ask again when you need more.');
 
     // Decided once only.
-    const again = await as(staff, `/plans/requests/${request.id}/decide`, { decision: 'approve' });
+    const again = await as(admin, `/plans/requests/${request.id}/decide`, { decision: 'approve' });
     expect(again.status).toBe(409);
     expect((await errorBody(again)).code).toBe('plan_request_conflict');
   });
@@ -430,7 +435,7 @@ describe('declining, withdrawing, one at a time', () => {
 });
 
 describe('who may decide', () => {
-  it('a developer cannot (403); an admin and staff can', async () => {
+  it('only an admin: a developer and a staff member are refused (403 forbidden), staff still read the queue', async () => {
     const { signedIn: developer } = await newDeveloper();
     const request = await requestPlan(developer, 'pro');
     const byDeveloper = await as(developer, `/plans/requests/${request.id}/decide`, {
@@ -442,7 +447,32 @@ describe('who may decide', () => {
     const partner = await api.fetch('/internal/plans/requests');
     expect(partner.status).toBe(404);
 
-    const admin = await signInAs(site, await createAccount(api, 'admin'));
+    // Staff read the requests, but neither decide nor set an organisation's limits.
+    const listed = await as(staff, '/plans/requests?status=pending');
+    expect(listed.status).toBe(200);
+    expect(
+      ((await listed.json()) as { requests: TPlanRequest[] }).requests.map((each) => each.id),
+    ).toContain(request.id);
+    const byStaff = await as(staff, `/plans/requests/${request.id}/decide`, {
+      decision: 'approve',
+    });
+    expect(byStaff.status).toBe(403);
+    expect(await errorBody(byStaff)).toEqual({
+      status: 403,
+      code: 'forbidden',
+      message: 'This is for admin accounts only.',
+    });
+    const limits = await as(staff, `/plans/organizations/${request.organization.id}/limits`, {
+      rpm: 10,
+      rpd: 100,
+    });
+    expect(limits.status).toBe(403);
+    expect((await errorBody(limits)).code).toBe('forbidden');
+    const pending = (await (await as(staff, '/plans/requests?status=pending')).json()) as {
+      requests: TPlanRequest[];
+    };
+    expect(pending.requests.find((each) => each.id === request.id)?.status).toBe('pending');
+
     const byAdmin = await as(admin, `/plans/requests/${request.id}/decide`, {
       decision: 'decline',
     });

@@ -171,7 +171,12 @@ export class PlansService {
           action: 'plan.requested',
           targetType: 'plan_request',
           targetId: id,
-          details: { organizationId: organization.id, from: organization.plan, to: input.plan },
+          details: {
+            organizationId: organization.id,
+            organizationName: organization.name,
+            from: organization.plan,
+            to: input.plan,
+          },
         });
         const created = (await plans.find(id)) as TPlanRequestRow;
         await this.queueRequestMail(client, created);
@@ -201,7 +206,12 @@ export class PlansService {
         action: 'plan.withdrawn',
         targetType: 'plan_request',
         targetId: id,
-        details: { organizationId: developer.organizationId },
+        details: {
+          organizationId: developer.organizationId,
+          organizationName: existing.organizationName,
+          from: existing.currentPlan,
+          to: existing.requestedPlan,
+        },
       });
       return toPlanRequestView((await plans.find(id)) as TPlanRequestRow);
     });
@@ -271,6 +281,7 @@ export class PlansService {
         targetId: id,
         details: {
           organizationId: request.organizationId,
+          organizationName: request.organizationName,
           from: request.currentPlan,
           to: request.requestedPlan,
           ...(rateLimitPerMinute === null ? {} : { rpm: rateLimitPerMinute, rpd: rateLimitPerDay }),
@@ -316,6 +327,7 @@ export class PlansService {
         targetType: 'organization',
         targetId: organizationId,
         details: {
+          organizationName: organization.name,
           rpm: limits.rpm,
           rpd: limits.rpd,
           before: { rpm: organization.rateLimitPerMinute, rpd: organization.rateLimitPerDay },
@@ -375,8 +387,9 @@ export class PlansService {
    * request that rolls back emails nobody), within PLAN_REQUEST_MAILS_PER_HOUR each.
    */
   private async queueRequestMail(client: PoolClient, request: TPlanRequestRow): Promise<void> {
-    const staff = await new AccountsRepository(client).activeStaff();
-    for (const person of staff) {
+    // Only admins decide plan requests: staff are not written to about one.
+    const admins = await new AccountsRepository(client).activeAdmins();
+    for (const person of admins) {
       const data: TPlanRequestedMailData = {
         name: person.name,
         organizationName: request.organizationName,

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { mailboxFileName } from '@pets/contract/rules';
+import { MAIL_READER_HEADER, MAIL_READERS, mailboxFileName } from '@pets/contract/rules';
 import type { TDevMailboxEntry } from '@pets/contract/schemas';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -30,6 +30,10 @@ export const startSmtpInbox = async (folder: string): Promise<TSmtpInbox> => {
         (mail) => {
           count += 1;
           const id = String(count);
+          // Whom the API says the message is for, as the dev mailbox keeps it.
+          const reader = MAIL_READERS.find(
+            (each) => each === mail.headers.get(MAIL_READER_HEADER.toLowerCase()),
+          );
           const entry: TDevMailboxEntry = {
             id,
             from: mail.from?.text ?? '',
@@ -40,6 +44,7 @@ export const startSmtpInbox = async (folder: string): Promise<TSmtpInbox> => {
             date: new Date().toISOString(),
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
+            ...(reader ? { reader } : {}),
           };
           const path = join(folder, `${mailboxFileName(id)}.json`);
           writeFileSync(`${path}.tmp`, JSON.stringify(entry));

@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { SiteFrame } from '@/components/site-frame';
 import { SiteHeader } from '@/components/site-header';
 import { StoreFooter } from '@/components/store-visit';
 import { storeConfig } from '@/env';
@@ -55,14 +56,17 @@ const RootLayout = ({ children }: { children: ReactNode }) => (
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Header />
-      <main id="main" className="page" tabIndex={-1}>
+      <SiteFrame
+        header={<Header />}
+        footer={
+          <footer className="site-footer">
+            <StoreFooter />
+            <StaffDoor />
+          </footer>
+        }
+      >
         {children}
-      </main>
-      <footer className="site-footer">
-        <StoreFooter />
-        <StaffDoor />
-      </footer>
+      </SiteFrame>
     </body>
   </html>
 );

@@ -4,7 +4,9 @@ import {
   ADOPTER_EMAIL_MAX_LENGTH,
   ADOPTER_NAME_MAX_LENGTH,
   ADOPTER_PHONE_MAX_LENGTH,
+  ORDER_HOUSEHOLD_MAX_LENGTH,
   ORDER_MESSAGE_MAX_LENGTH,
+  ORDER_OTHER_ANIMALS_MAX_LENGTH,
 } from '@pets/contract/rules';
 import Link from 'next/link';
 import {
@@ -30,6 +32,8 @@ const FIELD_IDS: Record<TAdoptFormField, string> = {
   name: 'adopter-name',
   email: 'adopter-email',
   phone: 'adopter-phone',
+  household: 'adopter-household',
+  otherAnimals: 'adopter-other-animals',
   message: 'adopter-message',
 };
 
@@ -129,11 +133,45 @@ export const AdoptForm = ({ petId, petName, token, action }: TProps) => {
       </Field>
 
       <Field
+        id={FIELD_IDS.household}
+        label="Who lives with you (optional)"
+        hint="Adults and children (with their ages), and your home: for example, two adults and a 7-year-old, a house with a garden."
+        error={errors.household}
+      >
+        {(control) => (
+          <input
+            {...control}
+            {...bind('household')}
+            type="text"
+            maxLength={ORDER_HOUSEHOLD_MAX_LENGTH}
+            className="input"
+          />
+        )}
+      </Field>
+
+      <Field
+        id={FIELD_IDS.otherAnimals}
+        label="Other animals at home (optional)"
+        hint="What they are and how old, or none: for example, a 10-year-old cat."
+        error={errors.otherAnimals}
+      >
+        {(control) => (
+          <input
+            {...control}
+            {...bind('otherAnimals')}
+            type="text"
+            maxLength={ORDER_OTHER_ANIMALS_MAX_LENGTH}
+            className="input"
+          />
+        )}
+      </Field>
+
+      <Field
         id={FIELD_IDS.message}
         label="A few words about your home (optional)"
         hint={
           <>
-            Who lives with you, a garden, other animals: anything that helps us match {petName}{' '}
+            A garden, your days, what you hope for: anything else that helps us match {petName}{' '}
             well. Up to {ORDER_MESSAGE_MAX_LENGTH} characters.
           </>
         }

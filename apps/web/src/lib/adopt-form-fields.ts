@@ -3,7 +3,14 @@
  * component) needs to render. The validation (adopt-form.ts, the contract's ZNewOrder, which brings
  * zod) is loaded by the form only when it is about to be sent.
  */
-export const ADOPT_FORM_FIELDS = ['name', 'email', 'phone', 'message'] as const;
+export const ADOPT_FORM_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'household',
+  'otherAnimals',
+  'message',
+] as const;
 export type TAdoptFormField = (typeof ADOPT_FORM_FIELDS)[number];
 export type TAdoptFormErrors = Partial<Record<TAdoptFormField, string>>;
 
@@ -25,4 +32,11 @@ export type TAdoptFormState = {
   token: string;
 };
 
-export const EMPTY_ADOPT_VALUES: TAdoptFormValues = { name: '', email: '', phone: '', message: '' };
+export const EMPTY_ADOPT_VALUES: TAdoptFormValues = {
+  name: '',
+  email: '',
+  phone: '',
+  household: '',
+  otherAnimals: '',
+  message: '',
+};

@@ -1,4 +1,8 @@
-import { ADOPTER_NAME_MAX_LENGTH, ORDER_MESSAGE_MAX_LENGTH } from '@pets/contract/schemas';
+import {
+  ADOPTER_NAME_MAX_LENGTH,
+  ORDER_MESSAGE_MAX_LENGTH,
+  ORDER_OTHER_ANIMALS_MAX_LENGTH,
+} from '@pets/contract/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   adoptFieldErrorsFromApi,
@@ -11,7 +15,7 @@ import {
 const ada = { ...EMPTY_ADOPT_VALUES, name: 'Ada Lovelace', email: 'ada@example.org' };
 
 describe('the apply form', () => {
-  it('reads the four fields as text, missing ones as empty', () => {
+  it('reads the six fields as text, missing ones as empty', () => {
     const data = new FormData();
     data.set('name', 'Ada');
     data.set('email', 'ada@example.org');
@@ -19,12 +23,16 @@ describe('the apply form', () => {
       name: 'Ada',
       email: 'ada@example.org',
       phone: '',
+      household: '',
+      otherAnimals: '',
       message: '',
     });
   });
 
-  it('leaves an empty phone and message out of the order', () => {
-    expect(toNewOrderInput(7, { ...ada, phone: ' ', message: '' })).toEqual({
+  it('leaves an empty phone and empty answers out of the order', () => {
+    expect(
+      toNewOrderInput(7, { ...ada, phone: ' ', household: ' ', otherAnimals: '', message: '' }),
+    ).toEqual({
       petId: 7,
       adopter: { name: 'Ada Lovelace', email: 'ada@example.org' },
     });
@@ -35,6 +43,8 @@ describe('the apply form', () => {
       name: ' Ada ',
       email: 'ada@example.org',
       phone: '+44 20 7946 0958',
+      household: ' Two adults ',
+      otherAnimals: 'A cat',
       message: ' We have a garden. ',
     });
     expect(result).toEqual({
@@ -42,19 +52,27 @@ describe('the apply form', () => {
       data: {
         petId: 7,
         adopter: { name: 'Ada', email: 'ada@example.org', phone: '+44 20 7946 0958' },
+        household: 'Two adults',
+        otherAnimals: 'A cat',
         message: 'We have a garden.',
       },
     });
   });
 
   it('puts a plain sentence under each field the contract refuses', () => {
-    const result = validateAdoptForm(7, { name: '', email: 'ada', phone: 'call me', message: '' });
+    const result = validateAdoptForm(7, {
+      ...EMPTY_ADOPT_VALUES,
+      email: 'ada',
+      phone: 'call me',
+      otherAnimals: 'x'.repeat(ORDER_OTHER_ANIMALS_MAX_LENGTH + 1),
+    });
     expect(result).toEqual({
       success: false,
       fieldErrors: {
         name: 'Enter your name.',
         email: 'Enter an email address like name@example.org.',
         phone: 'Phone must be digits, spaces and ( ) - . with an optional leading +.',
+        otherAnimals: `Other animals at home must be at most ${ORDER_OTHER_ANIMALS_MAX_LENGTH} characters.`,
       },
     });
     const empty = validateAdoptForm(7, EMPTY_ADOPT_VALUES);

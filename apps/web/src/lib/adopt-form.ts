@@ -27,6 +27,8 @@ const PATHS: Record<TAdoptFormField, string> = {
   name: 'adopter.name',
   email: 'adopter.email',
   phone: 'adopter.phone',
+  household: 'household',
+  otherAnimals: 'otherAnimals',
   message: 'message',
 };
 
@@ -34,6 +36,8 @@ const LABELS: Record<TAdoptFormField, string> = {
   name: 'Your name',
   email: 'Email',
   phone: 'Phone',
+  household: 'Who lives with you',
+  otherAnimals: 'Other animals at home',
   message: 'Your message',
 };
 
@@ -46,11 +50,13 @@ export const readAdoptFormValues = (data: FormData): TAdoptFormValues => {
     name: text('name'),
     email: text('email'),
     phone: text('phone'),
+    household: text('household'),
+    otherAnimals: text('otherAnimals'),
     message: text('message'),
   };
 };
 
-/** The input ZNewOrder is given: an empty phone or message is left out, not sent as "". */
+/** The input ZNewOrder is given: an empty optional answer is left out, not sent as "". */
 export const toNewOrderInput = (
   petId: number,
   values: TAdoptFormValues,
@@ -60,8 +66,10 @@ export const toNewOrderInput = (
     adopter.phone = values.phone;
   }
   const input: Record<string, unknown> = { petId, adopter };
-  if (values.message.trim() !== '') {
-    input.message = values.message;
+  for (const field of ['household', 'otherAnimals', 'message'] as const) {
+    if (values[field].trim() !== '') {
+      input[field] = values[field];
+    }
   }
   return input;
 };

@@ -1,7 +1,7 @@
 import 'server-only';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mailboxFileName } from '@pets/contract/rules';
+import { mailboxFileName, type TMailReader } from '@pets/contract/rules';
 import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/schemas';
 
 /**
@@ -38,3 +38,10 @@ export const readDevMail = async (
   id: string,
 ): Promise<TDevMailboxEntry | undefined> =>
   /^\d{1,19}$/.test(id) ? readEntry(folder, `${mailboxFileName(id)}.json`) : undefined;
+
+/** Whom a message is for (its `reader`), as the dev mailbox labels it. */
+export const MAIL_READER_WORDS: Record<TMailReader, { reader: string; sees: string }> = {
+  adopter: { reader: 'the adopter', sees: 'As the adopter sees it' },
+  staff: { reader: 'a staff member', sees: 'As the staff member sees it' },
+  developer: { reader: 'a developer', sees: 'As the developer sees it' },
+};

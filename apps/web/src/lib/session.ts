@@ -113,6 +113,15 @@ export const isSignedIn = async (area: TSignInArea = 'staff'): Promise<boolean> 
   return (await liveSessionIn(area)) !== undefined;
 };
 
+/** The signed-in staff member (name and role), or undefined: for the back office's header. */
+export const currentStaff = async (): Promise<TStaffMember | undefined> => {
+  if (!(await cookies()).has(SESSION_COOKIE_NAME)) {
+    return undefined;
+  }
+  const session = await liveSession();
+  return session && { name: session.name, role: session.role, accountId: session.accountId };
+};
+
 /** The signed-in person's credential, or undefined. Only server actions and the API clients use it. */
 export const staffKey = async (): Promise<string | undefined> => (await liveSession())?.credential;
 

@@ -123,7 +123,7 @@ export type TOrdersPage = { orders: TOrder[]; nextCursor?: string };
 
 export const listOrders = (
   apiKey: string,
-  query: Partial<Pick<TListOrdersQuery, 'status' | 'petId' | 'cursor' | 'limit'>>,
+  query: Partial<Pick<TListOrdersQuery, 'status' | 'petId' | 'q' | 'cursor' | 'limit'>>,
 ): Promise<TStaffResult<TOrdersPage>> =>
   call(
     'listOrders',

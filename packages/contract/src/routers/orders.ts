@@ -94,7 +94,9 @@ export const ordersRouter = c.router({
     summary: 'List adoption orders',
     description:
       'Adoption orders, newest first, at most `limit` of them: those placed with the calling key ' +
-      '(a new key has none), or every order for a staff key. Filter with `status` and `petId`; ' +
+      '(a new key has none), or every order for a staff key. Filter with `status` and `petId`, ' +
+      "and find orders by the adopter's name, email address or the application's reference " +
+      'with `q`; ' +
       'further pages as for `GET /v1/pets`. For an incremental sync, `updatedSince` and ' +
       '`sort=updatedAt` (the order changed longest ago first) walk what changed since a moment.',
     query: ZListOrdersQuery,

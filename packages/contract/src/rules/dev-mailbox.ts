@@ -3,3 +3,13 @@
 
 /** Sorted by name is sorted by id. */
 export const mailboxFileName = (id: string): string => id.padStart(10, '0');
+
+/**
+ * Whom a message of the store is for: an adopter (or someone looking for an animal), a staff
+ * member or admin of the store, or a developer of the portal. The API says so in each message's
+ * MAIL_READER_HEADER, so the dev mailbox (and a test's mail server) can label it.
+ */
+export const MAIL_READERS = ['adopter', 'staff', 'developer'] as const;
+export type TMailReader = (typeof MAIL_READERS)[number];
+
+export const MAIL_READER_HEADER = 'X-Pets-Reader';

@@ -5,6 +5,7 @@ export * from './cursor';
 export * from './dev-mailbox';
 export * from './etag';
 export * from './link';
+export * from './order-reference';
 export * from './password';
 export * from './pet-words';
 export * from './phone';

@@ -33,3 +33,8 @@ export const ADOPTER_NAME_MAX_LENGTH = 100;
 export const ADOPTER_EMAIL_MAX_LENGTH = 254;
 export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
 export const ORDER_MESSAGE_MAX_LENGTH = 1000;
+/** An application's "who lives with you" and "other animals at home": a line or two each. */
+export const ORDER_HOUSEHOLD_MAX_LENGTH = 200;
+export const ORDER_OTHER_ANIMALS_MAX_LENGTH = 200;
+/** Longest `q` of listOrders: a whole email address fits. */
+export const ORDER_SEARCH_MAX_LENGTH = ADOPTER_EMAIL_MAX_LENGTH;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAIL_READERS } from '../rules/dev-mailbox';
 
 /**
  * The dev mailbox: where the API's mail worker puts every message when no mail server is
@@ -17,5 +18,7 @@ export const ZDevMailboxEntry = z.object({
   date: z.string().datetime(),
   text: z.string(),
   html: z.string(),
+  /** Whom it is for (its MAIL_READER_HEADER); absent in messages written before it was said. */
+  reader: z.enum(MAIL_READERS).optional(),
 });
 export type TDevMailboxEntry = z.infer<typeof ZDevMailboxEntry>;

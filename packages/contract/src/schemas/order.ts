@@ -1,12 +1,17 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
+import { formatOrderReference, parseOrderReference } from '../rules/order-reference';
 import { PHONE_MIN_LENGTH, PHONE_PATTERN, PHONE_PATTERN_MESSAGE } from '../rules/phone';
 import {
   ADOPTER_EMAIL_MAX_LENGTH,
   ADOPTER_NAME_MAX_LENGTH,
   ADOPTER_PHONE_MAX_LENGTH,
+  nameSearchWords,
+  ORDER_HOUSEHOLD_MAX_LENGTH,
   ORDER_MESSAGE_MAX_LENGTH,
+  ORDER_OTHER_ANIMALS_MAX_LENGTH,
+  ORDER_SEARCH_MAX_LENGTH,
 } from '../rules/values';
 import { KEY_START_MAX_LENGTH } from './api-key';
 import {
@@ -169,7 +174,10 @@ export {
   ADOPTER_EMAIL_MAX_LENGTH,
   ADOPTER_NAME_MAX_LENGTH,
   ADOPTER_PHONE_MAX_LENGTH,
+  ORDER_HOUSEHOLD_MAX_LENGTH,
   ORDER_MESSAGE_MAX_LENGTH,
+  ORDER_OTHER_ANIMALS_MAX_LENGTH,
+  ORDER_SEARCH_MAX_LENGTH,
 };
 
 export const ZAdopter = extendApi(
@@ -212,6 +220,21 @@ const ZOrderMessage = z
   .max(ORDER_MESSAGE_MAX_LENGTH, `must be at most ${ORDER_MESSAGE_MAX_LENGTH} characters`)
   .describe('A note for the store (optional).');
 
+/** A short answer of the application form: trimmed, at most `max` characters. */
+const applicationAnswer = (max: number, description: string) =>
+  z
+    .string({ invalid_type_error: 'must be a string' })
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .describe(description);
+
+const HOUSEHOLD_DESCRIPTION =
+  'Who lives with the adopter, and their home, in their words (optional), e.g. ' +
+  '`Two adults and a 7-year-old; a house with a garden`. An addition to the spec.';
+const OTHER_ANIMALS_DESCRIPTION =
+  'The animals already at home, in their words (optional), e.g. `A 10-year-old cat`, or ' +
+  '`None`. An addition to the spec.';
+
 export const ZOrderHistoryEntry = extendApi(
   z.object({
     at: instant('When the change happened (RFC 3339, UTC).'),
@@ -244,6 +267,18 @@ export const ZOrderHistoryEntry = extendApi(
 );
 export type TOrderHistoryEntry = z.infer<typeof ZOrderHistoryEntry>;
 
+/**
+ * Whether a history entry is a step only the adopter takes: applying (the first entry, whichever
+ * key carried it), confirming from their email (ORDER_CONFIRMATION) and withdrawing from its
+ * private link (ORDER_WITHDRAWAL). The store's steps name the person who took them (`byName`) or
+ * the key; the schedule's say so (`by: schedule`).
+ */
+export const isAdopterStep = (entry: Pick<TOrderHistoryEntry, 'from' | 'to' | 'by'>): boolean =>
+  entry.from === undefined ||
+  isWithdrawal(entry) ||
+  (entry.from === ORDER_CONFIRMATION.from &&
+    (entry.to === ORDER_CONFIRMATION.to || entry.to === ORDER_CONFIRMATION.toWhenOnHold));
+
 export const ZOrder = extendApi(
   z.object({
     id: idField('Unique identifier of the order.'),
@@ -257,6 +292,16 @@ export const ZOrder = extendApi(
       .max(ORDER_MESSAGE_MAX_LENGTH)
       .optional()
       .describe('The note for the store.'),
+    household: z
+      .string()
+      .max(ORDER_HOUSEHOLD_MAX_LENGTH)
+      .optional()
+      .describe(HOUSEHOLD_DESCRIPTION),
+    otherAnimals: z
+      .string()
+      .max(ORDER_OTHER_ANIMALS_MAX_LENGTH)
+      .optional()
+      .describe(OTHER_ANIMALS_DESCRIPTION),
     declineReason: extendApi(ZDeclineReason.optional(), {
       description: 'Why the store declined the application; present only when it is `declined`.',
     }),
@@ -306,6 +351,11 @@ export const ZNewOrder = extendApi(
       }),
       adopter: ZAdopter,
       message: ZOrderMessage.optional(),
+      household: applicationAnswer(ORDER_HOUSEHOLD_MAX_LENGTH, HOUSEHOLD_DESCRIPTION).optional(),
+      otherAnimals: applicationAnswer(
+        ORDER_OTHER_ANIMALS_MAX_LENGTH,
+        OTHER_ANIMALS_DESCRIPTION,
+      ).optional(),
     })
     .strict(),
   {
@@ -314,6 +364,8 @@ export const ZNewOrder = extendApi(
       petId: 42,
       adopter: { name: 'Ada Lovelace', email: 'ada@example.org', phone: '+44 20 7946 0958' },
       message: 'We have a garden.',
+      household: 'Two adults and a 7-year-old',
+      otherAnimals: 'A 10-year-old cat',
     },
   },
 );
@@ -354,6 +406,70 @@ const ZOrdersPetIdQuery = idFromText(
   'Only orders for this animal. Omit for orders of every animal.',
 );
 
+/** What a `q` of listOrders looks for (orderSearchOf). */
+export type TOrderSearch =
+  | { by: 'reference'; orderId: number }
+  | { by: 'email'; email: string }
+  | { by: 'name'; words: string[] };
+
+/**
+ * How listOrders reads its `q`, the staff's one search box: an application's reference (`A-12`,
+ * `a12`, `#12`, `12`) is that order; text with an `@` is an adopter's whole email address, in any
+ * case; anything else is words, each the start of a word of the adopter's name, in any order and
+ * case. Undefined when there is nothing to look for.
+ */
+export const orderSearchOf = (text: string): TOrderSearch | undefined => {
+  const orderId = parseOrderReference(text);
+  if (orderId !== undefined) {
+    return { by: 'reference', orderId };
+  }
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed.includes('@')) {
+    return { by: 'email', email: trimmed };
+  }
+  const words = nameSearchWords(trimmed);
+  return words.length > 0 ? { by: 'name', words } : undefined;
+};
+
+/** A search as one text that reads back as the same search: what the cursor carries. */
+const searchText = (search: TOrderSearch): string => {
+  switch (search.by) {
+    case 'reference':
+      return formatOrderReference(search.orderId);
+    case 'email':
+      return search.email;
+    default:
+      return search.words.join(' ');
+  }
+};
+
+export const ZOrdersSearchQuery = extendApi(
+  z
+    .string({ invalid_type_error: 'q must be a text, sent once' })
+    .min(1, 'q must not be empty')
+    .max(ORDER_SEARCH_MAX_LENGTH, `q must be at most ${ORDER_SEARCH_MAX_LENGTH} characters`)
+    .transform((text, context): string => {
+      const search = orderSearchOf(text);
+      if (!search) {
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: 'q must contain a letter or a digit',
+        });
+        return z.NEVER;
+      }
+      return searchText(search);
+    }),
+  {
+    description:
+      "Only the orders this text finds: an application's reference (`A-12`, also `a12`, `#12` " +
+      "or `12`) finds that order; a text with an `@` the orders of that adopter's email address " +
+      '(the whole address, in any case); anything else the orders whose adopter name has words ' +
+      'starting with each word of the text, in any order and case (`ann` finds Ann Ortiz, ' +
+      '`ort an` too). Combines with the other filters. At most ' +
+      `${ORDER_SEARCH_MAX_LENGTH} characters. An addition to the spec; omit for every order.`,
+  },
+);
+
 /** The filters of listOrders as its cursor carries them, in this order. */
 export type TOrdersListFilters = {
   status?: TOrderStatus | undefined;
@@ -364,6 +480,16 @@ export type TOrdersListFilters = {
   sort?: TOrdersListSort | undefined;
   /** Never sent by a client: in a cursor of `sort=updatedAt`, the last order's `updatedAt`. */
   updatedAfter?: string | undefined;
+  /** The search, as ZOrdersSearchQuery reads it (`A-12`, `ann@example.org`, `ann ort`). */
+  q?: string | undefined;
+};
+
+const decodeComponent = (text: string): string | undefined => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 };
 
 export const ZOrdersListSort = extendApi(z.enum(['updatedAt']), {
@@ -382,9 +508,18 @@ export const ORDERS_CURSOR = listCursor<TOrdersListFilters>(
     updatedSince: instantFilter,
     sort: { write: (sort) => sort, read: (text) => ZOrdersListSort.safeParse(text).data },
     updatedAfter: instantFilter,
-    // Cursors issued before the sync filters carry status and petId only.
+    // Percent-encoded: an address may hold characters a cursor's slot cannot.
+    q: {
+      write: encodeURIComponent,
+      read: (text) => {
+        const decoded = decodeComponent(text);
+        return decoded === undefined ? undefined : ZOrdersSearchQuery.safeParse(decoded).data;
+      },
+    },
+    // Cursors issued before the sync filters carry status and petId only; before the search,
+    // the five before it.
   },
-  { earlierFilterCounts: [2] },
+  { earlierFilterCounts: [2, 5] },
 );
 
 export const ZListOrdersQuery = z.object({
@@ -395,6 +530,7 @@ export const ZListOrdersQuery = z.object({
   petId: ZOrdersPetIdQuery.optional(),
   updatedSince: ZUpdatedSinceQuery.optional(),
   sort: ZOrdersListSort.optional(),
+  q: ZOrdersSearchQuery.optional(),
   cursor: ZCursorQuery,
 });
 export type TListOrdersQuery = z.infer<typeof ZListOrdersQuery>;

@@ -1,6 +1,7 @@
 import { routesOf, type TNamedRoute } from '../routes';
 import { siteContract } from './routers';
 
+export * from './audit';
 export * from './routers';
 export * from './schemas';
 

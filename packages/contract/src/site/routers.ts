@@ -412,7 +412,10 @@ export const orgRouter = c.router({
 
 const ZRequestIdParam = z.object({ requestId: z.string().regex(/^[1-9][0-9]{0,17}$/) });
 
-/** Staff and admins: developers' plan requests, decided in the back office (issue 27, §4.5). */
+/**
+ * Developers' plan requests in the back office (issue 27, §4.5): staff and admins read them; only
+ * admins decide them and set an organisation's limits (a staff member's call is a 403).
+ */
 export const plansRouter = c.router({
   listPlanRequests: {
     method: 'GET',
@@ -429,8 +432,8 @@ export const plansRouter = c.router({
       'Approve (the plan applies within seconds) or decline a pending request; the developer is emailed',
     pathParams: ZRequestIdParam,
     body: ZDecidePlanRequest,
-    responses: { 200: z.object({ request: ZPlanRequest }), 409: ZError },
-    metadata: STAFF,
+    responses: { 200: z.object({ request: ZPlanRequest }), 403: ZError, 409: ZError },
+    metadata: ADMIN,
   },
   setOrganizationLimits: {
     method: 'POST',
@@ -438,8 +441,8 @@ export const plansRouter = c.router({
     summary: "Set an Enterprise organisation's limits (rpm, rpd); its keys get them within seconds",
     pathParams: z.object({ organizationId: z.string().regex(/^[1-9][0-9]{0,17}$/) }),
     body: ZOrganizationLimits,
-    responses: { 200: z.object({ organization: ZOrganizationPlan }) },
-    metadata: STAFF,
+    responses: { 200: z.object({ organization: ZOrganizationPlan }), 403: ZError },
+    metadata: ADMIN,
   },
 });
 

@@ -124,7 +124,7 @@ export interface paths {
         };
         /**
          * List adoption orders
-         * @description Adoption orders, newest first, at most `limit` of them: those placed with the calling key (a new key has none), or every order for a staff key. Filter with `status` and `petId`; further pages as for `GET /v1/pets`. For an incremental sync, `updatedSince` and `sort=updatedAt` (the order changed longest ago first) walk what changed since a moment.
+         * @description Adoption orders, newest first, at most `limit` of them: those placed with the calling key (a new key has none), or every order for a staff key. Filter with `status` and `petId`, and find orders by the adopter's name, email address or the application's reference with `q`; further pages as for `GET /v1/pets`. For an incremental sync, `updatedSince` and `sort=updatedAt` (the order changed longest ago first) walk what changed since a moment.
          */
         get: operations["listOrders"];
         put?: never;
@@ -1107,6 +1107,10 @@ export interface components {
             adopter: components["schemas"]["Adopter"];
             /** @description The note for the store. */
             message?: string;
+            /** @description Who lives with the adopter, and their home, in their words (optional), e.g. `Two adults and a 7-year-old; a house with a garden`. An addition to the spec. */
+            household?: string;
+            /** @description The animals already at home, in their words (optional), e.g. `A 10-year-old cat`, or `None`. An addition to the spec. */
+            otherAnimals?: string;
             /**
              * @description Why the store declined the application; present only when it is `declined`.
              * @enum {string}
@@ -1128,7 +1132,9 @@ export interface components {
          *         "email": "ada@example.org",
          *         "phone": "+44 20 7946 0958"
          *       },
-         *       "message": "We have a garden."
+         *       "message": "We have a garden.",
+         *       "household": "Two adults and a 7-year-old",
+         *       "otherAnimals": "A 10-year-old cat"
          *     }
          */
         NewOrder: {
@@ -1140,6 +1146,10 @@ export interface components {
             adopter: components["schemas"]["Adopter"];
             /** @description A note for the store (optional). */
             message?: string;
+            /** @description Who lives with the adopter, and their home, in their words (optional), e.g. `Two adults and a 7-year-old; a house with a garden`. An addition to the spec. */
+            household?: string;
+            /** @description The animals already at home, in their words (optional), e.g. `A 10-year-old cat`, or `None`. An addition to the spec. */
+            otherAnimals?: string;
         };
         /**
          * DeclineOrder
@@ -1480,6 +1490,10 @@ export interface components {
                 adopter: components["schemas"]["Adopter"];
                 /** @description The note for the store. */
                 message?: string;
+                /** @description Who lives with the adopter, and their home, in their words (optional), e.g. `Two adults and a 7-year-old; a house with a garden`. An addition to the spec. */
+                household?: string;
+                /** @description The animals already at home, in their words (optional), e.g. `A 10-year-old cat`, or `None`. An addition to the spec. */
+                otherAnimals?: string;
                 /**
                  * @description Why the store declined the application; present only when it is `declined`.
                  * @enum {string}
@@ -2895,6 +2909,8 @@ export interface operations {
                 updatedSince?: string;
                 /** @description The order of the list. Omitted: newest first (by id). `updatedAt`: the order changed longest ago first, ties by id, each change moving the order to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec. */
                 sort?: "updatedAt";
+                /** @description Only the orders this text finds: an application's reference (`A-12`, also `a12`, `#12` or `12`) finds that order; a text with an `@` the orders of that adopter's email address (the whole address, in any case); anything else the orders whose adopter name has words starting with each word of the text, in any order and case (`ann` finds Ann Ortiz, `ort an` too). Combines with the other filters. At most 254 characters. An addition to the spec; omit for every order. */
+                q?: string;
                 /** @description Opaque cursor from the `rel="next"` link of a previous page: the items after that page. It carries the filters of its list, so send it alone or with the same filters; a different filter is refused (`400`). */
                 cursor?: string;
             };

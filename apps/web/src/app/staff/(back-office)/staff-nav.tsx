@@ -27,12 +27,12 @@ export const StaffNav = ({ isAdmin }: { isAdmin: boolean }) => {
       ? '/staff/animals/new'
       : links.find(({ href }) => pathname.startsWith(href))?.href;
   return (
-    <nav aria-label="Staff" className="staff-band__nav">
+    <nav aria-label="Staff" className="back-office-nav">
       {links.map(({ href, label }) => (
         <Link
           key={href}
           href={href}
-          className="site-nav__link"
+          className="back-office-nav__link"
           aria-current={current === href ? 'page' : undefined}
         >
           {label}

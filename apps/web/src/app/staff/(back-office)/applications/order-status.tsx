@@ -1,4 +1,5 @@
 import {
+  isAdopterStep,
   isWithdrawal,
   ORDER_CONFIRMATION_HOURS,
   ORDER_HISTORY_BY_SCHEDULE,
@@ -52,18 +53,24 @@ const STEP_WORDS: Record<TOrderStatus, string> = {
 /** One step of the history in plain words. */
 export const historyStep = (entry: TOrderHistoryEntry): string =>
   isWithdrawal(entry)
-    ? 'Withdrawn by the adopter'
-    : entry.from === 'unconfirmed' && (entry.to === 'placed' || entry.to === 'waitlisted')
+    ? 'Withdrawn'
+    : entry.from !== undefined && isAdopterStep(entry)
       ? `Confirmed by the adopter: ${STEP_WORDS[entry.to].toLowerCase()}`
       : entry.by === ORDER_HISTORY_BY_SCHEDULE
         ? `${STEP_WORDS[entry.to]}: not confirmed within ${ORDER_CONFIRMATION_HOURS} hours`
         : STEP_WORDS[entry.to];
 
-/** Who made a step: a key, or the store's own schedule. */
-export const historyBy = (entry: TOrderHistoryEntry): string => {
+/**
+ * Who made a step: the adopter (applying, confirming), by name; the store's person who did it,
+ * by name ("by Anna Ortiz"); the store's own schedule; or, for a script's staff key (and steps
+ * recorded before people signed in as themselves), the key's display start.
+ */
+export const historyBy = (entry: TOrderHistoryEntry, adopterName: string): string => {
   if (entry.by === ORDER_HISTORY_BY_SCHEDULE) {
     return "by the store's schedule";
   }
-  // A person through the site; older entries and scripts' staff keys name the key only.
+  if (isAdopterStep(entry)) {
+    return `by ${adopterName}, the adopter`;
+  }
   return entry.byName ? `by ${entry.byName}` : `by key ${entry.by}`;
 };

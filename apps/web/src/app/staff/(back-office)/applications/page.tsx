@@ -4,16 +4,16 @@ import {
   ZListOrdersQuery,
   ZOrderStatus,
 } from '@pets/contract/schemas';
-import { Inbox } from 'lucide-react';
+import { Inbox, Search } from 'lucide-react';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { ApiFailure } from '@/components/api-failure';
+import { FieldError } from '@/components/form/field';
 import { PageIntro } from '@/components/page-intro';
 import { Pagination } from '@/components/pagination';
 import { StatePanel } from '@/components/state-panel';
-import { StoreTime } from '@/components/store-time';
 import { requireStaffKey, SESSION_EXPIRED_PATH } from '@/lib/session';
 import {
   asPageFailure,
@@ -22,12 +22,12 @@ import {
   type TOrdersPage,
   type TStaffResult,
 } from '@/lib/staff-api';
-import { ORDER_STATUS_LOOKS, OrderStatusBadge } from './order-status';
+import { ApplicationComparison, ApplicationQueue } from './application-lists';
+import { ORDER_STATUS_LOOKS } from './order-status';
 
 export const metadata: Metadata = { title: 'Applications' };
 
 const PAGE_SIZE = 20;
-/** One animal's applications are shown on one page, oldest first: a shelter rarely gets more. */
 /** One animal's applications are read whole, up to this many pages of the API's largest size. */
 const ANIMAL_PAGE_SIZE = 100;
 const ANIMAL_MAX_PAGES = 10;
@@ -41,11 +41,12 @@ const animalApplications = async (
   apiKey: string,
   petId: number,
   status: TOrderStatus | undefined,
+  q: string | undefined,
 ): Promise<TStaffResult<TOrdersPage & { isCut: boolean }>> => {
   const orders: TOrder[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < ANIMAL_MAX_PAGES; page += 1) {
-    const read = await listOrders(apiKey, { status, petId, cursor, limit: ANIMAL_PAGE_SIZE });
+    const read = await listOrders(apiKey, { status, petId, q, cursor, limit: ANIMAL_PAGE_SIZE });
     if (!read.ok) {
       return read;
     }
@@ -66,12 +67,13 @@ type TProps = { searchParams: Promise<Record<string, string | string[] | undefin
 const one = (value: string | string[] | undefined): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 
-const hrefFor = (
-  status: TOrderStatus | undefined,
-  petId: number | undefined,
-  cursor?: string,
-): string => {
+type TQueueFilters = { status?: TOrderStatus; petId?: number; q?: string };
+
+const hrefFor = ({ status, petId, q }: TQueueFilters, cursor?: string): string => {
   const query = new URLSearchParams();
+  if (q) {
+    query.set('q', q);
+  }
   if (status) {
     query.set('status', status);
   }
@@ -85,9 +87,13 @@ const hrefFor = (
   return text ? `/staff/applications?${text}` : '/staff/applications';
 };
 
+const SEARCH_PROBLEM =
+  'Type a name, an email address or a reference such as A-12 (at least one letter or digit).';
+
 /**
- * The queue: every application, newest first, like an inbox; filter by status and by animal. One
- * animal's applications are listed in arrival order (oldest first), as staff compare them.
+ * The queue: every application, newest first, like an inbox, each animal's together with a way to
+ * compare them; search by name, email address or reference, filter by status. One animal's
+ * applications (`petId`) are shown side by side in arrival order (oldest first), to compare them.
  */
 const ApplicationsPage = async ({ searchParams }: TProps) => {
   await connection();
@@ -98,10 +104,15 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
   const cursor = one(query.cursor);
   const parsedPetId = ZListOrdersQuery.shape.petId.safeParse(one(query.petId));
   const petId = parsedPetId.success ? parsedPetId.data : undefined;
+  const typed = one(query.q)?.trim() || undefined;
+  const parsedSearch = typed ? ZListOrdersQuery.shape.q.safeParse(typed) : undefined;
+  const q = parsedSearch?.success ? parsedSearch.data : undefined;
+  const searchProblem = parsedSearch && !parsedSearch.success ? SEARCH_PROBLEM : undefined;
+  const filters: TQueueFilters = { status, petId, q };
 
   const page = petId
-    ? await animalApplications(apiKey, petId, status)
-    : await listOrders(apiKey, { status, cursor, limit: PAGE_SIZE });
+    ? await animalApplications(apiKey, petId, status, q)
+    : await listOrders(apiKey, { status, q, cursor, limit: PAGE_SIZE });
   if (!page.ok && page.failure.kind === 'signed-out') {
     redirect(SESSION_EXPIRED_PATH);
   }
@@ -119,21 +130,44 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
   const orders = page.ok ? page.data.orders : [];
   const isCut = page.ok && 'isCut' in page.data && page.data.isCut;
   const animalName = petId ? (petNames.get(petId) ?? `animal #${petId}`) : undefined;
+  const isFiltered = Boolean(status || petId || q);
 
   return (
     <>
       <PageIntro title={animalName ? `Applications for ${animalName}` : 'Applications'}>
-        {animalName ? 'In the order they arrived.' : 'Newest first.'} Open one to approve, decline,
-        complete or cancel it.
+        {animalName
+          ? 'Side by side, in the order they arrived. Open one to approve, decline, complete or cancel it.'
+          : "Newest first, each animal's together. Open one to approve, decline, complete or cancel it."}
       </PageIntro>
       {petId ? (
         <p className="queue__filter">
           Showing one animal&apos;s applications
           {isCut ? `: the newest ${ANIMAL_PAGE_SIZE * ANIMAL_MAX_PAGES}` : ''}.
-          <Link href={hrefFor(status, undefined)}>Show every animal&apos;s applications</Link>
+          <Link href={hrefFor({ status, q })}>Show every animal&apos;s applications</Link>
         </p>
       ) : null}
-      <form method="get" action="/staff/applications" className="filters" aria-label="Filter">
+      <form
+        method="get"
+        action="/staff/applications"
+        className="filters applications-filters"
+        aria-label="Find applications"
+      >
+        <div className="filters__search">
+          <label htmlFor="applications-search" className="filters__label">
+            Search by name, email or reference
+          </label>
+          <input
+            id="applications-search"
+            name="q"
+            type="search"
+            defaultValue={typed ?? ''}
+            autoComplete="off"
+            aria-invalid={searchProblem ? true : undefined}
+            aria-describedby={searchProblem ? 'applications-search-error' : undefined}
+            className="input"
+          />
+          <FieldError id="applications-search-error" message={searchProblem} />
+        </div>
         <div className="filters__field">
           <label htmlFor="status-filter" className="filters__label">
             Status
@@ -149,22 +183,25 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
         </div>
         {petId ? <input type="hidden" name="petId" value={String(petId)} /> : null}
         <button type="submit" className="button button--secondary">
+          <Search aria-hidden="true" focusable="false" className="button__icon" />
           Show
         </button>
       </form>
       {!page.ok ? (
-        <ApiFailure failure={asPageFailure(page.failure)} retryHref={hrefFor(status, petId)} />
+        <ApiFailure failure={asPageFailure(page.failure)} retryHref={hrefFor(filters)} />
       ) : orders.length === 0 ? (
         <StatePanel
           icon={Inbox}
           title={
-            status
-              ? `No ${ORDER_STATUS_LOOKS[status].label.toLowerCase()} applications`
-              : 'No applications yet'
+            q
+              ? `No applications found for “${typed}”`
+              : status
+                ? `No ${ORDER_STATUS_LOOKS[status].label.toLowerCase()} applications`
+                : 'No applications yet'
           }
           role="status"
           actions={
-            status || petId ? (
+            isFiltered ? (
               <Link href="/staff/applications" className="button button--secondary">
                 Show all applications
               </Link>
@@ -172,33 +209,19 @@ const ApplicationsPage = async ({ searchParams }: TProps) => {
           }
         >
           <p>
-            {status || petId
+            {isFiltered
               ? 'Nothing matches this filter right now.'
               : 'New applications appear here.'}
           </p>
         </StatePanel>
+      ) : petId ? (
+        <ApplicationComparison orders={orders} petName={animalName ?? `animal #${petId}`} />
       ) : (
         <>
-          <ol className="queue" aria-label="Applications">
-            {orders.map((order) => (
-              <li key={order.id} className="queue__item">
-                <Link href={`/staff/applications/${order.id}`} className="queue__link">
-                  <span className="queue__title">
-                    {order.adopter.name} for {petNames.get(order.petId) ?? `animal #${order.petId}`}
-                  </span>
-                  <span className="queue__meta">
-                    Application #{order.id} · <StoreTime at={order.placedAt} />
-                  </span>
-                </Link>
-                <OrderStatusBadge status={order.status} />
-              </li>
-            ))}
-          </ol>
+          <ApplicationQueue orders={orders} petNames={petNames} />
           <Pagination
-            previousHref={cursor ? hrefFor(status, petId) : undefined}
-            nextHref={
-              page.data.nextCursor ? hrefFor(status, petId, page.data.nextCursor) : undefined
-            }
+            previousHref={cursor ? hrefFor(filters) : undefined}
+            nextHref={page.data.nextCursor ? hrefFor(filters, page.data.nextCursor) : undefined}
           />
         </>
       )}

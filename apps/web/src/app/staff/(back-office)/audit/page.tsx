@@ -1,4 +1,4 @@
-import { ZListAuditQuery } from '@pets/contract/site';
+import { type TAuditTargetKind, ZListAuditQuery } from '@pets/contract/site';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
@@ -6,7 +6,7 @@ import { Field, InputField } from '@/components/form/field';
 import { staffReadFailure } from '@/components/staff-read-failure';
 import { StoreTime } from '@/components/store-time';
 import { listCategories } from '@/lib/api';
-import { auditLine } from '@/lib/audit-words';
+import { AUDIT_ACTION_OPTIONS, auditLine } from '@/lib/audit-words';
 import { requireAdmin } from '@/lib/session';
 import { listAuditLog, listTeam, type TAuditQuery } from '@/lib/site-api';
 import { findPetAsStaff } from '@/lib/staff-api';
@@ -17,38 +17,16 @@ type TProps = { searchParams: Promise<Record<string, string | string[] | undefin
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** The actions a person can pick; the log may hold others (they show, unfiltered). */
-const ACTIONS = [
-  ['order.approved', 'Approved an application'],
-  ['order.declined', 'Declined an application'],
-  ['order.completed', 'Completed an adoption'],
-  ['order.cancelled', 'Cancelled an application'],
-  ['order.note_added', 'Added a note'],
-  ['order.question_added', 'Asked the adopter'],
-  ['pet.created', 'Added an animal'],
-  ['pet.updated', 'Changed an animal'],
-  ['pet.status_changed', "Changed an animal's status"],
-  ['pet.photo_added', 'Added a photo'],
-  ['pet.photo_removed', 'Removed a photo'],
-  ['pet.photos_reordered', 'Reordered photos'],
-  ['session.started', 'Signed in'],
-  ['session.ended', 'Signed out'],
-  ['session.ended_everywhere', 'Signed out everywhere'],
-  ['account.invited', 'Invited someone'],
-  ['account.invitation_accepted', 'Joined the team'],
-  ['account.role_changed', "Changed someone's role"],
-  ['account.deactivated', 'Deactivated someone'],
-  ['account.reactivated', 'Reactivated someone'],
-  ['account.password_changed', 'Changed their password'],
-  ['account.password_reset', 'Reset their password'],
-] as const;
-
 /** What an entry is about, as the filter offers it (the log's `targetType`). */
 const TARGETS = [
   ['pet', 'Animals'],
   ['order', 'Applications'],
-  ['account', 'Team members'],
-] as const;
+  ['account', 'People and their accounts'],
+  ['session', 'Sign-ins'],
+  ['plan_request', 'Plan requests'],
+  ['organization', 'Organisations'],
+  ['api_key', 'API keys'],
+] as const satisfies readonly (readonly [TAuditTargetKind, string])[];
 
 const SHAPE = ZListAuditQuery.shape;
 
@@ -127,6 +105,10 @@ const AuditPage = async ({ searchParams }: TProps) => {
     );
   }
   const people = team.ok ? team.data : [];
+  const context = {
+    categories: categories.ok ? categories.data : [],
+    people: new Map(people.map((each) => [each.id, each.name])),
+  };
   const { before: _before, ...filters } = query;
   const older = log.data.nextBefore
     ? `/staff/audit?${new URLSearchParams({ ...filters, before: log.data.nextBefore })}`
@@ -163,7 +145,7 @@ const AuditPage = async ({ searchParams }: TProps) => {
           label="Action"
           value={query.action}
           anyLabel="Any action"
-          options={ACTIONS}
+          options={AUDIT_ACTION_OPTIONS}
         />
         <FilterSelect
           id="audit-target-type"
@@ -207,7 +189,7 @@ const AuditPage = async ({ searchParams }: TProps) => {
       ) : (
         <ol className="queue" aria-label="Audit entries">
           {log.data.entries.map((entry) => {
-            const line = auditLine(entry, categories.ok ? categories.data : []);
+            const line = auditLine(entry, context);
             return (
               <li key={entry.id} className="queue__item">
                 <span className="queue__title">
@@ -215,7 +197,11 @@ const AuditPage = async ({ searchParams }: TProps) => {
                   {line.target ? (
                     <>
                       {' '}
-                      <Link href={line.target.href}>{line.target.text}</Link>
+                      {line.target.href ? (
+                        <Link href={line.target.href}>{line.target.text}</Link>
+                      ) : (
+                        line.target.text
+                      )}
                     </>
                   ) : null}
                   {line.changes}

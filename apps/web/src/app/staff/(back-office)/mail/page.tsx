@@ -5,7 +5,7 @@ import { connection } from 'next/server';
 import { StatePanel } from '@/components/state-panel';
 import { StoreTime } from '@/components/store-time';
 import { webConfig } from '@/env';
-import { listDevMailbox } from '@/lib/dev-mailbox';
+import { listDevMailbox, MAIL_READER_WORDS } from '@/lib/dev-mailbox';
 import { requireStaff } from '@/lib/session';
 
 export const metadata: Metadata = { title: 'Mail' };
@@ -49,6 +49,7 @@ const MailPage = async () => {
               <Link href={`/staff/mail/${message.id}`} className="queue__link">
                 <span className="queue__title">{message.subject}</span>
                 <span className="queue__meta">
+                  {message.reader ? `For ${MAIL_READER_WORDS[message.reader].reader} · ` : ''}
                   To {message.to} · <StoreTime at={message.date} />
                 </span>
               </Link>

@@ -127,14 +127,15 @@ const LimitsForm = ({ request }: { request: TPlanRequest }) => {
 };
 
 /**
- * Staff and admins: developers' plan requests, a queue like applications (the oldest pending
- * first). Approve (Enterprise with its limits) or decline, with a note; the developer is emailed
- * and an approved plan applies to the organisation's keys within seconds. Works without
- * JavaScript.
+ * Developers' plan requests, a queue like applications (the oldest pending first). Admins approve
+ * (Enterprise with its limits) or decline, with a note; the developer is emailed and an approved
+ * plan applies to the organisation's keys within seconds. Staff read the queue (to answer a
+ * developer who asks) and are told that the decision is an admin's. Works without JavaScript.
  */
 const PlansPage = async ({ searchParams }: TProps) => {
   await connection();
   const member = await requireStaffKey();
+  const isAdmin = member.role === 'admin';
   const query = await searchParams;
   const parsed = ZPlanRequestStatus.safeParse(first(query.status));
   const status = parsed.success ? parsed.data : 'pending';
@@ -171,6 +172,13 @@ const PlansPage = async ({ searchParams }: TProps) => {
           and they are emailed either way.
         </p>
       </div>
+      {isAdmin ? null : (
+        <p className="notice">
+          Only an admin decides a plan request or changes an organisation&apos;s limits, since they
+          change what the organisation may spend of the API. You can read the requests here; the
+          admins are emailed about each new one.
+        </p>
+      )}
       {refused ? (
         <p className="notice" role="alert">
           {refused.slice(0, 300)}
@@ -237,7 +245,13 @@ const PlansPage = async ({ searchParams }: TProps) => {
                 <blockquote className="plan-request__message">{request.message}</blockquote>
               ) : null}
               {request.status === 'pending' ? (
-                <DecideForm request={request} />
+                isAdmin ? (
+                  <DecideForm request={request} />
+                ) : (
+                  <p className="queue__meta plan-request__meta">
+                    Waiting for an admin&apos;s decision
+                  </p>
+                )
               ) : (
                 <p className="queue__meta plan-request__meta">
                   {STATUS_LABELS[request.status]}
@@ -254,7 +268,7 @@ const PlansPage = async ({ searchParams }: TProps) => {
                   {request.decisionNote ? ` · note: ${request.decisionNote}` : ''}
                 </p>
               )}
-              {limitsOn.has(request.id) ? <LimitsForm request={request} /> : null}
+              {isAdmin && limitsOn.has(request.id) ? <LimitsForm request={request} /> : null}
             </li>
           ))}
         </ol>

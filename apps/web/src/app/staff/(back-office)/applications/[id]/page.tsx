@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { formatOrderReference } from '@pets/contract/rules';
 import {
   DECLINE_REASON_WORDS,
   ORDER_DECLINE_NOTE_MAX_LENGTH,
@@ -26,6 +27,7 @@ import { petHref } from '@/lib/pet-links';
 import { requireStaffKey } from '@/lib/session';
 import { findPetAsStaff, getOrder, listOrderNotes } from '@/lib/staff-api';
 import { addNote, changeOrder } from '../actions';
+import { animalApplicationsHref } from '../application-lists';
 import { historyBy, historyStep, OrderStatusBadge } from '../order-status';
 
 type TProps = {
@@ -124,7 +126,8 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
       <PageIntro
         title={
           <>
-            Application #{order.id}: {pet.ok ? pet.data.name : `animal #${order.petId}`}
+            Application {formatOrderReference(order.id)}:{' '}
+            {pet.ok ? pet.data.name : `animal #${order.petId}`}
           </>
         }
       >
@@ -258,8 +261,8 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
                   <StatusBadge status={pet.data.status} />
                 </p>
                 <p>
-                  <Link href={`/staff/applications?petId=${pet.data.id}`}>
-                    All applications for {pet.data.name}
+                  <Link href={animalApplicationsHref(pet.data.id)}>
+                    Compare all applications for {pet.data.name}
                   </Link>{' '}
                   ({pet.data.applicationsInReview} in review)
                 </p>
@@ -291,6 +294,14 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
             <div className="facts__row">
               <dt>Phone</dt>
               <dd>{order.adopter.phone ?? 'Not given'}</dd>
+            </div>
+            <div className="facts__row">
+              <dt>Household</dt>
+              <dd>{order.household ?? 'Not said'}</dd>
+            </div>
+            <div className="facts__row">
+              <dt>Other animals</dt>
+              <dd>{order.otherAnimals ?? 'Not said'}</dd>
             </div>
           </dl>
           <h3 className="record__subtitle">Their message</h3>
@@ -345,7 +356,7 @@ const ApplicationPage = async ({ params, searchParams }: TProps) => {
               <li key={`${entry.at}-${entry.to}`}>
                 <strong>{historyStep(entry)}</strong>{' '}
                 <span className="history__meta">
-                  <StoreTime at={entry.at} /> · {historyBy(entry)}
+                  <StoreTime at={entry.at} /> · {historyBy(entry, order.adopter.name)}
                 </span>
               </li>
             ))}

@@ -4,12 +4,14 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { StoreTime } from '@/components/store-time';
 import { webConfig } from '@/env';
-import { readDevMail } from '@/lib/dev-mailbox';
+import { MAIL_READER_WORDS, readDevMail } from '@/lib/dev-mailbox';
 import { requireStaff } from '@/lib/session';
 
 export const metadata: Metadata = { title: 'Message' };
 
 type TProps = { params: Promise<{ id: string }> };
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** One message of the dev mailbox: its envelope, its HTML as sent (sandboxed) and its plain text. */
 const MessagePage = async ({ params }: TProps) => {
@@ -37,6 +39,12 @@ const MessagePage = async ({ params }: TProps) => {
             <dt>To</dt>
             <dd>{message.to}</dd>
           </div>
+          {message.reader ? (
+            <div className="facts__row">
+              <dt>For</dt>
+              <dd>{capitalised(MAIL_READER_WORDS[message.reader].reader)}</dd>
+            </div>
+          ) : null}
           <div className="facts__row">
             <dt>Sent</dt>
             <dd>
@@ -45,7 +53,7 @@ const MessagePage = async ({ params }: TProps) => {
           </div>
         </dl>
       </div>
-      <h2>As the adopter sees it</h2>
+      <h2>{message.reader ? MAIL_READER_WORDS[message.reader].sees : 'As it was sent'}</h2>
       {/*
         The message's HTML in a frame that may do nothing (sandbox without exceptions: no script, no
         form, no navigation), under this page's policy too: its inline styles apply, nothing loads.
