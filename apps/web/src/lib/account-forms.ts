@@ -1,4 +1,4 @@
-import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
+import { isEmailAddress, PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import 'server-only';
 import { type TPasskeyOptions, type TSignInArea, ZPasskeyAssertion } from '@pets/contract/site';
 import { headers } from 'next/headers';
@@ -215,7 +215,7 @@ export const finishPasskeySignIn = async (
  */
 export const askForResetLink = async (data: FormData): Promise<TPasswordFormState> => {
   const email = textOf(data, 'email').trim().slice(0, 254);
-  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+  if (!isEmailAddress(email)) {
     return { error: 'Enter the email address you sign in with.', email };
   }
   const visitor = await currentVisitor();

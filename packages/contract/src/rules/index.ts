@@ -3,6 +3,7 @@
 export * from './body-limit';
 export * from './cursor';
 export * from './dev-mailbox';
+export * from './email';
 export * from './etag';
 export * from './link';
 export * from './password';

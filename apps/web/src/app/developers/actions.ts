@@ -1,6 +1,6 @@
 'use server';
 
-import { PASSWORD_LENGTH_WORDS, PLANS, type TPlan } from '@pets/contract/rules';
+import { isEmailAddress, PASSWORD_LENGTH_WORDS, PLANS, type TPlan } from '@pets/contract/rules';
 import type { TIssuedOrgKey } from '@pets/contract/site';
 import { MAX_KEY_LIFETIME_DAYS, PLAN_REQUEST_TEXT_MAX } from '@pets/contract/site';
 import { revalidatePath } from 'next/cache';
@@ -154,7 +154,7 @@ export const signUp = async (_previous: TSignUpState, data: FormData): Promise<T
     organizationName: textOf(data, 'organizationName').trim().slice(0, 100),
   };
   const password = textOf(data, 'password');
-  if (!/^[^\s@]+@[^\s@]+$/.test(typed.email)) {
+  if (!isEmailAddress(typed.email)) {
     return { ...typed, error: 'Enter your email address.' };
   }
   if (typed.name === '' || typed.organizationName === '') {
