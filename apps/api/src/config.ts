@@ -228,7 +228,7 @@ export const ZEnvironment = z.object({
     .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' })
     .optional()
     .describe(
-      "public address of the photo files: a photo's URL is `<MEDIA_BASE_URL>/<file key>`; unset: the API's own `http://localhost:<PORT>/media`; with object storage, the bucket's public address or a CDN in front of it.",
+      "public address of the photo files: a photo's URL is `<MEDIA_BASE_URL>/<file key>`; unset: the API's own `http://localhost:<PORT>/media`; with object storage, the bucket's public address or a CDN in front of it. Give the site the same value (its `MEDIA_BASE_URL`, for its CSP)",
     ),
   // --- Email and the job queue (docs/operations.md, "Email") ---
   /** Unset: every message goes to the dev mailbox in MAIL_DIR (`pnpm mail`, the site's /staff/mail). */

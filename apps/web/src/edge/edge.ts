@@ -5,7 +5,13 @@ import { cachePublicPages } from './cache-control';
 import { VisitorLimiter } from './limiter';
 import { crossSitePostPage, type TEdgePageStore, tooManyRequestsPage } from './pages';
 import { PATH_HEADER, VISITOR_HEADER } from './request-headers';
-import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import {
+  contentSecurityPolicy,
+  newNonce,
+  policySources,
+  STRICT_TRANSPORT_SECURITY,
+  type TPolicySources,
+} from './security-headers';
 import { type TTrust, trustOf, visitorAddressOf } from './visitor';
 import { visitorKeyOf } from './visitor-key';
 
@@ -30,7 +36,7 @@ type TEdge = {
   config: TWebConfig;
   trust: TTrust;
   limiter: VisitorLimiter;
-  apiOrigin: string;
+  sources: TPolicySources;
   isDev: boolean;
   store: TEdgePageStore;
 };
@@ -90,7 +96,7 @@ const handleAtEdge = async (
   }
 
   const nonce = newNonce();
-  const policy = contentSecurityPolicy(nonce, { apiOrigin: edge.apiOrigin, isDev: edge.isDev });
+  const policy = contentSecurityPolicy(nonce, { sources: edge.sources, isDev: edge.isDev });
   request.headers['content-security-policy'] = policy;
   const headers: Record<string, string> = { 'Content-Security-Policy': policy };
   if (edge.config.isHttps) {
@@ -143,7 +149,7 @@ export const createEdgeServer = (
     config,
     trust: trustOf(config.trustedProxies),
     limiter: new VisitorLimiter(config.limits, config),
-    apiOrigin: new URL(config.apiUrl).origin,
+    sources: policySources(config),
     isDev,
     store,
   };
