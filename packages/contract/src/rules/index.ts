@@ -10,5 +10,6 @@ export * from './password';
 export * from './phone';
 export * from './photo-limit';
 export * from './plans';
+export * from './printed-command';
 export * from './trusted-proxies';
 export * from './values';
