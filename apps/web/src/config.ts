@@ -33,7 +33,7 @@ export const ZWebEnvironment = z.object({
     .refine((value) => /^https?:/.test(value), { message: 'must start with http:// or https://' })
     .optional()
     .describe(
-      "the API's `MEDIA_BASE_URL`, the public address of the photos (give both the same value): the pages' CSP lets browsers load images from its origin, a loopback address under each of its names (`localhost`, `127.0.0.1`, `[::1]`); unset: the API's own `/media` on `API_URL`'s origin. `pnpm start`, `pnpm dev` and compose give both the same",
+      "the API's `MEDIA_BASE_URL`, the public address of the photos (give both the same value): the pages' CSP lets browsers load images from its origin, a loopback address under both its names (`localhost` and `127.0.0.1`); unset: the API's own `/media` on `API_URL`'s origin. `pnpm start`, `pnpm dev` and compose give both the same",
     ),
   /** The site's own API key. Server-only: it never reaches a browser. */
   WEB_API_KEY: z

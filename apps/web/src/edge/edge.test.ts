@@ -132,7 +132,6 @@ describe("the site's edge", () => {
       'blob:',
       'http://localhost:4000',
       'http://127.0.0.1:4000',
-      'http://[::1]:4000',
       'https:',
     ]);
     expect(sourcesOf(started, 'form-action')).toEqual(

@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 
 export const newNonce = (): string => randomBytes(16).toString('base64');
 
-/** The names a browser on the machine itself reaches a loopback address by. */
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+/**
+ * The names a browser on the machine itself reaches a loopback address by. Not `[::1]`: a CSP
+ * source cannot name an IPv6 address (Chromium ignores such a source, and says so).
+ */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1'];
 
 /**
  * The origins a browser may use for a configured address: its own origin, and for a loopback
