@@ -1010,10 +1010,7 @@ export interface components {
         Adopter: {
             /** @description Full name of the person adopting. */
             name: string;
-            /**
-             * Format: email
-             * @description Email address of the person adopting.
-             */
+            /** @description Email address of the person adopting. */
             email: string;
             /**
              * @description Phone number of the person adopting (optional).
@@ -1227,10 +1224,7 @@ export interface components {
          *     }
          */
         OrderLinksRequest: {
-            /**
-             * Format: email
-             * @description Email address of the person adopting.
-             */
+            /** @description Email address of the person adopting. */
             email: string;
         };
         /**
@@ -1241,7 +1235,7 @@ export interface components {
          *     }
          */
         OrderLinksAccepted: {
-            /** @description The address the links go to, if it has applications, as it was read. */
+            /** @description The address the links go to, if it has applications, as it was sent. */
             email: string;
             /**
              * Format: int32
@@ -2145,7 +2139,7 @@ export interface operations {
                 size?: "small" | "medium" | "large" | "xlarge";
                 /** @description Only animals whose name has words starting with each word of this text, in any order and case (`bis` finds Biscuit, `whi mr` finds Mr. Whiskers, `luc` finds Jean-Luc). Words are runs of letters and digits; other characters separate them and are ignored. Accents count (`zoe` does not find Zoé). At most 100 characters. An addition to the spec; omit for every name. */
                 name?: string;
-                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
+                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, such as `2026-11-27T10:00:00Z`, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
                 updatedSince?: string;
                 /** @description Only animals by whether they are happy around children. `true`: only the animals the store knows to be so; `false`: only those it knows not to be. Animals whose answer is unknown (`null`) are in neither list. An addition to the spec; omit for all. */
                 goodWithChildren?: boolean;
@@ -2218,10 +2212,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2598,10 +2589,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -2891,7 +2879,7 @@ export interface operations {
                 status?: "unconfirmed" | "placed" | "waitlisted" | "approved" | "declined" | "completed" | "cancelled";
                 /** @description Only orders for this animal. Omit for orders of every animal. */
                 petId?: number;
-                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
+                /** @description Only items whose `updatedAt` is at or after this instant (RFC 3339, such as `2026-11-27T10:00:00Z`, any offset; kept to the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync". */
                 updatedSince?: string;
                 /** @description The order of the list. Omitted: newest first (by id). `updatedAt`: the order changed longest ago first, ties by id, each change moving the order to the end (with `updatedSince`, the walk of a sync: docs/api.md, "Keeping in sync"). An addition to the spec. */
                 sort?: "updatedAt";
@@ -2939,10 +2927,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3085,10 +3070,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3154,10 +3136,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3207,10 +3186,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3342,10 +3318,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3400,10 +3373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3458,10 +3428,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3510,10 +3477,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3578,10 +3542,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3629,10 +3590,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -3871,10 +3829,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4106,10 +4061,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4159,10 +4111,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4266,10 +4215,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key.
-                 * @example 2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90
-                 */
+                /** @description Makes the request safe to retry: a unique value of your choice (a UUID, say), at most 255 printable characters. The first response with this key (its status, body and `Location`) is kept for at least 24 hours, per API key and operation, and sent again, with `Idempotent-Replayed: true`, to a retry with the same key and the same body, without running the operation twice. The same key with a different body is a `422` (`idempotency_key_reused`); a retry while the first request is still running waits for it (or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a `5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, `429`), is not kept: retry it with the same key. For example `2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`. */
                 "Idempotency-Key"?: string;
             };
             path: {
