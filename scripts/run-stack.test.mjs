@@ -12,6 +12,7 @@ import {
 } from '@pets/testing';
 import { chromium } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { composeServices } from './images/compose-plan.mjs';
 import { parseStackConfig, StackConfigError, stackAddresses } from './stack-config.mjs';
 
 // `pnpm dev` and `pnpm start` as a person runs them: a fresh data folder, the real API on the
@@ -468,6 +469,14 @@ describe('the variables run-stack reads', () => {
     ).toBe('https://photos.example.org');
     // A bucket without its address: the API says what is missing, rather than a wrong default.
     expect(stackAddresses(ports, { S3_BUCKET: 'pets' }).mediaBaseUrl).toBe('');
+  });
+
+  it("compose gives the site the API's MEDIA_BASE_URL, so its CSP names where the photos are", () => {
+    const services = composeServices();
+    expect(services.web.environment.MEDIA_BASE_URL).toBe(
+      services['api-1'].environment.MEDIA_BASE_URL,
+    );
+    expect(services.web.environment.MEDIA_BASE_URL).toBe('http://localhost:9000/pets-photos');
   });
 
   it.each([
