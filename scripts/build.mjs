@@ -4,7 +4,11 @@
 // changed; under `pnpm dev` that rewrite is a change for the API's file watcher, which restarted
 // the API each time a CLI command (`pnpm keys ...`) ran. So turbo is asked first, with --dry, which
 // tasks would run: when every one is a cache hit whose outputs are on disk, nothing is run and
-// nothing is written. Otherwise the build runs, and says which step it is at and how far it got.
+// nothing is written. Otherwise the build runs, and says which steps are running and how far it
+// got: turbo runs independent steps at once (the API and the site build side by side), so the
+// steps running are those whose dependencies are done and that are not done themselves. Turbo
+// prints a step's output as one group when the step ends (--log-order=grouped): that is how this
+// knows a step is done.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +22,12 @@ export const TURBO_ENV = {
 };
 
 const turboBin = (root) => join(root, 'node_modules', 'turbo', 'bin', 'turbo');
+
+/**
+ * The first build from a fresh clone (no turbo cache, nothing built), as measured on a two-core
+ * machine that other builds shared (188 s and 547 s): README.md says the same of the first start.
+ */
+export const FIRST_BUILD_TIME = 'the first build takes 3 to 9 minutes on two cores';
 
 /** The turbo processes running now, for stopBuild(). */
 const running = new Set();
@@ -59,7 +69,13 @@ const turbo = (root, args, { onLine, quiet = false } = {}) =>
 const outputFolders = (outputs) =>
   outputs.filter((glob) => !glob.startsWith('!')).map((glob) => glob.split('/')[0]);
 
-/** The tasks `turbo run build <filters>` would run (those with a command), and their cache state. */
+/** turbo's task id as its output names it: "@pets/api#build" -> "@pets/api:build". */
+const stepName = (taskId) => taskId.replace('#', ':');
+
+/**
+ * The tasks `turbo run build <filters>` would run (those with a command), their cache state, and
+ * the steps each waits for (its dependencies that have a command; the others are no work).
+ */
 export const plannedTasks = async (root, filters) => {
   const { code, stdout } = await turbo(root, ['run', 'build', ...filters, '--dry=json'], {
     quiet: true,
@@ -68,18 +84,65 @@ export const plannedTasks = async (root, filters) => {
     return null;
   }
   try {
-    return JSON.parse(stdout)
-      .tasks.filter((task) => task.command && task.command !== '<NONEXISTENT>')
-      .map((task) => ({
-        id: task.taskId,
-        isCached: task.cache?.status === 'HIT',
-        hasOutputs: outputFolders(task.outputs ?? []).some((folder) =>
-          existsSync(join(root, task.directory, folder)),
-        ),
-      }));
+    const tasks = JSON.parse(stdout).tasks.filter(
+      (task) => task.command && task.command !== '<NONEXISTENT>',
+    );
+    const ids = new Set(tasks.map((task) => task.taskId));
+    return tasks.map((task) => ({
+      id: stepName(task.taskId),
+      after: (task.dependencies ?? []).filter((id) => ids.has(id)).map(stepName),
+      isCached: task.cache?.status === 'HIT',
+      hasOutputs: outputFolders(task.outputs ?? []).some((folder) =>
+        existsSync(join(root, task.directory, folder)),
+      ),
+    }));
   } catch {
     return null;
   }
+};
+
+/** The steps running once `done` are done: not done, and every step they wait for is. */
+export const runningSteps = (tasks, done) =>
+  tasks
+    .filter((task) => !done.has(task.id) && task.after.every((step) => done.has(step)))
+    .map((task) => task.id);
+
+/** "a", "a and b", "a, b and c". */
+const inWords = (names) =>
+  names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/**
+ * The build's progress lines, from turbo's grouped output: `finished(line)` reads one line and
+ * answers the line to print when it ends a step; `heartbeat()` says what is still running.
+ */
+export const buildProgress = (tasks, seconds) => {
+  const done = new Set();
+  const total = tasks?.length ?? 0;
+  const running = () => (tasks ? runningSteps(tasks, done) : []);
+  return {
+    started: () => {
+      const now = running();
+      return now.length > 0 ? `build: building ${inWords(now)}.` : null;
+    },
+    finished: (line) => {
+      // "@pets/api:build: cache miss, executing 0ef9..." heads a step's group, printed at its end.
+      const step = /^(\S+?:\w+): cache (hit|miss|bypass)/.exec(line.trim());
+      if (!step?.[1] || done.has(step[1])) {
+        return null;
+      }
+      done.add(step[1]);
+      const how = step[2] === 'hit' ? 'from the cache' : 'built';
+      const now = running();
+      const next = now.length > 0 ? `; building ${inWords(now)}` : '';
+      return `build ${done.size}/${total || '?'}: ${step[1]} ${how} (${seconds()} s so far)${next}.`;
+    },
+    heartbeat: () => {
+      const now = running();
+      return now.length > 0
+        ? `build: still building ${inWords(now)} (${seconds()} s so far).`
+        : `build: still building (${seconds()} s so far).`;
+    },
+  };
 };
 
 /**
@@ -96,37 +159,30 @@ export const ensureBuilt = async ({ root, filters, log, quietWhenUpToDate = fals
   }
   const total = tasks?.length ?? 0;
   const toDo = tasks?.filter((task) => !(task.isCached && task.hasOutputs)).length ?? total;
-  log(
-    `build: ${toDo} of ${total} steps to run (the first build takes about a minute; later ones reuse it).`,
-  );
+  log(`build: ${toDo} of ${total} steps to run (${FIRST_BUILD_TIME}; later ones reuse it).`);
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
-  let done = 0;
-  let current = '';
+  const progress = buildProgress(tasks, seconds);
+  const first = progress.started();
+  if (first) {
+    log(first);
+  }
   // The builds' own output, shown only when one fails (turbo --output-logs=new-only).
   const output = [];
-  const heartbeat = setInterval(() => {
-    if (current) {
-      log(`build: still at ${current} (${seconds()} s so far).`);
-    }
-  }, 15_000);
+  const heartbeat = setInterval(() => log(progress.heartbeat()), 15_000);
   heartbeat.unref();
   const { code } = await turbo(
     root,
-    ['run', 'build', ...filters, '--output-logs=new-only', '--log-order=stream'],
+    ['run', 'build', ...filters, '--output-logs=new-only', '--log-order=grouped'],
     {
       onLine: (line) => {
         output.push(line);
         if (output.length > 80) {
           output.shift();
         }
-        // "@pets/api:build: cache miss, executing 0ef9..." or "...: cache hit, replaying logs ..."
-        const step = /^(\S+?:\w+): cache (hit|miss|bypass)/.exec(line.trim());
-        if (step?.[1]) {
-          done += 1;
-          current = step[1];
-          const how = step[2] === 'hit' ? 'from the cache' : 'building';
-          log(`build ${done}/${total || '?'}: ${current} (${how}, ${seconds()} s so far)`);
+        const ended = progress.finished(line);
+        if (ended) {
+          log(ended);
         }
       },
     },

@@ -5,7 +5,9 @@
 //   node scripts/run-stack.mjs dev     contract, API and site in watch mode, the site type-checked live
 //
 // The API runs on PORT (default 4000) on the embedded database under DATA_DIR unless DATABASE_URL
-// is set, exactly as `node apps/api/dist/main.js` alone would. The site runs on WEB_PORT (default
+// is set, exactly as `node apps/api/dist/main.js` alone would. The API and the site are given the
+// same addresses (./stack-config.mjs, stackAddresses): one MEDIA_BASE_URL, so the site's CSP lets
+// browsers load the photos. The site runs on WEB_PORT (default
 // 3000) and needs an API key of its own: unless WEB_API_KEY is given, the first start creates one
 // with the key CLI (`pnpm keys create --plan business --first-party`), keeps it in DATA_DIR
 // (git-ignored, mode 600) and reuses it afterwards; if the API no longer accepts it (a new
@@ -39,7 +41,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { ensureBuilt, stopBuild } from './build.mjs';
-import { parseStackConfig, StackConfigError } from './stack-config.mjs';
+import { parseStackConfig, StackConfigError, stackAddresses } from './stack-config.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const NODE_MAJOR = 24;
@@ -72,22 +74,14 @@ try {
 }
 const { apiPort, webPort, dataDir } = config;
 const apiUrl = `http://127.0.0.1:${apiPort}/v1`;
-
-/** A value as a shell word: pasted into any shell, it stays one argument. */
-const shellWord = (value) =>
-  /^[\w./:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+const addresses = stackAddresses(config, env);
 
 /**
- * The prefix that makes a printed `pnpm keys ...` reach this stack's database from a new shell,
- * where the variables given to this one are gone: DATA_DIR when it is not the default. (With
- * DATABASE_URL, whose value may hold a password, the hint says so in words instead.)
+ * A command printed for a person, as it runs from a new shell where the variables given to this
+ * one are gone (the contract's printedCommand: DATA_DIR and MAIL_DIR when not the default,
+ * DATABASE_URL in words). Every command this prints goes through it. Read once the contract is built.
  */
-const commandPrefix =
-  env.DATA_DIR !== undefined && env.DATA_DIR !== '' && env.DATA_DIR !== '.data'
-    ? `DATA_DIR=${shellWord(dataDir)} `
-    : '';
-const withDatabase = (command) =>
-  env.DATABASE_URL ? `${command} (with this DATABASE_URL set)` : command;
+let hint = (command) => command;
 
 /**
  * The API's access log (one JSON line per request) goes to this file, not the terminal: among
@@ -143,6 +137,18 @@ if (!isBuilt || stopping) {
 const { startProcess, waitForHttp } = await import(
   pathToFileURL(join(ROOT, 'packages', 'testing', 'dist', 'index.js')).href
 );
+{
+  const { printedCommand } = createRequire(import.meta.url)(
+    join(ROOT, 'packages', 'contract', 'dist', 'rules', 'index.js'),
+  );
+  const settings = {
+    DATA_DIR: env.DATA_DIR,
+    dataDir,
+    MAIL_DIR: env.MAIL_DIR,
+    DATABASE_URL: env.DATABASE_URL,
+  };
+  hint = (command) => printedCommand(command, settings);
+}
 
 // Without a terminal (CI, a log file), no cursor or colour codes from the children.
 const plain = process.stdout.isTTY ? (line) => line : (line) => stripVTControlCharacters(line);
@@ -252,7 +258,7 @@ const siteKey = async () => {
     log('using WEB_API_KEY from the environment.');
     if ((await checkKey(env.WEB_API_KEY)) === 'third-party') {
       log(
-        "WEB_API_KEY is not a first-party key: the API will count all the site's visitors as one client (make one with `pnpm keys create --plan business --first-party`).",
+        `WEB_API_KEY is not a first-party key: the API will count all the site's visitors as one client (make one with \`${hint('pnpm keys create --plan business --first-party')}\`).`,
       );
     }
     return env.WEB_API_KEY;
@@ -292,7 +298,7 @@ const siteKey = async () => {
   log(
     code === 0
       ? 'revoked the site key it replaces.'
-      : 'could not revoke the site key it replaces; revoke it with `pnpm keys list` and `pnpm keys revoke <id>`.',
+      : `could not revoke the site key it replaces; revoke it with \`${hint('pnpm keys list')}\` and \`${hint('pnpm keys revoke <id>')}\`.`,
   );
   return key;
 };
@@ -300,9 +306,10 @@ const siteKey = async () => {
 /** Whether siteKey() had to make a key: a new database, which gets its first admin too. */
 let isNewDatabase = false;
 
-const ACCOUNT_HOW_TO = `make an account with \`${withDatabase(
-  `${commandPrefix}pnpm accounts create --role staff --email you@example.org --name "Your name" --password-stdin`,
-)}\` and sign in with it`;
+const accountHowTo = () =>
+  `make an account with \`${hint(
+    'pnpm accounts create --role staff --email you@example.org --name "Your name" --password-stdin',
+  )}\` and sign in with it`;
 
 /** The first admin of a new database: the address people sign in with at /staff/sign-in. */
 const FIRST_ADMIN_EMAIL = 'admin@localhost';
@@ -330,7 +337,7 @@ const newPassword = () => {
 const announceFirstAdmin = async () => {
   const staffUrl = `http://localhost:${webPort}/staff/sign-in`;
   if (!isNewDatabase) {
-    log(`back office: ${staffUrl} (${ACCOUNT_HOW_TO}).`);
+    log(`back office: ${staffUrl} (${accountHowTo()}).`);
     return null;
   }
   const password = newPassword();
@@ -355,7 +362,7 @@ const announceFirstAdmin = async () => {
   );
   const { code, description, stderr } = await child.exited;
   if (code !== 0) {
-    log(`could not make the first admin (${description}: ${stderr.trim()}); ${ACCOUNT_HOW_TO}.`);
+    log(`could not make the first admin (${description}: ${stderr.trim()}); ${accountHowTo()}.`);
     return null;
   }
   return { email: FIRST_ADMIN_EMAIL, password };
@@ -431,7 +438,7 @@ const startApiInWatchMode = async () => {
  * needs of the site: where the links in its emails lead.
  */
 const API_OUTPUT = {
-  env: { SITE_URL: env.SITE_URL || `http://localhost:${webPort}` },
+  env: { SITE_URL: addresses.siteUrl, MEDIA_BASE_URL: addresses.mediaBaseUrl },
   accessLog: accessLogFile,
   onLine: (line) => {
     demoKey ??= /^\s+(pets_(?:live|test)_\S+)$/.exec(line)?.[1] ?? null;
@@ -470,7 +477,9 @@ const main = async () => {
     return;
   }
   const webEnv = {
-    API_URL: env.API_URL || apiUrl,
+    API_URL: addresses.siteApiUrl,
+    // Where the API's photos are, so that the pages' CSP lets browsers load them.
+    MEDIA_BASE_URL: addresses.mediaBaseUrl,
     WEB_API_KEY: key,
     SESSION_SECRET: sessionSecret(),
     WEB_PORT: String(webPort),
@@ -505,7 +514,11 @@ const main = async () => {
       `first admin (shown only at this first start): ${firstAdmin.email}  /  ${firstAdmin.password}`,
     );
     log(
-      `change it at /staff/account; invite your team at /staff/team (mail lands in the dev mailbox: pnpm mail).`,
+      `change it at /staff/account; invite your team at /staff/team (${
+        env.SMTP_URL
+          ? 'mail goes out through SMTP_URL'
+          : `mail lands in the dev mailbox: ${hint('pnpm mail')}`
+      }).`,
     );
   }
   log(`the API's access log (one JSON line per request): ${accessLogFile}`);

@@ -33,6 +33,20 @@ const port = (env, name, fallback) => {
 };
 
 /**
+ * The addresses `pnpm start` and `pnpm dev` hand the API and the site, one rule for both: the site
+ * calls the API at 127.0.0.1 (server to server, whatever `localhost` resolves to first); the links
+ * in emails lead to the site at localhost, as the addresses printed; and the photos are where the
+ * API says (MEDIA_BASE_URL, by default its own /media at localhost), the site being given the same
+ * address so that its pages' CSP lets browsers load them.
+ */
+export const stackAddresses = ({ apiPort, webPort }, env) => ({
+  siteApiUrl: env.API_URL || `http://127.0.0.1:${apiPort}/v1`,
+  siteUrl: env.SITE_URL || `http://localhost:${webPort}`,
+  // With S3_BUCKET the API needs MEDIA_BASE_URL given, and says so: no default to hide it.
+  mediaBaseUrl: env.MEDIA_BASE_URL || (env.S3_BUCKET ? '' : `http://localhost:${apiPort}/media`),
+});
+
+/**
  * PORT (the API, default 4000), WEB_PORT (the site, default 3000) and DATA_DIR (default .data,
  * relative to the repository); throws a StackConfigError with one line.
  */

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { parseTrustedProxies, type TTrustedProxies } from '@pets/contract/rules';
+import { isEmailAddress, parseTrustedProxies, type TTrustedProxies } from '@pets/contract/rules';
 import { parseStoreConfig, StoreConfigError, type TStoreConfig } from '@pets/contract/store';
 import { z } from 'zod';
 
@@ -228,7 +228,7 @@ export const ZEnvironment = z.object({
     .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' })
     .optional()
     .describe(
-      "public address of the photo files: a photo's URL is `<MEDIA_BASE_URL>/<file key>`; unset: the API's own `http://localhost:<PORT>/media`; with object storage, the bucket's public address or a CDN in front of it",
+      "public address of the photo files: a photo's URL is `<MEDIA_BASE_URL>/<file key>`; unset: the API's own `http://localhost:<PORT>/media`; with object storage, the bucket's public address or a CDN in front of it. Give the site the same value (its `MEDIA_BASE_URL`, for its CSP)",
     ),
   // --- Email and the job queue (docs/operations.md, "Email") ---
   /** Unset: every message goes to the dev mailbox in MAIL_DIR (`pnpm mail`, the site's /staff/mail). */
@@ -242,7 +242,7 @@ export const ZEnvironment = z.object({
     .trim()
     .min(3)
     .max(200)
-    .regex(/^([^<>@]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+    .refine((value) => isEmailAddress(/^[^<>@]*<([^<>]*)>$/.exec(value)?.[1] ?? value), {
       message: 'must be an address, or a name and an address in <>',
     })
     .optional()

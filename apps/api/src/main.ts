@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
+import { printedCommand } from '@pets/contract/rules';
 import { createPool, createPrismaClient, migrate, openDatabase, seedDatabase } from '@pets/db';
 import { ApiKeysRepository } from '@pets/store/api-keys.repository';
 import { CategoriesRepository } from '@pets/store/categories.repository';
@@ -31,22 +32,8 @@ const readLimits = (): string | undefined => {
   }
 };
 
-/**
- * What makes a printed `pnpm keys ...` reach this database from a new shell, where a DATA_DIR given
- * to this one is gone: the folder, when it is not the default.
- */
-const keysCommandPrefix = (config: Pick<TConfig, 'DATA_DIR' | 'dataDir'>): string => {
-  if (config.DATA_DIR === '.data') {
-    return '';
-  }
-  const folder = /^[\w./:@%+=-]+$/.test(config.dataDir)
-    ? config.dataDir
-    : `'${config.dataDir.replaceAll("'", "'\\''")}'`;
-  return `DATA_DIR=${folder} `;
-};
-
 /** Printed once, to the console only (never to the logs): the key exists nowhere else. */
-const printDemoKey = (key: string, baseUrl: string, prefix: string) => {
+const printDemoKey = (key: string, baseUrl: string, config: TConfig) => {
   process.stdout.write(
     [
       '',
@@ -58,7 +45,8 @@ const printDemoKey = (key: string, baseUrl: string, prefix: string) => {
       '',
       `  curl -i -H "Authorization: Bearer ${key}" "${baseUrl}/pets?limit=5"`,
       '',
-      `More keys: ${prefix}pnpm keys create --plan free --name "my app"`,
+      // As it runs from a new shell, where this one's DATA_DIR is gone.
+      `More keys: ${printedCommand('pnpm keys create --plan free --name "my app"', config)}`,
       '',
     ].join('\n'),
   );
@@ -163,7 +151,7 @@ const main = async () => {
   // Before the "listening" line: whatever waits for that line (a test, a supervisor's log) finds
   // the key already printed.
   if (demoKey) {
-    printDemoKey(demoKey, baseUrl, keysCommandPrefix(config));
+    printDemoKey(demoKey, baseUrl, config);
   }
   logger.info({ url: baseUrl, port, environment: config.APP_ENV }, 'API listening');
   const bound = connectionBoundWarning(config.MAX_CONNECTIONS, readLimits());

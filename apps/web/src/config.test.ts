@@ -10,6 +10,8 @@ describe('parseWebConfig', () => {
     expect(parseWebConfig({ WEB_API_KEY: KEY, SESSION_SECRET: SECRET })).toEqual({
       apiUrl: 'http://localhost:4000/v1',
       apiBaseUrl: 'http://localhost:4000',
+      // The API's own default: its /media, where API_URL says it is.
+      mediaBaseUrl: 'http://localhost:4000/media',
       apiKey: KEY,
       sessionSecret: SECRET,
       siteOrigin: undefined,

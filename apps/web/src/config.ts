@@ -23,6 +23,18 @@ export const ZWebEnvironment = z.object({
     })
     .default('http://localhost:4000/v1')
     .describe("the API's base address, ending in `/v1`"),
+  /**
+   * The API's MEDIA_BASE_URL: where browsers load the photos from, so the pages' CSP allows it.
+   * Unset: the API's own default, its `/media` (on API_URL's origin).
+   */
+  MEDIA_BASE_URL: z
+    .string()
+    .url('must be a URL such as http://localhost:4000/media')
+    .refine((value) => /^https?:/.test(value), { message: 'must start with http:// or https://' })
+    .optional()
+    .describe(
+      "the API's `MEDIA_BASE_URL`, the public address of the photos (give both the same value): the pages' CSP lets browsers load images from its origin, a loopback address under both its names (`localhost` and `127.0.0.1`); unset: the API's own `/media` on `API_URL`'s origin. `pnpm start`, `pnpm dev` and compose give both the same",
+    ),
   /** The site's own API key. Server-only: it never reaches a browser. */
   WEB_API_KEY: z
     .string({ required_error: 'is required (the API key the site uses to call the API)' })
@@ -133,6 +145,8 @@ export type TWebConfig = {
    * the contract already starts with /v1.
    */
   apiBaseUrl: string;
+  /** Where the photos are: MEDIA_BASE_URL, or the API's own `/media`; for the CSP. */
+  mediaBaseUrl: string;
   apiKey: string;
   /** Encrypts the staff session cookie. Server-only, like the key. */
   sessionSecret: string;
@@ -167,6 +181,10 @@ export const parseWebConfig = (environment: Record<string, string | undefined>):
   return {
     apiUrl,
     apiBaseUrl: apiUrl.slice(0, -API_PATH_PREFIX.length),
+    mediaBaseUrl: (variables.MEDIA_BASE_URL ?? `${new URL(apiUrl).origin}/media`).replace(
+      /\/+$/,
+      '',
+    ),
     apiKey: variables.WEB_API_KEY,
     sessionSecret: variables.SESSION_SECRET,
     siteOrigin,

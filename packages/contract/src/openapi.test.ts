@@ -311,6 +311,23 @@ describe('openapi.json', () => {
       }
     });
 
+    it('gives no optional parameter an example, which a try-it would send as a choice (List animals answered [] to id=42,7)', () => {
+      const optional = operations.flatMap(({ operation }) =>
+        (operation.parameters ?? [])
+          .filter((parameter) => !parameter.required)
+          .map((parameter) => ({ operation: operation.operationId, ...parameter })),
+      );
+      expect(optional.map(({ operation, name }) => `${operation} ${name}`)).toEqual(
+        expect.arrayContaining(['listPets id', 'listPets sex', 'createPet Idempotency-Key']),
+      );
+      for (const parameter of optional) {
+        const label = `${parameter.operation} ${parameter.name}`;
+        expect(parameter, label).not.toHaveProperty('example');
+        expect(parameter, label).not.toHaveProperty('examples');
+        expect(parameter.schema ?? {}, label).not.toHaveProperty('example');
+      }
+    });
+
     it('has no default in a request body, so generated clients keep the field optional', () => {
       const newPet = document.components?.schemas?.NewPet as {
         required: string[];

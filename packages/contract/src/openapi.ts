@@ -1,6 +1,13 @@
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } from 'openapi3-ts';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from 'openapi3-ts';
 import { API_PATH_PREFIX, API_VERSION, contract } from './contract';
 import {
   HEADER_DOCS,
@@ -110,14 +117,14 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
     '(`idempotency_key_reused`); a retry while the first request is still running waits for it ' +
     '(or gets `409 idempotency_key_in_use` after a few seconds). A request that failed with a ' +
     '`5xx`, or that was refused before it ran (`400` on its input, `401`, `403`, `413`, `415`, ' +
-    '`429`), is not kept: retry it with the same key.',
+    '`429`), is not kept: retry it with the same key. For example ' +
+    '`2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90`.',
   schema: {
     type: 'string',
     minLength: 1,
     maxLength: IDEMPOTENCY_KEY_MAX_LENGTH,
     pattern: IDEMPOTENCY_KEY_PATTERN.source,
   },
-  example: '2f1c7d54-9a6e-4f0b-8f4e-6b8e2b1d3c90',
 };
 
 /**
@@ -207,7 +214,7 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
     ...(isIdempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ...('304' in operation.responses ? [IF_NONE_MATCH_PARAMETER] : []),
     ...('412' in operation.responses ? [IF_MATCH_PARAMETER] : []),
-  ];
+  ].map(withoutExampleWhenOptional);
   return {
     ...operation,
     ...(role
@@ -461,6 +468,24 @@ const withParameterExamples = (operation: OperationObject): OperationObject => (
     return example === undefined ? parameter : { ...parameter, example };
   }),
 });
+
+/**
+ * An optional parameter carries no example: tools that try an operation (Swagger UI, Postman,
+ * Scalar) send an optional parameter's example as if the caller had chosen it, and List animals
+ * answered `[]` to `id=42,7&name=bis`. Its description gives examples of its values in words; a
+ * required path parameter keeps its example (a request cannot be sent without one). The API's
+ * reference page also tells Scalar not to fill one from its enum or default (docs-page.ts).
+ */
+const withoutExampleWhenOptional = <T extends ParameterObject | ReferenceObject>(
+  parameter: T,
+): T => {
+  if (!('in' in parameter) || parameter.required || parameter.in === 'path') {
+    return parameter;
+  }
+  const { example: _example, examples: _examples, schema, ...rest } = parameter;
+  const { example: _schemaExample, ...unexampled } = (schema ?? {}) as SchemaObject;
+  return { ...rest, schema: unexampled } as T;
+};
 
 export const buildOpenApiDocument = (servers: TOpenApiServers = DEFAULT_SERVERS): OpenAPIObject => {
   const document = generateOpenApi(

@@ -226,6 +226,37 @@ describe('a password reset', () => {
   });
 });
 
+describe('the first admin `pnpm start` makes, at a single-label domain', () => {
+  it('signs in as admin@localhost, and its reset link reaches it and sets a new password', async () => {
+    const admin = await createAccount(api, 'admin', { email: 'admin@localhost' });
+    const signedIn = await signInAs(site, admin);
+    expect(signedIn.account).toMatchObject({ email: 'admin@localhost', role: 'admin' });
+
+    const before = smtp.received.length;
+    const requested = await site.asVisitor('/internal/auth/reset-request', {
+      email: 'admin@localhost',
+    });
+    expect(requested.status).toBe(202);
+    const message = await mailTo('admin@localhost', before);
+    const reset = await site.asVisitor('/internal/auth/reset', {
+      token: linkIn(message.text, 'reset'),
+      password: 'a new local passphrase',
+    });
+    expect(reset.status).toBe(200);
+    await signInAs(site, { ...admin, password: 'a new local passphrase' });
+  });
+
+  it('is refused, like any other, an address that is not one: in the error format', async () => {
+    const refused = await site.asVisitor('/internal/auth/sign-in', {
+      email: 'admin@@localhost',
+      password: 'whatever it is',
+      area: 'staff',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+});
+
 describe('an invitation', () => {
   it('is sent by an admin, accepted once with a name and password, and the person signs in', async () => {
     const admin = await createAccount(api, 'admin', { name: 'Ada Admin' });

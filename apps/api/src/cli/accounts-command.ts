@@ -1,3 +1,4 @@
+import { isEmailAddress } from '@pets/contract/rules';
 import type { AccountRole } from '@pets/db';
 import {
   AccountsRepository,
@@ -35,7 +36,6 @@ Uses DATABASE_URL, or the embedded database in DATA_DIR (whether or not the API 
 const ROLES: readonly AccountRole[] = ['admin', 'staff', 'developer'];
 /** Who the audit log says acted. */
 const ACTOR = 'pnpm accounts';
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const readPassword = async (
   values: { password?: string; 'password-stdin'?: boolean },
@@ -78,7 +78,7 @@ const create = async (args: string[], io: TCliIo): Promise<number> => {
     throw new UsageError('--role must be admin, staff or developer');
   }
   const email = values.email?.trim() ?? '';
-  if (!EMAIL.test(email) || email.length > 254) {
+  if (!isEmailAddress(email)) {
     throw new UsageError('--email must be an email address');
   }
   const name = (values.name ?? email.split('@')[0] ?? email).trim().slice(0, 100);

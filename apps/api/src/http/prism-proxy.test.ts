@@ -858,3 +858,48 @@ describe('Prism validating proxy: the API answers as its OpenAPI document says',
     }
   });
 });
+
+describe('Prism validating proxy: the document and the API agree on email addresses', () => {
+  // The document's `format: email` meant something else to each validator; its pattern is the
+  // contract's rule. Each address goes through the validating proxy (the document's verdict: a
+  // refusal is Prism's own 422) and, when the document accepts it, on to the API.
+  const ACCEPTED = [
+    'admin@localhost',
+    'ada@example.org',
+    '0@com',
+    "o'brien@example.ie",
+    'a!#$%&*+/=?^_`{|}~-z@example.org',
+    'x@a-b.c',
+  ];
+  const REFUSED = [
+    'ada',
+    'a..b@example.org',
+    '.ada@example.org',
+    'ada@example-.org',
+    'ada@example.org.',
+    '"ada lovelace"@example.org',
+    'ada@[127.0.0.1]',
+    'ada@exämple.org',
+    ' ada@example.org',
+  ];
+
+  it('an address the document accepts, the API accepts; one it refuses, the API refuses', async () => {
+    const sendOrderLinks = (base: string, email: string) =>
+      fetch(`${base}/store/order-links`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      });
+    const verdicts: string[] = [];
+    for (const email of [...ACCEPTED, ...REFUSED]) {
+      const proxied = await sendOrderLinks(validatingUrl, email);
+      const direct = await sendOrderLinks(`${api.baseUrl}/v1`, email);
+      await Promise.all([proxied.body?.cancel(), direct.body?.cancel()]);
+      verdicts.push(`${JSON.stringify(email)} document ${proxied.status} API ${direct.status}`);
+    }
+    expect(verdicts).toEqual([
+      ...ACCEPTED.map((email) => `${JSON.stringify(email)} document 202 API 202`),
+      ...REFUSED.map((email) => `${JSON.stringify(email)} document 422 API 400`),
+    ]);
+  });
+});

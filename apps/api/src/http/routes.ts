@@ -4,6 +4,8 @@ import { CONTRACT_ROUTES } from '@pets/contract';
 export const DOCS_PATH = '/docs';
 export const DOCS_BUNDLE_PATH = '/docs/scalar.js';
 export const DOCS_INIT_PATH = '/docs/docs.js';
+/** The OpenAPI document as the reference page reads it (docs-page.ts, referenceDocument). */
+export const DOCS_DOCUMENT_PATH = '/docs/openapi.json';
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const HEALTH_PATH = '/healthz';
 export const READINESS_PATH = '/readyz';
@@ -19,6 +21,7 @@ const OPERATIONAL_ROUTES = [
   DOCS_PATH,
   DOCS_BUNDLE_PATH,
   DOCS_INIT_PATH,
+  DOCS_DOCUMENT_PATH,
   HEALTH_PATH,
   READINESS_PATH,
 ].map((path) => ({ method: 'GET', path }));

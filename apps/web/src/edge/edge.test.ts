@@ -148,6 +148,46 @@ describe("the site's edge", () => {
     expect(two.headers['content-security-policy']).not.toBe(policy);
   });
 
+  it('lets pages load the photos from where the API says they are, under each loopback name', async () => {
+    /** The policy's sources of one directive. */
+    const sourcesOf = (answer: TAnswer, directive: string) =>
+      String(answer.headers['content-security-policy'])
+        .split('; ')
+        .find((part) => part.startsWith(`${directive} `))
+        ?.split(' ')
+        .slice(1) ?? [];
+    // `pnpm start`: the site calls the API at 127.0.0.1, whose photos default to localhost.
+    const started = await send(`${await start({ API_URL: 'http://127.0.0.1:4000/v1' })}/`);
+    expect(sourcesOf(started, 'img-src')).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'http://localhost:4000',
+      'http://127.0.0.1:4000',
+      'https:',
+    ]);
+    expect(sourcesOf(started, 'form-action')).toEqual(
+      expect.arrayContaining(["'self'", 'http://127.0.0.1:4000', 'http://localhost:4000']),
+    );
+    // Compose: the API behind a proxy the browser never sees, the photos in the object store.
+    const composed = await send(
+      `${await start({
+        API_URL: 'http://proxy:8080/v1',
+        MEDIA_BASE_URL: 'http://localhost:9000/pets-photos',
+      })}/`,
+    );
+    expect(sourcesOf(composed, 'img-src')).toEqual(
+      expect.arrayContaining(['http://localhost:9000', 'http://127.0.0.1:9000']),
+    );
+    expect(sourcesOf(composed, 'img-src')).not.toContain('http://proxy:8080');
+    // A CDN: its origin alone.
+    const cdn = await send(
+      `${await start({ MEDIA_BASE_URL: 'http://photos.example.org/pets/' })}/`,
+    );
+    expect(sourcesOf(cdn, 'img-src')).toContain('http://photos.example.org');
+    expect(sourcesOf(cdn, 'img-src')).not.toContain('http://127.0.0.1:4000');
+  });
+
   it('sends HSTS and says https only when SITE_URL is https, whatever the client claims', async () => {
     const plain = await start();
     const spoofed = await send(`${plain}/`, { headers: { 'x-forwarded-proto': 'https' } });

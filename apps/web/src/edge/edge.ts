@@ -12,7 +12,13 @@ import {
 } from './pages';
 import { PATH_HEADER, VISITOR_HEADER } from './request-headers';
 import { isRefusedSpelling, servedPathOf } from './request-path';
-import { contentSecurityPolicy, newNonce, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import {
+  contentSecurityPolicy,
+  newNonce,
+  policySources,
+  STRICT_TRANSPORT_SECURITY,
+  type TPolicySources,
+} from './security-headers';
 import { type TTrust, trustOf, visitorAddressOf } from './visitor';
 import { visitorKeyOf } from './visitor-key';
 
@@ -41,7 +47,7 @@ type TEdge = {
   config: TWebConfig;
   trust: TTrust;
   limiter: VisitorLimiter;
-  apiOrigin: string;
+  sources: TPolicySources;
   isDev: boolean;
   store: TEdgePageStore;
 };
@@ -101,7 +107,7 @@ const handleAtEdge = async (
   }
 
   const nonce = newNonce();
-  const policy = contentSecurityPolicy(nonce, { apiOrigin: edge.apiOrigin, isDev: edge.isDev });
+  const policy = contentSecurityPolicy(nonce, { sources: edge.sources, isDev: edge.isDev });
   request.headers['content-security-policy'] = policy;
   const headers: Record<string, string> = { 'Content-Security-Policy': policy };
   if (edge.config.isHttps) {
@@ -166,7 +172,7 @@ export const createEdgeServer = (
     config,
     trust: trustOf(config.trustedProxies),
     limiter: new VisitorLimiter(config.limits, config),
-    apiOrigin: new URL(config.apiUrl).origin,
+    sources: policySources(config),
     isDev,
     store,
   };

@@ -1,4 +1,4 @@
-import { PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
+import { isEmailAddress, PASSWORD_LENGTH, PASSWORD_LENGTH_WORDS } from '@pets/contract/rules';
 import type { TCheckedFormState } from '@/components/form/use-checked-form';
 
 /**
@@ -37,7 +37,7 @@ export const EMPTY_RESET: TResetState['values'] = { email: '' };
 export const RESET_EMAIL_WORDS = 'Enter the email address you sign in with.';
 
 export const checkReset = (values: TResetState['values']): TCheck<TResetField> =>
-  result(/^[^\s@]+@[^\s@]+$/.test(values.email.trim()) ? {} : { email: RESET_EMAIL_WORDS });
+  result(isEmailAddress(values.email.trim()) ? {} : { email: RESET_EMAIL_WORDS });
 
 export const NEW_PASSWORD_FIELDS = ['password', 'repeat'] as const;
 export type TNewPasswordField = (typeof NEW_PASSWORD_FIELDS)[number];

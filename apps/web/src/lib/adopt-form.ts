@@ -61,7 +61,8 @@ export const toNewOrderInput = (
   petId: number,
   values: TAdoptFormValues,
 ): Record<string, unknown> => {
-  const adopter: Record<string, unknown> = { name: values.name, email: values.email };
+  // An address is checked as sent (no trimming in the contract): what was typed, less its spaces.
+  const adopter: Record<string, unknown> = { name: values.name, email: values.email.trim() };
   if (values.phone.trim() !== '') {
     adopter.phone = values.phone;
   }

@@ -101,8 +101,9 @@ export const SIGN_UP_WORDS: TFormWords<TSignUpField> = {
 
 export type TSignUpInput = z.output<typeof ZSignUpRequest>;
 
+/** The address as typed less the spaces around it (a phone's keyboard adds one after a word). */
 export const checkSignUp = (values: TSignUpValues) =>
-  checked(ZSignUpRequest.safeParse(values), SIGN_UP_WORDS);
+  checked(ZSignUpRequest.safeParse({ ...values, email: values.email.trim() }), SIGN_UP_WORDS);
 
 // --- Keys -------------------------------------------------------------------------------------
 

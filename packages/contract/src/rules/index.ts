@@ -3,6 +3,7 @@
 export * from './body-limit';
 export * from './cursor';
 export * from './dev-mailbox';
+export * from './email';
 export * from './etag';
 export * from './link';
 export * from './order-reference';
@@ -11,6 +12,7 @@ export * from './pet-words';
 export * from './phone';
 export * from './photo-limit';
 export * from './plans';
+export * from './printed-command';
 export * from './saved-search-words';
 export * from './trusted-proxies';
 export * from './values';

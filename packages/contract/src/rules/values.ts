@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from './email';
 import { PHONE_MAX_LENGTH } from './phone';
 
 // The values and lengths of the schemas that a page's browser code needs (a select's options, an
@@ -30,7 +31,7 @@ export const nameSearchWords = (text: string): string[] => text.match(SEARCH_WOR
 export const PET_IDS_MAX = 100;
 
 export const ADOPTER_NAME_MAX_LENGTH = 100;
-export const ADOPTER_EMAIL_MAX_LENGTH = 254;
+export const ADOPTER_EMAIL_MAX_LENGTH = EMAIL_MAX_LENGTH;
 export const ADOPTER_PHONE_MAX_LENGTH = PHONE_MAX_LENGTH;
 export const ORDER_MESSAGE_MAX_LENGTH = 1000;
 /** An application's "who lives with you" and "other animals at home": a line or two each. */

@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN } from '../rules/email';
 import { MAX_ID, PAGE_SIZE } from '../rules/values';
 
 export { MAX_ID, PAGE_SIZE };
@@ -25,6 +26,16 @@ export const zId = (messages: TIdMessages = {}) =>
     .max(MAX_ID, messages.outOfRange);
 
 export const ZId = zId();
+
+/**
+ * An email address (rules/email.ts): the one schema of every address the API and the site accept.
+ * Not trimmed: what is sent is what is checked, and what the OpenAPI document's `pattern` says
+ * (its `maxLength` and `pattern`, and no `format: email`, which each validator reads its own way).
+ */
+export const ZEmailAddress = z
+  .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
+  .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .regex(EMAIL_PATTERN, EMAIL_MESSAGE);
 
 /**
  * An id documented as an int64 field. The OpenAPI metadata goes on with `extendApi`: zod's
@@ -144,8 +155,8 @@ export const ZUpdatedSinceQuery = extendApi(
     .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a real date-time'),
   {
     description:
-      'Only items whose `updatedAt` is at or after this instant (RFC 3339, any offset; kept to ' +
-      'the millisecond). With `sort=updatedAt`, the incremental sync: docs/api.md, "Keeping in sync".',
-    example: '2026-11-27T10:00:00Z',
+      'Only items whose `updatedAt` is at or after this instant (RFC 3339, such as ' +
+      '`2026-11-27T10:00:00Z`, any offset; kept to the millisecond). With `sort=updatedAt`, the ' +
+      'incremental sync: docs/api.md, "Keeping in sync".',
   },
 );

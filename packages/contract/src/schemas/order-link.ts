@@ -1,5 +1,6 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
+import { ZEmailAddress } from './common';
 import { ZAdopter } from './order';
 
 /**
@@ -57,10 +58,9 @@ export type TOrderLinksRequest = z.infer<typeof ZOrderLinksRequest>;
 
 export const ZOrderLinksAccepted = extendApi(
   z.object({
-    email: z
-      .string()
-      .max(254)
-      .describe('The address the links go to, if it has applications, as it was read.'),
+    email: ZEmailAddress.describe(
+      'The address the links go to, if it has applications, as it was sent.',
+    ),
     expiresInDays: extendApi(z.number().int().min(1).max(365), {
       format: 'int32',
       description: 'How many days each link works after the email is written.',

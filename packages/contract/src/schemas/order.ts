@@ -21,6 +21,7 @@ import {
   instantFilter,
   PAGE_SIZE,
   ZCursorQuery,
+  ZEmailAddress,
   ZLimitQuery,
   ZUpdatedSinceQuery,
 } from './common';
@@ -189,12 +190,7 @@ export const ZAdopter = extendApi(
         .min(1, 'must not be empty')
         .max(ADOPTER_NAME_MAX_LENGTH, `must be at most ${ADOPTER_NAME_MAX_LENGTH} characters`)
         .describe('Full name of the person adopting.'),
-      email: z
-        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-        .trim()
-        .max(ADOPTER_EMAIL_MAX_LENGTH, `must be at most ${ADOPTER_EMAIL_MAX_LENGTH} characters`)
-        .email('must be a valid email address')
-        .describe('Email address of the person adopting.'),
+      email: ZEmailAddress.describe('Email address of the person adopting.'),
       phone: extendApi(
         z
           .string({ invalid_type_error: 'must be a string' })

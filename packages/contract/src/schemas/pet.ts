@@ -570,7 +570,6 @@ export const ZPetIdsQuery = extendApi(
       'empty list, not an error. Combines with the other filters. The replacement of the ' +
       'deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals.',
     pattern: `^[0-9]+(,[0-9]+){0,${PET_IDS_MAX - 1}}$`,
-    example: '42,7',
   },
 );
 
@@ -613,7 +612,6 @@ export const ZPetNameSearchQuery = extendApi(
       'are runs of letters and digits; other characters separate them and are ignored. Accents ' +
       `count (\`zoe\` does not find Zoé). At most ${PET_NAME_SEARCH_MAX_LENGTH} characters. An ` +
       'addition to the spec; omit for every name.',
-    example: 'bis',
   },
 );
 
@@ -734,7 +732,6 @@ export const ZPetsFeeMaxQuery = extendApi(
       'at most this amount in minor units (`5000` is 50.00): `0` finds the free adoptions. ' +
       'Animals whose fee is unknown ("ask the store") are left out, and so are fees in other ' +
       'currencies: amounts are never converted. An addition to the spec; omit for all.',
-    example: 5000,
   },
 );
 
@@ -743,7 +740,6 @@ export const ZPetsFeeCurrencyQuery = extendApi(currencyCode('feeCurrency '), {
   description:
     'Only animals whose adoption fee is known and in this ISO 4217 currency (`GBP`); required ' +
     'with `feeMax`. An addition to the spec; omit for all.',
-  example: 'GBP',
 });
 
 /**

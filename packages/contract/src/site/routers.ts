@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import type { TRouteMetadata, TSiteAccess } from '../routers/metadata';
+import { ZEmailAddress } from '../schemas/common';
 import { type TError, ZError as ZErrorBody } from '../schemas/error';
 import { ZOrder } from '../schemas/order';
 import { ZOrderLinkLookup } from '../schemas/order-link';
@@ -20,7 +21,6 @@ import {
   ZCreateOrgKey,
   ZCurrentSession,
   ZDecidePlanRequest,
-  ZEmail,
   ZIssuedOrgKey,
   ZKeyUsage,
   ZListAuditQuery,
@@ -117,7 +117,7 @@ export const authRouter = c.router({
     method: 'POST',
     path: '/auth/reset-request',
     summary: 'Email a password reset link, if an account has this address',
-    body: z.object({ email: ZEmail }),
+    body: z.object({ email: ZEmailAddress }),
     responses: { 202: ZMessage },
     metadata: VISITOR,
   },
@@ -260,7 +260,7 @@ export const teamRouter = c.router({
     path: '/team/invitations',
     summary: 'Invite a person by email as staff or admin',
     body: z.object({
-      email: ZEmail,
+      email: ZEmailAddress,
       name: ZPersonName,
       role: ZAccountRole.extract(['admin', 'staff']),
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_LENGTH } from '../rules/password';
+import { ZEmailAddress } from '../schemas/common';
 import { ZCustomLimit } from '../schemas/custom-limit';
 import { listPetsQueryIssue, ZListPetsQuery } from '../schemas/pet';
 
@@ -21,7 +22,6 @@ export type TSignInArea = z.infer<typeof ZSignInArea>;
 export const ZPassword = z.string().min(PASSWORD_LENGTH.min).max(PASSWORD_LENGTH.max);
 /** A password typed at sign-in: any length up to the limit (a wrong one is just wrong). */
 export const ZPasswordAttempt = z.string().min(1).max(PASSWORD_LENGTH.max);
-export const ZEmail = z.string().trim().email().max(254);
 export const ZPersonName = z.string().trim().min(1).max(100);
 /** A signed token from an email link: `<account id>.<expiry b36>.<MAC>`. */
 export const ZAccountToken = z
@@ -59,7 +59,7 @@ export const ZSiteSession = z.object({
 export type TSiteSession = z.infer<typeof ZSiteSession>;
 
 export const ZSignInRequest = z.object({
-  email: ZEmail,
+  email: ZEmailAddress,
   password: ZPasswordAttempt,
   area: ZSignInArea,
   /** The session ends after this long without a request (capped by SESSION_IDLE_MAX_SECONDS). */
@@ -79,7 +79,7 @@ export const ZSignInResponse = z.object({
 });
 
 export const ZSignUpRequest = z.object({
-  email: ZEmail,
+  email: ZEmailAddress,
   password: ZPassword,
   name: ZPersonName,
   organizationName: z.string().trim().min(1).max(100),
@@ -386,7 +386,7 @@ export const SAVED_SEARCH_ALERT_HOURS = 24;
 /** The token of a confirm or unsubscribe link: 256 bits of an HMAC, base64url. */
 export const ZSavedSearchToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
-export const ZSaveSearchRequest = z.object({ email: ZEmail, filter: ZSavedSearchFilter });
+export const ZSaveSearchRequest = z.object({ email: ZEmailAddress, filter: ZSavedSearchFilter });
 export type TSaveSearchRequest = z.input<typeof ZSaveSearchRequest>;
 
 /** What a confirm or unsubscribe answers: the search's filter, for the page to say it in words. */

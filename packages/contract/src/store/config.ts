@@ -1,5 +1,6 @@
 // The store's variables, their parser and defaults (see index.ts).
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../rules/email';
 import {
   PHONE_MAX_LENGTH,
   PHONE_MIN_LENGTH,
@@ -41,7 +42,7 @@ export const isTimeZone = (zone: string): boolean => {
 };
 
 export const STORE_NAME_MAX_LENGTH = 80;
-export const STORE_EMAIL_MAX_LENGTH = 254;
+export const STORE_EMAIL_MAX_LENGTH = EMAIL_MAX_LENGTH;
 
 /**
  * The store's variables, each with what it means (`.describe()`): `pnpm docs:config` writes the
@@ -85,7 +86,8 @@ export const ZStoreEnvironment = z.object({
     .string()
     .trim()
     .max(STORE_EMAIL_MAX_LENGTH, `must be at most ${STORE_EMAIL_MAX_LENGTH} characters`)
-    .email('must be an email address such as hello@example.org')
+    // The one rule for addresses (rules/email.ts); the variable itself may have spaces around it.
+    .regex(EMAIL_PATTERN, 'must be an email address such as hello@example.org')
     .default('hello@kindredpaws.example')
     .describe("the store's email address for adopters; shown with a `mailto:` link"),
   STORE_TIME_ZONE: z

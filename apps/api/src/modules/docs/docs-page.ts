@@ -3,8 +3,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { BEARER_SECURITY_SCHEME, THIS_SERVER_URL, type TOpenApiServers } from '@pets/contract';
-import { DOCS_BUNDLE_PATH, DOCS_INIT_PATH, OPENAPI_PATH } from '../../http/routes';
+import {
+  BEARER_SECURITY_SCHEME,
+  type buildOpenApiDocument,
+  THIS_SERVER_URL,
+  type TOpenApiServers,
+} from '@pets/contract';
+import {
+  DOCS_BUNDLE_PATH,
+  DOCS_DOCUMENT_PATH,
+  DOCS_INIT_PATH,
+  OPENAPI_PATH,
+} from '../../http/routes';
 
 /** Where the page and its scripts are served. */
 
@@ -70,12 +80,65 @@ const INIT_SCRIPT = `(() => {
 export const docsInitScript = (): TStaticAsset =>
   asset(Buffer.from(INIT_SCRIPT), 'text/javascript; charset=utf-8');
 
+type TOpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+/**
+ * Scalar's own mark (`x-disabled`) on an example: shown unticked, not sent. Without a value, so
+ * the parameter's field is empty too. Named `default`: the example Scalar looks for first (under
+ * another name it was passed over on an operation with a path parameter, and the enum's first
+ * value sent instead).
+ */
+export const NOT_SENT_EXAMPLES = {
+  default: { summary: 'Not sent: give a value to send it', 'x-disabled': true },
+} as const;
+
+/**
+ * The document as the reference reads it: the published one (`/v1/openapi.json`), each optional
+ * parameter marked with NOT_SENT_EXAMPLES. The published document gives an optional parameter no
+ * example, but Scalar's try-it fills one from its enum's first value or its default and sends it
+ * (List animals asked for `status=available&sex=male&age=baby...` and got `[]`): marked, every
+ * try-it opens with only what the operation needs, and a reader ticks a filter to add it. The mark
+ * is Scalar's, so it stays out of the document other tools read.
+ */
+export const referenceDocument = (document: TOpenApiDocument): TOpenApiDocument => {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item as Record<string, { parameters?: Record<string, unknown>[] }>).map(
+          ([method, operation]) => [
+            method,
+            {
+              ...operation,
+              ...(operation.parameters && {
+                parameters: operation.parameters.map((parameter) =>
+                  parameter.required === true || parameter.in === 'path'
+                    ? parameter
+                    : { ...parameter, examples: NOT_SENT_EXAMPLES },
+                ),
+              }),
+            },
+          ],
+        ),
+      ),
+    ]),
+  );
+  return { ...document, paths };
+};
+
+/** referenceDocument() as the page's asset: named by its hash, like the scripts. */
+export const referenceDocumentAsset = (document: TOpenApiDocument): TStaticAsset =>
+  asset(
+    Buffer.from(JSON.stringify(referenceDocument(document))),
+    'application/json; charset=utf-8',
+  );
+
 /**
  * Scalar's settings: the document of this API, and nothing that reaches another service (no
  * telemetry, no default web fonts, no request proxy, no AI agent or MCP).
  */
-const scalarConfiguration = (servers: TOpenApiServers) => ({
-  url: OPENAPI_PATH,
+const scalarConfiguration = (servers: TOpenApiServers, documentVersion: string) => ({
+  url: `${DOCS_DOCUMENT_PATH}?v=${documentVersion}`,
   // Try-it requests go to the server the page came from first, then the public addresses. The
   // document's paths are relative to these base addresses (`/v1` + `/pets`).
   servers: [
@@ -110,7 +173,7 @@ export type TDocsPage = { html: string; contentSecurityPolicy: string };
  */
 export const renderDocsPage = (
   servers: TOpenApiServers,
-  versions: { bundle: string; init: string },
+  versions: { bundle: string; init: string; document: string },
 ): TDocsPage => {
   const connect = ["'self'", originOf(servers.productionUrl), originOf(servers.stagingUrl)];
   const contentSecurityPolicy = [
@@ -139,7 +202,7 @@ export const renderDocsPage = (
       <a href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.
     </noscript>
     <div id="reference"></div>
-    <script id="docs-config" type="application/json">${inertJson(scalarConfiguration(servers))}</script>
+    <script id="docs-config" type="application/json">${inertJson(scalarConfiguration(servers, versions.document))}</script>
     <script src="${DOCS_BUNDLE_PATH}?v=${versions.bundle}"></script>
     <script src="${DOCS_INIT_PATH}?v=${versions.init}"></script>
   </body>

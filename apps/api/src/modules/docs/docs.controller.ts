@@ -4,8 +4,20 @@ import { Access } from '../../admission/route';
 import { CONFIG } from '../../app.tokens';
 import type { TConfig } from '../../config';
 import { ResponseHeaders, type TSetHeader } from '../../http/response-headers.decorator';
-import { DOCS_BUNDLE_PATH, DOCS_INIT_PATH, DOCS_PATH, OPENAPI_PATH } from '../../http/routes';
-import { docsInitScript, loadScalarBundle, renderDocsPage, type TStaticAsset } from './docs-page';
+import {
+  DOCS_BUNDLE_PATH,
+  DOCS_DOCUMENT_PATH,
+  DOCS_INIT_PATH,
+  DOCS_PATH,
+  OPENAPI_PATH,
+} from '../../http/routes';
+import {
+  docsInitScript,
+  loadScalarBundle,
+  referenceDocumentAsset,
+  renderDocsPage,
+  type TStaticAsset,
+} from './docs-page';
 
 /**
  * A script of the page, gzipped when the client takes it. The page names it with its content
@@ -36,17 +48,19 @@ export class DocsController {
   private readonly document: string;
   private bundle: TStaticAsset | undefined;
   private readonly initScript = docsInitScript();
+  /** The document as the reference page reads it (docs-page.ts, referenceDocument). */
+  private readonly referenceDocument: TStaticAsset;
 
   constructor(@Inject(CONFIG) private readonly config: TConfig) {
-    this.document = JSON.stringify(
-      buildOpenApiDocument({
-        productionUrl: config.PUBLIC_BASE_URL_PRODUCTION,
-        stagingUrl: config.PUBLIC_BASE_URL_STAGING,
-        // Absolute and named: generated clients work without configuration, and
-        // the first server says which environment this is.
-        thisServerEnvironment: config.APP_ENV,
-      }),
-    );
+    const document = buildOpenApiDocument({
+      productionUrl: config.PUBLIC_BASE_URL_PRODUCTION,
+      stagingUrl: config.PUBLIC_BASE_URL_STAGING,
+      // Absolute and named: generated clients work without configuration, and
+      // the first server says which environment this is.
+      thisServerEnvironment: config.APP_ENV,
+    });
+    this.document = JSON.stringify(document);
+    this.referenceDocument = referenceDocumentAsset(document);
   }
 
   /** Read (4 MB) and compressed on first use, not at every start. */
@@ -81,7 +95,11 @@ export class DocsController {
         productionUrl: this.config.PUBLIC_BASE_URL_PRODUCTION,
         stagingUrl: this.config.PUBLIC_BASE_URL_STAGING,
       },
-      { bundle: this.scalar().version, init: this.initScript.version },
+      {
+        bundle: this.scalar().version,
+        init: this.initScript.version,
+        document: this.referenceDocument.version,
+      },
     );
     setHeader('content-type', 'text/html; charset=utf-8');
     setHeader('content-security-policy', contentSecurityPolicy);
@@ -104,5 +122,14 @@ export class DocsController {
     @ResponseHeaders() setHeader: TSetHeader,
   ): Buffer {
     return sendAsset(this.initScript, acceptEncoding, setHeader);
+  }
+
+  @Access('public')
+  @Get(DOCS_DOCUMENT_PATH)
+  pageDocument(
+    @Headers('accept-encoding') acceptEncoding: string | undefined,
+    @ResponseHeaders() setHeader: TSetHeader,
+  ): Buffer {
+    return sendAsset(this.referenceDocument, acceptEncoding, setHeader);
   }
 }

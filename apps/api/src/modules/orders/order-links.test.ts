@@ -126,8 +126,12 @@ describe('email me my application links', () => {
     );
     const before = smtp.received.length;
 
-    // Typed with capitals and spaces: the same address.
-    const response = await askForLinks('  Grace.Links@Example.org ');
+    // Spaces around it are not part of an address: refused, as the document's pattern says.
+    const padded = await askForLinks('  Grace.Links@Example.org ');
+    expect(padded.status).toBe(400);
+    expect(await padded.json()).toMatchObject({ code: 'invalid_request', status: 400 });
+    // Typed with capitals: the same address.
+    const response = await askForLinks('Grace.Links@Example.org');
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({
       email: 'Grace.Links@Example.org',

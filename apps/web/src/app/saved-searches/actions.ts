@@ -1,5 +1,6 @@
 'use server';
 
+import { isEmailAddress } from '@pets/contract/rules';
 import { ZSavedSearchFilter } from '@pets/contract/site';
 import { redirect } from 'next/navigation';
 import { textOf } from '@/lib/account-forms';
@@ -27,7 +28,7 @@ export const saveSearchAlert = async (
   data: FormData,
 ): Promise<TSaveSearchState> => {
   const email = textOf(data, 'email').trim().slice(0, 254);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+  if (!isEmailAddress(email)) {
     return { email, error: 'Enter your email address, like name@example.com.' };
   }
   let raw: unknown;

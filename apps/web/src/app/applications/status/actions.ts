@@ -98,7 +98,7 @@ export const sendApplicationLinks = async (
       formError: `You have asked for links several times in a short while. Please try again in ${waitInWords(allowed.retryAfterSeconds)}.`,
     };
   }
-  const sent = await sendOrderLinks(email);
+  const sent = await sendOrderLinks(email.trim());
   if (sent.ok) {
     return { email, sentTo: sent.data.email, expiresInDays: sent.data.expiresInDays };
   }

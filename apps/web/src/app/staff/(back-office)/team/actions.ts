@@ -1,5 +1,6 @@
 'use server';
 
+import { isEmailAddress } from '@pets/contract/rules';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { SESSION_EXPIRED_PATH, staffKey } from '@/lib/session';
@@ -45,7 +46,7 @@ export const invitePerson = async (
   const credential = await credentialOrSignIn();
   const email = textOf(data, 'email').trim();
   const name = textOf(data, 'name').trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) {
+  if (!isEmailAddress(email)) {
     return { error: 'Enter the email address of the person to invite.' };
   }
   if (name === '' || name.length > 100) {
