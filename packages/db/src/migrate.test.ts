@@ -130,6 +130,7 @@ describe('migrate', () => {
       'webauthn_challenges',
       'webhook_attempts',
       'webhook_deliveries',
+      'webhook_endpoint_leases',
       'webhook_endpoints',
     ]);
   });
