@@ -8,6 +8,7 @@ import {
   readStoredFavourites,
   toggleFavourite,
 } from '@/lib/favourites';
+import { ButtonSlot } from './button-slot';
 
 /** The hearted ids as stored text: a string, so React compares snapshots by value. */
 const storedText = (): string => {
@@ -57,12 +58,17 @@ type TProps = { petId: number; name: string; variant?: 'card' | 'page' };
  * (WAI-ARIA's button pattern), so there the words are the state instead of `aria-pressed`, and the
  * name starts with them ("Saved: remove Biscuit from favourites": what is seen is what is heard,
  * then what a press does). It needs the browser's storage, so it appears once the page runs
- * script (the server renders none).
+ * script (the server renders none; on the page, only its room).
  */
 export const FavouriteButton = ({ petId, name, variant = 'card' }: TProps) => {
   const favourites = useFavourites();
   if (favourites === null) {
-    return null;
+    // On the page, the button's room is kept (unseen) until it appears: the page does not move.
+    return variant === 'page' ? (
+      <ButtonSlot icon={Heart} className="favourite--page">
+        Save
+      </ButtonSlot>
+    ) : null;
   }
   const isSaved = favourites.includes(petId);
   const toggle = () => saveFavourites(toggleFavourite(favourites, petId));

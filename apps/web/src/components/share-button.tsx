@@ -2,6 +2,7 @@
 
 import { Share2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { ButtonSlot } from './button-slot';
 
 type TProps = { title: string; text: string; label?: string };
 
@@ -18,7 +19,8 @@ export const ShareButton = ({ title, text, label = 'Share' }: TProps) => {
   const [state, setState] = useState<TState>('idle');
   useEffect(() => setReady(true), []);
   if (!isReady) {
-    return null;
+    // Its room is kept (unseen) until it appears: the buttons beside and below it do not move.
+    return <ButtonSlot icon={Share2}>{label}</ButtonSlot>;
   }
   const share = async () => {
     const url = window.location.href;
