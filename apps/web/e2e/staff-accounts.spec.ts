@@ -29,6 +29,7 @@ const inviteAndJoin = async (
   browser: Browser,
   stack: TStack,
   person: { email: string; name: string; password: string },
+  role: 'staff' | 'admin' = 'staff',
 ) => {
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
@@ -40,7 +41,7 @@ const inviteAndJoin = async (
   await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Team');
   await admin.getByLabel('Email').fill(person.email);
   await admin.getByLabel('Name', { exact: true }).fill('Anna');
-  await admin.getByLabel('Role').selectOption('staff');
+  await admin.getByLabel('Role').selectOption(role);
   await admin.getByRole('button', { name: 'Send the invitation' }).click();
   await expect(admin.getByRole('status')).toContainText(`on its way to ${person.email}`);
   await expect(admin.getByRole('list', { name: 'Team' })).toContainText(person.email);
@@ -177,18 +178,22 @@ test.describe('Staff accounts', () => {
       );
     }
 
-    // The dev mailbox labels the invitation as the staff member reads it, not as an adopter would.
+    // The dev mailbox labels the invitation as the staff member reads it, not as an adopter
+    // would; its link is Anna's alone, so the admin sees the envelope and not the message.
     await admin.goto(`${stack.siteUrl}/staff/mail`);
-    await expect(
-      admin
-        .getByRole('list', { name: 'Messages' })
-        .getByRole('listitem')
-        .filter({ hasText: anna.email }),
-    ).toContainText('For a staff member');
+    const listed = admin
+      .getByRole('list', { name: 'Messages' })
+      .getByRole('listitem')
+      .filter({ hasText: anna.email });
+    await expect(listed).toContainText('For a staff member');
+    await expect(listed).toContainText('For its recipient only');
     await admin.goto(`${stack.siteUrl}/staff/mail/${invite.id}`);
-    await expect(admin.getByRole('heading', { level: 2 }).first()).toHaveText(
-      'As the staff member sees it',
+    await expect(admin.getByRole('heading', { level: 1 })).toHaveText(invite.subject);
+    await expect(admin.getByRole('heading', { level: 2 })).toHaveText(
+      'Only its recipient reads this message',
     );
+    await expect(admin.locator('iframe')).toHaveCount(0);
+    expect(await admin.content()).not.toContain(staffLink(linksOf(invite), 'invite'));
     await adminContext.close();
 
     // Sign-out ends the session at the API: a copy of the cookie, replayed, is a stranger's.
@@ -204,6 +209,77 @@ test.describe('Staff accounts', () => {
     await replayPage.goto(`${stack.siteUrl}/staff/applications`);
     await expect(replayPage).toHaveURL(/\/staff\/sign-in/);
     await replay.close();
+  });
+
+  test("the dev mailbox is an admin's, and a reset link is read by its recipient only", async ({
+    browser,
+    stack,
+  }) => {
+    test.setTimeout(120_000);
+    // A staff member asks for a reset of an admin's password, as anyone may...
+    const staffContext = await browser.newContext();
+    const staff = await staffContext.newPage();
+    await staff.goto(`${stack.siteUrl}/staff/sign-in`);
+    await staff.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(staff.getByRole('heading', { level: 1 })).toHaveText('Reset your password');
+    await staff.getByLabel('Email').fill(stack.adminAccount.email);
+    await staff.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(staff.getByRole('status')).toContainText('a link to reset its password', {
+      timeout: 30_000,
+    });
+    const reset = await waitForMail(stack, stack.adminAccount.email, /Reset your .* password/);
+    const link = staffLink(linksOf(reset), 'reset');
+
+    // ...but cannot read it: the back office's mailbox is not theirs, by the menu or by address.
+    await signIn(staff, stack.siteUrl, stack.staffAccount);
+    const nav = staff.getByRole('navigation', { name: 'Staff' });
+    await expect(nav.getByRole('link', { name: 'Applications' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Mail' })).toHaveCount(0);
+    for (const path of ['/staff/mail', `/staff/mail/${reset.id}`]) {
+      const answer = await staff.goto(`${stack.siteUrl}${path}`);
+      expect(answer?.status(), path).toBe(404);
+      expect(await staff.content()).not.toContain(link);
+      await expect(staff.getByText(reset.subject)).toHaveCount(0);
+    }
+    await staffContext.close();
+
+    // Another admin sees that it was sent, not its link; the admin it is for reads it.
+    const second = {
+      email: `second-admin-${Date.now()}@store.test`,
+      name: 'Sam Second',
+      password: newPassword(),
+    };
+    await inviteAndJoin(browser, stack, second, 'admin');
+    const otherContext = await browser.newContext();
+    const other = await otherContext.newPage();
+    await signIn(other, stack.siteUrl, second);
+    await other
+      .getByRole('navigation', { name: 'Staff' })
+      .getByRole('link', { name: 'Mail' })
+      .click();
+    await expect(other.getByRole('heading', { level: 1 })).toHaveText('Mail');
+    await other
+      .getByRole('list', { name: 'Messages' })
+      .getByRole('link')
+      .filter({ hasText: `To ${stack.adminAccount.email}` })
+      .filter({ hasText: 'For its recipient only' })
+      .first()
+      .click();
+    await expect(other.getByRole('heading', { level: 2 })).toHaveText(
+      'Only its recipient reads this message',
+    );
+    expect(await other.content()).not.toContain(link);
+    await otherContext.close();
+
+    const ownerContext = await browser.newContext();
+    const owner = await ownerContext.newPage();
+    await signIn(owner, stack.siteUrl, stack.adminAccount);
+    await owner.goto(`${stack.siteUrl}/staff/mail/${reset.id}`);
+    await expect(owner.getByRole('heading', { level: 2 }).first()).toHaveText(
+      'As the staff member sees it',
+    );
+    await expect(owner.locator('.mail-text')).toContainText(link);
+    await ownerContext.close();
   });
 
   test('a password reset by email works once; sign out everywhere ends the other devices', async ({

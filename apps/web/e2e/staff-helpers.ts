@@ -16,6 +16,8 @@ export const STAFF_PAGES = [
   '/staff/team',
   '/staff/audit',
   '/staff/plans',
+  '/staff/mail',
+  '/staff/mail/1',
 ] as const;
 
 /** Types an email and a password into /staff/sign-in and sends them. */

@@ -126,7 +126,7 @@ export const ZWebEnvironment = z.object({
     .min(1)
     .optional()
     .describe(
-      "the API's dev mailbox folder (its `MAIL_DIR`, as an absolute path), where email goes when the API has no `SMTP_URL`: staff read it at `/staff/mail`; `pnpm start` sets it; unset: that page says email goes out through the mail server",
+      "the API's dev mailbox folder (its `MAIL_DIR`, as an absolute path), where email goes when the API has no `SMTP_URL`: admins read it at `/staff/mail`; `pnpm start` sets it; unset: that page says email goes out through the mail server",
     ),
   /** Overrides of the per-visitor limits, e.g. `page=600/60,sign-in=10/600` (see edge/visitor-limits.ts). */
   VISITOR_LIMITS: z

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ACCOUNT_TEST_ENV, createAccount, testSite } from '../accounts/accounts.test-support';
 import { createPet, placedOrder } from '../modules/orders/orders.test-support';
 import { startTestApi, type TTestApi } from '../test/api-harness';
 import { runCliProcess } from '../test/cli-process';
@@ -14,7 +15,7 @@ import { runCliProcess } from '../test/cli-process';
 let api: TTestApi;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ env: ACCOUNT_TEST_ENV });
 }, 60_000);
 
 afterAll(async () => {
@@ -102,4 +103,38 @@ it('makes the folder again when it was deleted while the API runs', async () => 
     )
     .toBe(2);
   expect(readdirSync(folder).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+}, 60_000);
+
+it('marks a message that carries a credential: /staff/mail shows it to its recipient only', async () => {
+  const folder = api.config.mailDir;
+  const entryOf = (name: string) =>
+    JSON.parse(readFileSync(join(folder, `${name}.json`), 'utf8')) as {
+      to: string;
+      subject: string;
+      credential?: boolean;
+    };
+  const entries = () =>
+    (existsSync(folder) ? readdirSync(folder) : [])
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => ({ name: name.slice(0, -'.json'.length), ...entryOf(name.slice(0, -5)) }));
+  const before = entries().length;
+  const admin = await createAccount(api, 'admin', { email: 'grace@example.org' });
+  const site = await testSite(api);
+  expect(
+    (await site.asVisitor('/internal/auth/reset-request', { email: admin.email })).status,
+  ).toBe(202);
+  await expect.poll(() => entries().length, { timeout: 20_000 }).toBe(before + 1);
+
+  const reset = entries().find(({ to }) => to === 'grace@example.org');
+  expect(reset?.subject).toMatch(/^Reset your .* password$/);
+  expect(reset?.credential).toBe(true);
+  const eml = readFileSync(join(folder, `${reset?.name}.eml`), 'utf8');
+  expect(eml).toMatch(/^X-Pets-Credential: yes$/m);
+  // An application's messages carry none: staff see those applications anyway.
+  const others = entries().filter(({ to }) => to !== 'grace@example.org');
+  expect(others.length).toBeGreaterThan(0);
+  expect(others.map(({ credential }) => credential)).toEqual(others.map(() => false));
+  expect(readFileSync(join(folder, `${others[0]?.name}.eml`), 'utf8')).not.toContain(
+    'X-Pets-Credential',
+  );
 }, 60_000);

@@ -29,6 +29,29 @@ const READERS: Record<Exclude<TAnyMailTemplate, TApplicationTemplate>, TMailRead
   'staff-application-withdrawn': 'staff',
 };
 
+/**
+ * Whether a message carries a credential (the contract's MAIL_CREDENTIAL_HEADER): a single-use link
+ * that sets an account's password or proves an address. The dev mailbox shows such a message to its
+ * recipient only (docs/decisions.md, "The dev mailbox is for admins"). Over the same templates as
+ * READERS: an application's message to its adopter carries its private status link, which shows
+ * the application that staff already see, and no credential.
+ */
+const CARRIES_CREDENTIAL: Record<Exclude<TAnyMailTemplate, TApplicationTemplate>, boolean> = {
+  'staff-new-application': false,
+  'staff-digest': false,
+  'application-links': false,
+  'saved-search-confirm': true,
+  'saved-search-alert': false,
+  'account-verify': true,
+  'account-reset': true,
+  'account-invite': true,
+  'passkey-added': false,
+  'webhook-disabled': false,
+  'plan-request-decided': false,
+  'plan-request-received': false,
+  'staff-application-withdrawn': false,
+};
+
 const isListed = (template: string): template is keyof typeof READERS =>
   Object.hasOwn(READERS, template);
 
@@ -43,3 +66,6 @@ export const mailReaderOf = (mail: Pick<TMailRequest, 'template' | 'data'>): TMa
   }
   return (mail.data as Pick<TAccountMailData, 'role'>).role === 'developer' ? 'developer' : 'staff';
 };
+
+export const mailCarriesCredential = (mail: Pick<TMailRequest, 'template'>): boolean =>
+  isListed(mail.template) && CARRIES_CREDENTIAL[mail.template];

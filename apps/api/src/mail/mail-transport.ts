@@ -83,6 +83,7 @@ export const mailboxTransport = (folder: string): TMailTransport => {
         text: mail.text,
         html: mail.html,
         ...(mail.reader ? { reader: mail.reader } : {}),
+        credential: mail.credential === true,
       };
       await write(`${mailboxFileName(mail.id)}.eml`, eml);
       await write(`${mailboxFileName(mail.id)}.html`, mail.html);

@@ -1,7 +1,7 @@
 import type { MailRepository } from '@pets/store/mail.repository';
 import type { Logger } from 'pino';
 import { QUEUES, type TJobQueue } from '../jobs/job-queue';
-import { mailReaderOf } from './mail-readers';
+import { mailCarriesCredential, mailReaderOf } from './mail-readers';
 import {
   isMailTemplate,
   renderMail,
@@ -130,6 +130,10 @@ export const startMailWorker = async ({
         reader: mailReaderOf({ template: claimed.template, data: claimed.data } as Pick<
           TMailRequest,
           'template' | 'data'
+        >),
+        credential: mailCarriesCredential({ template: claimed.template } as Pick<
+          TMailRequest,
+          'template'
         >),
         messageId: messageIdOf(claimed.id, claimed.createdAt, siteUrl),
         date: new Date(),

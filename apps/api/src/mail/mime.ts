@@ -1,4 +1,4 @@
-import { MAIL_READER_HEADER, type TMailReader } from '@pets/contract/rules';
+import { MAIL_CREDENTIAL_HEADER, MAIL_READER_HEADER, type TMailReader } from '@pets/contract/rules';
 import { encode as encodeBase64, wrap as wrapBase64 } from 'nodemailer/lib/base64';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type MimeNode from 'nodemailer/lib/mime-node';
@@ -18,6 +18,8 @@ export type TMimeMail = {
   headers?: Record<string, string>;
   /** Whom it is for: written as MAIL_READER_HEADER. */
   reader?: TMailReader;
+  /** Whether it carries a credential: written as MAIL_CREDENTIAL_HEADER when it does. */
+  credential?: boolean;
 };
 
 /**
@@ -33,7 +35,11 @@ export const composeTree = (mail: TMimeMail): MimeNode =>
     text: mail.text,
     messageId: mail.messageId,
     date: mail.date,
-    headers: mail.reader ? { ...mail.headers, [MAIL_READER_HEADER]: mail.reader } : mail.headers,
+    headers: {
+      ...mail.headers,
+      ...(mail.reader ? { [MAIL_READER_HEADER]: mail.reader } : {}),
+      ...(mail.credential ? { [MAIL_CREDENTIAL_HEADER]: 'yes' } : {}),
+    },
   }).compile();
 
 /** A leaf's body in its transfer encoding, as nodemailer's encoder streams would write it. */

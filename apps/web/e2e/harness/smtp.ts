@@ -1,7 +1,12 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { MAIL_READER_HEADER, MAIL_READERS, mailboxFileName } from '@pets/contract/rules';
+import {
+  MAIL_CREDENTIAL_HEADER,
+  MAIL_READER_HEADER,
+  MAIL_READERS,
+  mailboxFileName,
+} from '@pets/contract/rules';
 import type { TDevMailboxEntry } from '@pets/contract/schemas';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -45,6 +50,9 @@ export const startSmtpInbox = async (folder: string): Promise<TSmtpInbox> => {
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
             ...(reader ? { reader } : {}),
+            // Whether it carries a credential, as the API says: /staff/mail shows it to its
+            // recipient only.
+            credential: mail.headers.get(MAIL_CREDENTIAL_HEADER.toLowerCase()) === 'yes',
           };
           const path = join(folder, `${mailboxFileName(id)}.json`);
           writeFileSync(`${path}.tmp`, JSON.stringify(entry));

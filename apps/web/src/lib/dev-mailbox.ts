@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mailboxFileName, type TMailReader } from '@pets/contract/rules';
 import { type TDevMailboxEntry, ZDevMailboxEntry } from '@pets/contract/schemas';
+import { isSameEmail } from './email-match';
 
 /**
  * The API's dev mailbox (the contract's dev-mailbox.ts), read from its folder: the site and the API
@@ -45,3 +46,11 @@ export const MAIL_READER_WORDS: Record<TMailReader, { reader: string; sees: stri
   staff: { reader: 'a staff member', sees: 'As the staff member sees it' },
   developer: { reader: 'a developer', sees: 'As the developer sees it' },
 };
+
+/**
+ * Whether the admin signed in as `email` may read a message: any message without a credential, and
+ * one carrying a credential (a reset, an invitation, a confirmation link) only when it is theirs.
+ * A message written before the mailbox said so counts as carrying one.
+ */
+export const isReadableBy = (message: TDevMailboxEntry, email: string): boolean =>
+  message.credential === false || isSameEmail(message.to, email);

@@ -193,7 +193,7 @@ export const requireStaff = async (): Promise<TStaffMember> => {
 };
 
 /** For the admins' pages: an admin, a 404 for staff (the page is not theirs), or sign-in. */
-export const requireAdmin = async (): Promise<TStaffMember & { apiKey: string }> => {
+export const requireAdmin = async (): Promise<TStaffMember & { apiKey: string; email: string }> => {
   const session = (await liveSession()) ?? (await toSignIn());
   if (session.role !== 'admin') {
     notFound();
@@ -203,6 +203,7 @@ export const requireAdmin = async (): Promise<TStaffMember & { apiKey: string }>
     role: session.role,
     accountId: session.accountId,
     apiKey: session.credential,
+    email: session.email,
   };
 };
 

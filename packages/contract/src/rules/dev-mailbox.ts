@@ -13,3 +13,11 @@ export const MAIL_READERS = ['adopter', 'staff', 'developer'] as const;
 export type TMailReader = (typeof MAIL_READERS)[number];
 
 export const MAIL_READER_HEADER = 'X-Pets-Reader';
+
+/**
+ * Said (value `yes`) in a message that carries a credential: a single-use link that sets a password
+ * (reset, invitation) or proves an address (an account's or a saved search's confirmation). The dev
+ * mailbox keeps it as its entry's `credential`, and /staff/mail shows such a message to its
+ * recipient only; everyone else sees its envelope.
+ */
+export const MAIL_CREDENTIAL_HEADER = 'X-Pets-Credential';

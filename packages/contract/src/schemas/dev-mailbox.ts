@@ -20,5 +20,10 @@ export const ZDevMailboxEntry = z.object({
   html: z.string(),
   /** Whom it is for (its MAIL_READER_HEADER); absent in messages written before it was said. */
   reader: z.enum(MAIL_READERS).optional(),
+  /**
+   * Whether it carries a credential (MAIL_CREDENTIAL_HEADER): shown at /staff/mail to its recipient
+   * only. Absent (a message written before it was said) counts as carrying one.
+   */
+  credential: z.boolean().optional(),
 });
 export type TDevMailboxEntry = z.infer<typeof ZDevMailboxEntry>;

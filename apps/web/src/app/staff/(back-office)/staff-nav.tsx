@@ -9,12 +9,12 @@ const LINKS = [
   { href: '/staff/animals/new', label: 'Add an animal' },
   { href: '/staff/searches', label: 'Saved searches' },
   { href: '/staff/plans', label: 'Plans' },
-  { href: '/staff/mail', label: 'Mail' },
 ] as const;
 /** Only admins see these (the pages answer 404 to staff). */
 const ADMIN_LINKS = [
   { href: '/staff/team', label: 'Team' },
   { href: '/staff/audit', label: 'Audit log' },
+  { href: '/staff/mail', label: 'Mail' },
 ] as const;
 const ACCOUNT_LINK = { href: '/staff/account', label: 'Your account' } as const;
 

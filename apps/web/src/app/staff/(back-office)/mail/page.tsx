@@ -5,18 +5,20 @@ import { connection } from 'next/server';
 import { StatePanel } from '@/components/state-panel';
 import { StoreTime } from '@/components/store-time';
 import { webConfig } from '@/env';
-import { listDevMailbox, MAIL_READER_WORDS } from '@/lib/dev-mailbox';
-import { requireStaff } from '@/lib/session';
+import { isReadableBy, listDevMailbox, MAIL_READER_WORDS } from '@/lib/dev-mailbox';
+import { requireAdmin } from '@/lib/session';
 
 export const metadata: Metadata = { title: 'Mail' };
 
 /**
  * The dev mailbox: every email the API would have sent, when it has no mail server (`pnpm start`).
- * Staff see what adopters receive; developers check a message without a mail client.
+ * Admins only (staff get a 404): it holds other people's messages. A message that carries a
+ * credential (a reset, an invitation, a confirmation link) opens for its recipient only; the others
+ * see its envelope (docs/decisions.md, "The dev mailbox is for admins").
  */
 const MailPage = async () => {
   await connection();
-  await requireStaff();
+  const admin = await requireAdmin();
   const { mailDir } = webConfig();
   if (!mailDir) {
     return (
@@ -35,7 +37,8 @@ const MailPage = async () => {
         <h1 className="page-title">Mail</h1>
         <p className="lead">
           The dev mailbox: with no mail server configured, every email the store sends lands here
-          instead, newest first.
+          instead, newest first. A message with a link that sets a password or confirms an address
+          opens for its recipient only.
         </p>
       </div>
       {messages.length === 0 ? (
@@ -51,6 +54,7 @@ const MailPage = async () => {
                 <span className="queue__meta">
                   {message.reader ? `For ${MAIL_READER_WORDS[message.reader].reader} · ` : ''}
                   To {message.to} · <StoreTime at={message.date} />
+                  {isReadableBy(message, admin.email) ? '' : ' · For its recipient only'}
                 </span>
               </Link>
             </li>
