@@ -5,7 +5,7 @@ import { nextLinkTarget } from '@pets/contract/rules';
 import { freePort, startProcess, type TManagedProcess } from '@pets/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainPng, SVG_BYTES } from '../modules/photos/photos.test-support';
-import { useTestApi } from '../test/api-harness';
+import { json, useTestApi } from '../test/api-harness';
 
 // Prism (Stoplight), a validating proxy nobody here wrote, stands between a client and the real
 // API, with the committed OpenAPI document: every answer is checked against the document (status
@@ -900,6 +900,66 @@ describe('Prism validating proxy: the document and the API agree on email addres
     expect(verdicts).toEqual([
       ...ACCEPTED.map((email) => `${JSON.stringify(email)} document 202 API 202`),
       ...REFUSED.map((email) => `${JSON.stringify(email)} document 422 API 400`),
+    ]);
+  });
+});
+
+describe('Prism validating proxy: the document says what the API accepts', () => {
+  // What a fuzzer that reads the document (Schemathesis) checks: a request the document allows is
+  // not refused as invalid, and one the document refuses, the API refuses too. The document's
+  // verdict is the validating proxy's (a refusal is Prism's own 422, before the API; otherwise the
+  // API's answer through it), beside the API's answer to the same request sent directly.
+  const verdict = async (
+    label: string,
+    method: string,
+    target: string,
+    {
+      body,
+      headers = {},
+      as = key,
+    }: { body?: unknown; headers?: Record<string, string>; as?: string } = {},
+  ): Promise<string> => {
+    const init = {
+      method,
+      headers: {
+        authorization: `Bearer ${as}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    };
+    const proxied = await fetch(`${validatingUrl}${target}`, init);
+    const direct = await fetch(`${api.baseUrl}/v1${target}`, init);
+    await Promise.all([proxied.body?.cancel(), direct.body?.cancel()]);
+    return `${label}: document ${proxied.status} API ${direct.status}`;
+  };
+
+  it('an empty PATCH body is a change of nothing: every PATCH answers the resource as it was', async () => {
+    // Every PATCH of the contract is here: a new one needs its line.
+    const patches = Object.entries(routes)
+      .filter(([, route]) => route.method === 'PATCH')
+      .map(([name]) => name);
+    expect(patches).toEqual(['updatePet', 'updateWebhookEndpoint']);
+    const created = await api.fetch(
+      '/v1/webhook-endpoints',
+      json({ url: HOOK_URL, events: ['pet.created'] }, { key }),
+    );
+    const endpointId = ((await created.json()) as { id: string }).id;
+    const targets = {
+      updatePet: [pathOf('updatePet', { petId }), staff],
+      updateWebhookEndpoint: [pathOf('updateWebhookEndpoint', { endpointId }), key],
+    } as const;
+    const verdicts: string[] = [];
+    for (const name of patches as (keyof typeof targets)[]) {
+      const [target, as] = targets[name];
+      const before = await (await api.fetch(`/v1${target}`, { key: as })).json();
+      verdicts.push(await verdict(name, 'PATCH', target, { body: {}, as }));
+      const after = await api.fetch(`/v1${target}`, json({}, { key: as, method: 'PATCH' }));
+      expect(await after.json(), name).toEqual(before);
+    }
+    expect(verdicts).toEqual([
+      'updatePet: document 200 API 200',
+      'updateWebhookEndpoint: document 200 API 200',
     ]);
   });
 });

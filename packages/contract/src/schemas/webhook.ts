@@ -125,6 +125,10 @@ export const ZNewWebhookEndpoint = z
   .strict();
 export type TNewWebhookEndpoint = z.infer<typeof ZNewWebhookEndpoint>;
 
+/**
+ * The body of updateWebhookEndpoint: any of its fields; a field left out keeps its value. `{}`
+ * changes nothing and answers the endpoint as it is, as an empty `updatePet` does.
+ */
 export const ZUpdateWebhookEndpoint = z
   .object({
     url: ZWebhookUrl.optional(),
@@ -132,10 +136,7 @@ export const ZUpdateWebhookEndpoint = z
     description: ZWebhookDescription.nullable().optional(),
     status: ZWebhookEndpointStatus.optional(),
   })
-  .strict()
-  .refine((update) => Object.keys(update).length > 0, {
-    message: 'send at least one of url, events, description, status',
-  });
+  .strict();
 export type TUpdateWebhookEndpoint = z.infer<typeof ZUpdateWebhookEndpoint>;
 
 export const ZWebhookEndpoint = extendApi(

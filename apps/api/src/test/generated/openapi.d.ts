@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal (staff)
-         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. With `If-Match` (the `ETag` of the animal as you read it) the change is made only if nobody changed the animal since: otherwise `412 precondition_failed` and nothing changes. The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared, and `{}` changes nothing (the animal is answered as it is). Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. With `If-Match` (the `ETag` of the animal as you read it) the change is made only if nobody changed the animal since: otherwise `412 precondition_failed` and nothing changes. The body must be `application/json`, at most 16 KiB.
          *
          *     Needs a `staff` key.
          */
@@ -462,7 +462,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes any of `url`, `events`, `description` (`null` clears it) and `status`: `disabled` stops the deliveries, `enabled` starts them again with the events recorded from then on. The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address, or does not resolve, fails at delivery, each attempt saying "the address is not allowed or not reachable". The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `url`, `events`, `description` (`null` clears it) and `status`: `disabled` stops the deliveries, `enabled` starts them again with the events recorded from then on; fields left out keep their value, and `{}` changes nothing (the endpoint is answered as it is). The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address, or does not resolve, fails at delivery, each attempt saying "the address is not allowed or not reachable". The body must be `application/json`, at most 16 KiB.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
