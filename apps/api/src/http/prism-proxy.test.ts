@@ -962,4 +962,53 @@ describe('Prism validating proxy: the document says what the API accepts', () =>
       'updateWebhookEndpoint: document 200 API 200',
     ]);
   });
+
+  it('an id is a number from 1 to 2^53 - 1 in every path and query: beyond it both refuse it, within it an unknown one is no error', async () => {
+    const top = '9007199254740991';
+    const beyond = '9007199254740992';
+    const verdicts = [
+      await verdict('listPets id top', 'GET', `${pathOf('listPets')}?id=${top}`),
+      await verdict('listPets id beyond', 'GET', `${pathOf('listPets')}?id=${beyond}`),
+      await verdict('listPets ids, one beyond', 'GET', `${pathOf('listPets')}?id=7,${beyond}`),
+      await verdict('listPets id 0', 'GET', `${pathOf('listPets')}?id=0`),
+      await verdict(
+        'listPets categoryId beyond',
+        'GET',
+        `${pathOf('listPets')}?categoryId=${beyond}`,
+      ),
+      await verdict('getPet top', 'GET', pathOf('getPet', { petId: top })),
+      await verdict('getPet beyond', 'GET', pathOf('getPet', { petId: beyond })),
+      await verdict('listOrders petId beyond', 'GET', `${pathOf('listOrders')}?petId=${beyond}`),
+      await verdict(
+        'getWebhookEndpoint top',
+        'GET',
+        pathOf('getWebhookEndpoint', { endpointId: `we_${top}` }),
+      ),
+      await verdict(
+        'getWebhookEndpoint beyond',
+        'GET',
+        pathOf('getWebhookEndpoint', { endpointId: `we_${beyond}` }),
+      ),
+      await verdict('listEvents after top', 'GET', `${pathOf('listEvents')}?after=evt_${top}`),
+      await verdict(
+        'listEvents after beyond',
+        'GET',
+        `${pathOf('listEvents')}?after=evt_${beyond}`,
+      ),
+    ];
+    expect(verdicts).toEqual([
+      'listPets id top: document 200 API 200',
+      'listPets id beyond: document 422 API 400',
+      'listPets ids, one beyond: document 422 API 400',
+      'listPets id 0: document 422 API 400',
+      'listPets categoryId beyond: document 422 API 400',
+      'getPet top: document 404 API 404',
+      'getPet beyond: document 422 API 400',
+      'listOrders petId beyond: document 422 API 400',
+      'getWebhookEndpoint top: document 404 API 404',
+      'getWebhookEndpoint beyond: document 422 API 400',
+      'listEvents after top: document 200 API 200',
+      'listEvents after beyond: document 422 API 400',
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor, listCursorMaxLength } from '../rules/cursor';
+import { ID_NUMBER_PATTERN } from '../rules/id';
 import { PET_PHOTOS_MAX } from '../rules/photo-limit';
 import {
   nameSearchWords,
@@ -566,10 +567,12 @@ export const ZPetIdsQuery = extendApi(
   {
     description:
       `Only the animals with these ids: one id, or up to ${PET_IDS_MAX} ids separated by commas ` +
-      '(`42` or `42,7,19`). Ids that name no animal are left out, so an unknown id gives an ' +
-      'empty list, not an error. Combines with the other filters. The replacement of the ' +
-      'deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals.',
-    pattern: `^[0-9]+(,[0-9]+){0,${PET_IDS_MAX - 1}}$`,
+      `(\`42\` or \`42,7,19\`), each from 1 to ${MAX_ID} (as every id). Ids that name no animal ` +
+      'are left out, so an unknown id gives an empty list, not an error. Combines with the ' +
+      'other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the ' +
+      'spec; omit for all animals.',
+    // Each id's bound, as an integer id states it with `maximum`; leading zeros are read (`007`).
+    pattern: `^0*${ID_NUMBER_PATTERN}(,0*${ID_NUMBER_PATTERN}){0,${PET_IDS_MAX - 1}}$`,
   },
 );
 

@@ -2143,7 +2143,7 @@ export interface operations {
                 status?: "available" | "pending" | "sold";
                 /** @description Only animals of this category (see `GET /v1/categories`). An addition to the spec; omit for all categories. */
                 categoryId?: number;
-                /** @description Only the animals with these ids: one id, or up to 100 ids separated by commas (`42` or `42,7,19`). Ids that name no animal are left out, so an unknown id gives an empty list, not an error. Combines with the other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals. */
+                /** @description Only the animals with these ids: one id, or up to 100 ids separated by commas (`42` or `42,7,19`), each from 1 to 9007199254740991 (as every id). Ids that name no animal are left out, so an unknown id gives an empty list, not an error. Combines with the other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals. */
                 id?: string;
                 /** @description Only animals of this sex (`unknown`: those the store cannot tell; animals nobody has described are left out of every `sex` filter). An addition to the spec; omit for all. */
                 sex?: "male" | "female" | "unknown";
