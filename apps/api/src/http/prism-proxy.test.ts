@@ -37,6 +37,7 @@ type TDocument = {
       string,
       {
         operationId: string;
+        parameters?: { name: string; in: string; schema?: object }[];
         responses: Record<string, { headers?: Record<string, { required?: boolean }> }>;
       }
     >
@@ -1010,5 +1011,83 @@ describe('Prism validating proxy: the document says what the API accepts', () =>
       'listEvents after top: document 200 API 200',
       'listEvents after beyond: document 422 API 400',
     ]);
+  });
+
+  it('If-None-Match and If-Match are refused alike beyond the length the document declares', async () => {
+    const longest = `"${'a'.repeat(1022)}"`;
+    const tooLong = `"${'a'.repeat(1023)}"`;
+    const list = pathOf('listPets');
+    const update = pathOf('updatePet', { petId });
+    const verdicts = [
+      await verdict('If-None-Match 1024', 'GET', list, { headers: { 'if-none-match': longest } }),
+      await verdict('If-None-Match 1025', 'GET', list, { headers: { 'if-none-match': tooLong } }),
+      await verdict('If-Match 1024', 'PATCH', update, {
+        body: {},
+        headers: { 'if-match': longest },
+        as: staff,
+      }),
+      await verdict('If-Match 1025', 'PATCH', update, {
+        body: {},
+        headers: { 'if-match': tooLong },
+        as: staff,
+      }),
+    ];
+    expect(verdicts).toEqual([
+      'If-None-Match 1024: document 200 API 200',
+      'If-None-Match 1025: document 422 API 400',
+      'If-Match 1024: document 412 API 412',
+      'If-Match 1025: document 422 API 400',
+    ]);
+    // Empty: Prism passes an empty header on unread, as if it were absent, so the document's
+    // word is its declared minLength, read here; the API refuses it.
+    const declared = (path: string, method: string, name: string) =>
+      document.paths[path]?.[method]?.parameters?.find((parameter) => parameter.name === name)
+        ?.schema;
+    expect(declared('/pets', 'get', 'If-None-Match')).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+    });
+    expect(declared('/pets/{petId}', 'patch', 'If-Match')).toEqual(
+      declared('/pets', 'get', 'If-None-Match'),
+    );
+    const empty = [
+      await api.fetch(`/v1${list}`, { key, headers: { 'if-none-match': '' } }),
+      await api.fetch(
+        `/v1${update}`,
+        json({}, { key: staff, method: 'PATCH', headers: { 'if-match': '' } }),
+      ),
+    ];
+    expect(await Promise.all(empty.map((response) => response.json()))).toEqual(
+      ['If-None-Match', 'If-Match'].map((name) =>
+        expect.objectContaining({
+          code: 'invalid_request',
+          status: 400,
+          details: [
+            {
+              field: `header.${name}`,
+              message: 'must not be empty: send an ETag, or leave the header out',
+            },
+          ],
+        }),
+      ),
+    );
+    // Too long, in the error format, naming the header, in our words.
+    const words = 'must be at most 1024 characters: send the ETag you have, or a few of them';
+    const refusals = [
+      await api.fetch(`/v1${list}`, { key, headers: { 'if-none-match': tooLong } }),
+      await api.fetch(
+        `/v1${update}`,
+        json({}, { key: staff, method: 'PATCH', headers: { 'if-match': tooLong } }),
+      ),
+    ];
+    expect(await Promise.all(refusals.map((response) => response.json()))).toEqual(
+      ['If-None-Match', 'If-Match'].map((name) => ({
+        code: 'invalid_request',
+        status: 400,
+        message: `header.${name}: ${words}`,
+        details: [{ field: `header.${name}`, message: words }],
+      })),
+    );
   });
 });

@@ -1801,7 +1801,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+        /** @description Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
         InvalidRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
@@ -1818,7 +1818,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+        /** @description Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
         InvalidRequest2: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
@@ -2185,7 +2185,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2290,7 +2290,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -2342,7 +2342,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+            /** @description Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
@@ -2503,7 +2503,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is made only if it is still the current version, else `412 precondition_failed` and nothing changes. `*` matches any version. Without it the change is made whatever the version. */
+                /** @description The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is made only if it is still the current version, else `412 precondition_failed` and nothing changes. `*` matches any version. Without it the change is made whatever the version. At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-Match"?: string;
             };
             path: {
@@ -2903,7 +2903,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3025,7 +3025,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3257,7 +3257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3672,7 +3672,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3711,7 +3711,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3761,7 +3761,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3805,7 +3805,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3930,7 +3930,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -4200,7 +4200,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
