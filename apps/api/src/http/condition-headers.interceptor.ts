@@ -42,12 +42,12 @@ export class ConditionHeadersInterceptor implements NestInterceptor {
     return next.handle();
   }
 
-  private headersOf(handler: () => unknown): TConditionHeader[] {
+  private headersOf(handler: unknown): TConditionHeader[] {
     let names = this.headers.get(handler);
     if (names === undefined) {
       const route = this.reflector.get<{ appRoute?: AppRoute } | undefined>(
         TsRestAppRouteMetadataKey,
-        handler,
+        handler as () => unknown,
       )?.appRoute;
       names = route ? conditionHeadersOf(route) : [];
       this.headers.set(handler, names);
