@@ -20,6 +20,7 @@ import {
   instantFilter,
   integerFromText,
   MAX_ID,
+  nonBlankText,
   PAGE_SIZE,
   storableText,
   ZLimitQuery,
@@ -39,11 +40,10 @@ export const PetStatus = ZPetStatus.enum;
 export { PET_NAME_MAX_LENGTH };
 
 export const ZPetName = storableText(
-  z
-    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
+  nonBlankText(
+    z.string({ required_error: 'is required', invalid_type_error: 'must be a string' }),
+    'must not be empty',
+  ).max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
 ).describe("The animal's name.");
 
 // The profile: what adopters choose by. Every field is optional on NewPet, may be
@@ -76,22 +76,20 @@ export const PET_DESCRIPTION_MAX_LENGTH = 2000;
 export const PET_BREED_MAX_LENGTH = 100;
 
 export const ZPetDescription = storableText(
-  z
-    .string({ invalid_type_error: 'must be a string or null' })
-    .trim()
-    .min(1, 'must not be empty (send null for no description)')
-    .max(PET_DESCRIPTION_MAX_LENGTH, `must be at most ${PET_DESCRIPTION_MAX_LENGTH} characters`),
+  nonBlankText(
+    z.string({ invalid_type_error: 'must be a string or null' }),
+    'must not be empty (send null for no description)',
+  ).max(PET_DESCRIPTION_MAX_LENGTH, `must be at most ${PET_DESCRIPTION_MAX_LENGTH} characters`),
 ).describe(
   `The animal's story, in plain text (no HTML or Markdown; line breaks are kept), at most ` +
     `${PET_DESCRIPTION_MAX_LENGTH} characters, without leading or trailing spaces.`,
 );
 
 export const ZPetBreed = storableText(
-  z
-    .string({ invalid_type_error: 'must be a string or null' })
-    .trim()
-    .min(1, 'must not be empty (send null for no breed)')
-    .max(PET_BREED_MAX_LENGTH, `must be at most ${PET_BREED_MAX_LENGTH} characters`),
+  nonBlankText(
+    z.string({ invalid_type_error: 'must be a string or null' }),
+    'must not be empty (send null for no breed)',
+  ).max(PET_BREED_MAX_LENGTH, `must be at most ${PET_BREED_MAX_LENGTH} characters`),
 ).describe(
   `Breed or kind, free text (\`Labrador mix\`, \`Dwarf lop\`), at most ${PET_BREED_MAX_LENGTH} characters.`,
 );
@@ -179,14 +177,13 @@ export const ZPetSpecialNeeds = fact(
 export const PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH = 500;
 
 export const ZPetSpecialNeedsNote = storableText(
-  z
-    .string({ invalid_type_error: 'must be a string or null' })
-    .trim()
-    .min(1, 'must not be empty (send null for no note)')
-    .max(
-      PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
-      `must be at most ${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters`,
-    ),
+  nonBlankText(
+    z.string({ invalid_type_error: 'must be a string or null' }),
+    'must not be empty (send null for no note)',
+  ).max(
+    PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
+    `must be at most ${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters`,
+  ),
 ).describe(
   `What an adopter should know about the animal's special needs, in plain text, at most ` +
     `${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters.`,
