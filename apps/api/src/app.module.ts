@@ -4,6 +4,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { AdmissionGuard } from './admission/admission.guard';
 import { AuthModule, type TAuthDependencies } from './auth/auth.module';
 import { CoreModule, type TCoreDependencies } from './core/core.module';
+import { ConditionHeadersInterceptor } from './http/condition-headers.interceptor';
 import { AllExceptionsFilter } from './http/exception.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -42,8 +43,8 @@ export type TAppDependencies = TCoreDependencies &
  * The application: its rooms, and what runs around every handler. One guard admits every request
  * (AdmissionGuard: identify the caller, rate limit by key or client address, the handler's @Access
  * rule and the operation's permission, then the body's usability), all before any validation of
- * the input. Then the interceptor of Idempotency-Key (a replay is still a counted, authenticated
- * request).
+ * the input. Then the interceptors of If-None-Match and If-Match (their length) and of
+ * Idempotency-Key (a replay is still a counted, authenticated request).
  */
 @Module({})
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class by design.
@@ -80,6 +81,8 @@ export class AppModule {
       providers: [
         AdmissionGuard,
         { provide: APP_GUARD, useExisting: AdmissionGuard },
+        // After admission, before the handler: a condition too long or empty is a 400.
+        { provide: APP_INTERCEPTOR, useClass: ConditionHeadersInterceptor },
         // After admission: only a usable body is hashed and stored.
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

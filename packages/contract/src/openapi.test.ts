@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildOpenApiDocument, documentPath, operationNames, THIS_SERVER_URL } from './openapi';
 import type { TRouteMetadata } from './routers/metadata';
 import { CONTRACT_ROUTES } from './routes';
@@ -419,6 +420,83 @@ describe('openapi.json', () => {
       );
       expect(Object.keys(updatePet?.operation.responses ?? {})).toContain('412');
       expect(headersOf('createPet', '201')).not.toHaveProperty('ETag');
+    });
+
+    it('says of every text field of a request body what the API says of blank text', () => {
+      type TJsonSchema = {
+        $ref?: string;
+        type?: string;
+        pattern?: string;
+        minLength?: number;
+        maxLength?: number;
+        properties?: Record<string, TJsonSchema>;
+      };
+      type TBodied = { requestBody?: { content?: Record<string, { schema?: TJsonSchema }> } };
+      const schemas = (document.components?.schemas ?? {}) as Record<string, TJsonSchema>;
+      const resolved = (schema: TJsonSchema): TJsonSchema =>
+        schema.$ref ? resolved(schemas[schema.$ref.split('/').pop() ?? ''] ?? {}) : schema;
+      const documentAccepts = (schema: TJsonSchema, text: string): boolean =>
+        text.length >= (schema.minLength ?? 0) &&
+        text.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY) &&
+        (schema.pattern === undefined || new RegExp(schema.pattern, 'u').test(text));
+      /** The schema under optional, nullable, default and refinements: what decides its type. */
+      const base = (schema: z.ZodTypeAny): z.ZodTypeAny =>
+        schema instanceof z.ZodOptional || schema instanceof z.ZodNullable
+          ? base(schema.unwrap())
+          : schema instanceof z.ZodDefault
+            ? base(schema.removeDefault())
+            : schema instanceof z.ZodEffects
+              ? base(schema.innerType())
+              : schema;
+      const BLANKS = ['', ' ', '\u3000', '\t\n', '\u00a0'];
+      const verdicts: string[] = [];
+      const compare = (label: string, zod: z.ZodTypeAny, json: TJsonSchema) => {
+        const shape = base(zod);
+        if (shape instanceof z.ZodObject) {
+          for (const [field, property] of Object.entries(shape.shape as z.ZodRawShape)) {
+            compare(`${label}.${field}`, property, resolved(json).properties?.[field] ?? {});
+          }
+          return;
+        }
+        // A text field, not a URL, an address or a code: it takes a word.
+        if (!(shape instanceof z.ZodString) || !zod.safeParse('Rex').success) {
+          return;
+        }
+        for (const text of [...BLANKS, ' Rex ']) {
+          verdicts.push(
+            `${label} ${JSON.stringify(text)}: API ${zod.safeParse(text).success} document ${documentAccepts(resolved(json), text)}`,
+          );
+        }
+      };
+      for (const { name, route } of CONTRACT_ROUTES) {
+        const body = 'body' in route ? (route.body as z.ZodTypeAny) : undefined;
+        const operation = operations.find((each) => each.operation.operationId === name)
+          ?.operation as TBodied | undefined;
+        const schema = operation?.requestBody?.content?.['application/json']?.schema;
+        if (body instanceof z.ZodType && schema) {
+          compare(name, body, schema);
+        }
+      }
+      // The fields that must say something, and those a blank leaves empty, are all here.
+      const fields = [...new Set(verdicts.map((verdict) => verdict.split(' ')[0]))];
+      expect(fields).toEqual(
+        expect.arrayContaining([
+          'createPet.name',
+          'createPet.breed',
+          'updatePet.specialNeedsNote',
+          'placeOrder.adopter.name',
+          'placeOrder.message',
+          'addOrderNote.text',
+          'askAdopter.text',
+          'declineOrder.note',
+          'createWebhookEndpoint.description',
+        ]),
+      );
+      const disagreements = verdicts.filter((verdict) => {
+        const [, api, documented] = /API (\w+) document (\w+)$/.exec(verdict) ?? [];
+        return api !== documented;
+      });
+      expect(disagreements).toEqual([]);
     });
 
     it('bounds every integer and string of a header', () => {

@@ -1,3 +1,4 @@
+import { generateSchema } from '@anatine/zod-openapi';
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type {
@@ -19,7 +20,13 @@ import {
 import type { TRouteMetadata } from './routers/metadata';
 import { CONTRACT_ROUTES } from './routes';
 import { BODY_LIMIT_TEXT } from './rules/body-limit';
-import { CONDITION_HEADER_MAX_LENGTH, sendsEtag } from './rules/etag';
+import {
+  CONDITION_HEADER_MAX_LENGTH,
+  conditionHeadersOf,
+  sendsEtag,
+  type TConditionHeader,
+} from './rules/etag';
+import { ZConditionHeader } from './schemas/condition';
 import { ERROR_STATUS } from './schemas/error';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -63,7 +70,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   304: 'Not modified: the `If-None-Match` names the current `ETag`, so the answer is the one you have. No body; the rate-limit headers as on every answer (a `304` counts towards the limits).',
-  400: 'Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers).',
+  400: 'Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers).',
   401: 'The API key is missing, malformed, unknown or revoked (`unauthorized`).',
   403: 'The key may not do this: a read-only key writing, or a partner key calling a staff operation (`forbidden`).',
   404: 'No such resource (`not_found`).',
@@ -127,6 +134,12 @@ const IDEMPOTENCY_KEY_PARAMETER: ParameterObject = {
   },
 };
 
+/** Both condition headers' bounds, from the schema the API checks them with. */
+const CONDITION_HEADER_SCHEMA = generateSchema(ZConditionHeader) as SchemaObject;
+const CONDITION_LENGTH_TEXT =
+  `At most ${CONDITION_HEADER_MAX_LENGTH} characters: an empty or a longer one is ` +
+  '`400 invalid_request`.';
+
 /**
  * `If-None-Match`, on every GET: it may answer `304`. Without an example, like `If-Match`: tools
  * that try an operation send an optional parameter's example, and any fixed ETag would be stale.
@@ -137,8 +150,8 @@ const IF_NONE_MATCH_PARAMETER: ParameterObject = {
   required: false,
   description:
     'The `ETag` of the answer you have (or several, comma-separated): while it is still the ' +
-    'answer, `304 Not Modified` with no body (counted by the rate limits).',
-  schema: { type: 'string', minLength: 1, maxLength: CONDITION_HEADER_MAX_LENGTH },
+    `answer, \`304 Not Modified\` with no body (counted by the rate limits). ${CONDITION_LENGTH_TEXT}`,
+  schema: CONDITION_HEADER_SCHEMA,
 };
 
 /** `If-Match`, on `updatePet`: the change is made only to the version it names. */
@@ -149,8 +162,14 @@ const IF_MATCH_PARAMETER: ParameterObject = {
   description:
     'The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is ' +
     'made only if it is still the current version, else `412 precondition_failed` and nothing ' +
-    'changes. `*` matches any version. Without it the change is made whatever the version.',
-  schema: { type: 'string', minLength: 1, maxLength: CONDITION_HEADER_MAX_LENGTH },
+    'changes. `*` matches any version. Without it the change is made whatever the version. ' +
+    CONDITION_LENGTH_TEXT,
+  schema: CONDITION_HEADER_SCHEMA,
+};
+
+const CONDITION_PARAMETERS: Record<TConditionHeader, ParameterObject> = {
+  'If-None-Match': IF_NONE_MATCH_PARAMETER,
+  'If-Match': IF_MATCH_PARAMETER,
 };
 
 /**
@@ -212,8 +231,7 @@ const describeOperation = (operation: OperationObject, route: AppRoute): Operati
       (parameter) => !('in' in parameter && parameter.in === 'header'),
     ),
     ...(isIdempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
-    ...('304' in operation.responses ? [IF_NONE_MATCH_PARAMETER] : []),
-    ...('412' in operation.responses ? [IF_MATCH_PARAMETER] : []),
+    ...conditionHeadersOf(route).map((name) => CONDITION_PARAMETERS[name]),
   ].map(withoutExampleWhenOptional);
   return {
     ...operation,

@@ -118,8 +118,9 @@ export const petsRouter = c.router({
     description:
       'Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, ' +
       '`age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field ' +
-      'sent as `null` is cleared. Photos have their own operations. Staff ' +
-      'keys only. While the animal is on hold for an approved adoption order it stays ' +
+      'sent as `null` is cleared, and `{}` changes nothing (the animal is answered as it is). ' +
+      'Photos have their own operations. Staff keys only. While the animal is on hold for an ' +
+      'approved adoption order it stays ' +
       '`pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete ' +
       'the order instead); applications in review do not tie its status. With `If-Match` (the ' +
       '`ETag` of the animal as you read it) the change is made only if nobody changed the animal ' +

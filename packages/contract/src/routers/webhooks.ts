@@ -93,7 +93,8 @@ export const webhooksRouter = c.router({
     description:
       'Changes any of `url`, `events`, `description` (`null` clears it) and `status`: ' +
       '`disabled` stops the deliveries, `enabled` starts them again with the events recorded ' +
-      `from then on. ${URL_RULES} The body must be \`application/json\`, at most ` +
+      'from then on; fields left out keep their value, and `{}` changes nothing (the endpoint ' +
+      `is answered as it is). ${URL_RULES} The body must be \`application/json\`, at most ` +
       `${BODY_LIMIT_TEXT}.`,
     pathParams: ZWebhookEndpointParams,
     body: ZUpdateWebhookEndpoint,

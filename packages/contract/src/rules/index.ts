@@ -5,6 +5,7 @@ export * from './cursor';
 export * from './dev-mailbox';
 export * from './email';
 export * from './etag';
+export * from './id';
 export * from './link';
 export * from './order-reference';
 export * from './password';

@@ -1,6 +1,7 @@
 import { generateSchema } from '@anatine/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { idField, idFromText, MAX_ID, ZId, zId } from './common';
+import { z } from 'zod';
+import { idField, idFromText, MAX_ID, NOT_BLANK_PATTERN, nonBlankText, ZId, zId } from './common';
 
 describe('the id schema', () => {
   it.each([1, 42, MAX_ID])('accepts %d', (id) => {
@@ -48,5 +49,41 @@ describe('the id schema', () => {
     expect(petId.safeParse(String(MAX_ID + 1)).error?.issues[0]?.message).toBe(
       'petId is out of range',
     );
+  });
+});
+
+describe('a text that must say something', () => {
+  it('refuses exactly the text that trimming empties, whatever the character', () => {
+    const wrong: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code += code < 0x10000 ? 1 : 0x100) {
+      const character = String.fromCodePoint(code);
+      if (NOT_BLANK_PATTERN.test(character) !== (character.trim() !== '')) {
+        wrong.push(code.toString(16));
+      }
+    }
+    expect(wrong).toEqual([]);
+    // Read as the document's readers read it: with the `u` flag (ajv), and as JSON text.
+    const unicode = new RegExp(NOT_BLANK_PATTERN.source, 'u');
+    expect(['\u3000', '\ufeff', '\t\n \u00a0'].map((text) => unicode.test(text))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(['\u001c', '\u0085', 'x'].map((text) => unicode.test(text))).toEqual([true, true, true]);
+  });
+
+  it('is checked as sent, then trimmed; the document says so as its pattern', () => {
+    const name = nonBlankText(z.string(), 'must not be empty').max(5, 'too long');
+    expect(name.safeParse('  Rex  ')).toEqual({ success: true, data: 'Rex' });
+    for (const blank of ['', ' ', '\u3000\t']) {
+      expect(name.safeParse(blank).error?.issues.map(({ message }) => message)).toEqual([
+        'must not be empty',
+      ]);
+    }
+    expect(generateSchema(name)).toEqual({
+      type: 'string',
+      pattern: NOT_BLANK_PATTERN.source,
+      maxLength: 5,
+    });
   });
 });

@@ -131,6 +131,26 @@ export const storableText = (schema: z.ZodString) =>
     }
   });
 
+/**
+ * The characters `String.prototype.trim` removes (ECMAScript's WhiteSpace and LineTerminator),
+ * spelled out: `\s` is another set in another regex engine (Python's adds U+001C to U+001F and
+ * U+0085 and leaves U+FEFF out), and every fuzzer and validator reads the document's pattern with
+ * its own.
+ */
+const TRIMMED_CHARACTERS =
+  '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** Text with a character that trimming keeps: something besides spaces. */
+export const NOT_BLANK_PATTERN = new RegExp(`[^${TRIMMED_CHARACTERS}]`);
+
+/**
+ * A text that must say something, the one schema of every such field of a request (a name, a
+ * note): refused with `message` when it is empty or only spaces, which the OpenAPI document states
+ * as its `pattern`, checked on the text as sent; then trimmed. The caller adds the length.
+ */
+export const nonBlankText = (schema: z.ZodString, message: string) =>
+  schema.regex(NOT_BLANK_PATTERN, message).trim();
+
 /** An RFC 3339 instant in UTC with milliseconds, as the API writes them: 24 characters. */
 export const instant = (description: string) => z.string().datetime().max(24).describe(description);
 

@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
+import { ID_NUMBER_PATTERN } from '../rules/id';
 import { MAX_ID, ZCursorQuery, ZLimitQuery } from './common';
 import { type TOrderStatus, ZOrder, ZOrderStatus } from './order';
 import { ZPet } from './pet';
@@ -51,7 +52,7 @@ export const ZEventType = extendApi(z.enum([...PET_EVENT_TYPES, ...ORDER_EVENT_T
 export type TEventType = z.infer<typeof ZEventType>;
 
 /** `evt_` and the event's number: numbers grow in the order events were recorded. */
-export const EVENT_ID_PATTERN = /^evt_[1-9][0-9]{0,15}$/;
+export const EVENT_ID_PATTERN = new RegExp(`^evt_${ID_NUMBER_PATTERN}$`);
 export const eventIdOf = (id: bigint | number | string): string => `evt_${id}`;
 
 const ZEventId = extendApi(z.string().regex(EVENT_ID_PATTERN).max(20), {

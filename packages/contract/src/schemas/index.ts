@@ -3,6 +3,7 @@
 export * from './api-key';
 export * from './category';
 export * from './common';
+export * from './condition';
 export * from './custom-limit';
 export * from './decline-reason-words';
 export * from './dev-mailbox';

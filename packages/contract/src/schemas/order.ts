@@ -19,6 +19,7 @@ import {
   idFromText,
   instant,
   instantFilter,
+  nonBlankText,
   PAGE_SIZE,
   ZCursorQuery,
   ZEmailAddress,
@@ -184,10 +185,10 @@ export {
 export const ZAdopter = extendApi(
   z
     .object({
-      name: z
-        .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-        .trim()
-        .min(1, 'must not be empty')
+      name: nonBlankText(
+        z.string({ required_error: 'is required', invalid_type_error: 'must be a string' }),
+        'must not be empty',
+      )
         .max(ADOPTER_NAME_MAX_LENGTH, `must be at most ${ADOPTER_NAME_MAX_LENGTH} characters`)
         .describe('Full name of the person adopting.'),
       email: ZEmailAddress.describe('Email address of the person adopting.'),
@@ -572,10 +573,10 @@ export const ZOrderNotes = extendApi(z.array(ZOrderNote).max(ORDER_NOTES_MAX), {
 
 /** The text of a note or of a question to the adopter: one rule, described for each. */
 const noteText = (description: string) =>
-  z
-    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
+  nonBlankText(
+    z.string({ required_error: 'is required', invalid_type_error: 'must be a string' }),
+    'must not be empty',
+  )
     .max(ORDER_NOTE_MAX_LENGTH, `must be at most ${ORDER_NOTE_MAX_LENGTH} characters`)
     .describe(description);
 

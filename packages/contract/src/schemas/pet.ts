@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor, listCursorMaxLength } from '../rules/cursor';
+import { ID_NUMBER_PATTERN } from '../rules/id';
 import { PET_PHOTOS_MAX } from '../rules/photo-limit';
 import {
   nameSearchWords,
@@ -19,6 +20,7 @@ import {
   instantFilter,
   integerFromText,
   MAX_ID,
+  nonBlankText,
   PAGE_SIZE,
   storableText,
   ZLimitQuery,
@@ -38,11 +40,10 @@ export const PetStatus = ZPetStatus.enum;
 export { PET_NAME_MAX_LENGTH };
 
 export const ZPetName = storableText(
-  z
-    .string({ required_error: 'is required', invalid_type_error: 'must be a string' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
+  nonBlankText(
+    z.string({ required_error: 'is required', invalid_type_error: 'must be a string' }),
+    'must not be empty',
+  ).max(PET_NAME_MAX_LENGTH, `must be at most ${PET_NAME_MAX_LENGTH} characters`),
 ).describe("The animal's name.");
 
 // The profile: what adopters choose by. Every field is optional on NewPet, may be
@@ -75,22 +76,20 @@ export const PET_DESCRIPTION_MAX_LENGTH = 2000;
 export const PET_BREED_MAX_LENGTH = 100;
 
 export const ZPetDescription = storableText(
-  z
-    .string({ invalid_type_error: 'must be a string or null' })
-    .trim()
-    .min(1, 'must not be empty (send null for no description)')
-    .max(PET_DESCRIPTION_MAX_LENGTH, `must be at most ${PET_DESCRIPTION_MAX_LENGTH} characters`),
+  nonBlankText(
+    z.string({ invalid_type_error: 'must be a string or null' }),
+    'must not be empty (send null for no description)',
+  ).max(PET_DESCRIPTION_MAX_LENGTH, `must be at most ${PET_DESCRIPTION_MAX_LENGTH} characters`),
 ).describe(
   `The animal's story, in plain text (no HTML or Markdown; line breaks are kept), at most ` +
     `${PET_DESCRIPTION_MAX_LENGTH} characters, without leading or trailing spaces.`,
 );
 
 export const ZPetBreed = storableText(
-  z
-    .string({ invalid_type_error: 'must be a string or null' })
-    .trim()
-    .min(1, 'must not be empty (send null for no breed)')
-    .max(PET_BREED_MAX_LENGTH, `must be at most ${PET_BREED_MAX_LENGTH} characters`),
+  nonBlankText(
+    z.string({ invalid_type_error: 'must be a string or null' }),
+    'must not be empty (send null for no breed)',
+  ).max(PET_BREED_MAX_LENGTH, `must be at most ${PET_BREED_MAX_LENGTH} characters`),
 ).describe(
   `Breed or kind, free text (\`Labrador mix\`, \`Dwarf lop\`), at most ${PET_BREED_MAX_LENGTH} characters.`,
 );
@@ -178,14 +177,13 @@ export const ZPetSpecialNeeds = fact(
 export const PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH = 500;
 
 export const ZPetSpecialNeedsNote = storableText(
-  z
-    .string({ invalid_type_error: 'must be a string or null' })
-    .trim()
-    .min(1, 'must not be empty (send null for no note)')
-    .max(
-      PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
-      `must be at most ${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters`,
-    ),
+  nonBlankText(
+    z.string({ invalid_type_error: 'must be a string or null' }),
+    'must not be empty (send null for no note)',
+  ).max(
+    PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH,
+    `must be at most ${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters`,
+  ),
 ).describe(
   `What an adopter should know about the animal's special needs, in plain text, at most ` +
     `${PET_SPECIAL_NEEDS_NOTE_MAX_LENGTH} characters.`,
@@ -566,10 +564,12 @@ export const ZPetIdsQuery = extendApi(
   {
     description:
       `Only the animals with these ids: one id, or up to ${PET_IDS_MAX} ids separated by commas ` +
-      '(`42` or `42,7,19`). Ids that name no animal are left out, so an unknown id gives an ' +
-      'empty list, not an error. Combines with the other filters. The replacement of the ' +
-      'deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals.',
-    pattern: `^[0-9]+(,[0-9]+){0,${PET_IDS_MAX - 1}}$`,
+      `(\`42\` or \`42,7,19\`), each from 1 to ${MAX_ID} (as every id). Ids that name no animal ` +
+      'are left out, so an unknown id gives an empty list, not an error. Combines with the ' +
+      'other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the ' +
+      'spec; omit for all animals.',
+    // Each id's bound, as an integer id states it with `maximum`; leading zeros are read (`007`).
+    pattern: `^0*${ID_NUMBER_PATTERN}(,0*${ID_NUMBER_PATTERN}){0,${PET_IDS_MAX - 1}}$`,
   },
 );
 

@@ -1,6 +1,7 @@
 import { extendApi } from '@anatine/zod-openapi';
 import { z } from 'zod';
 import { listCursor } from '../rules/cursor';
+import { ID_NUMBER_PATTERN } from '../rules/id';
 import { MAX_ID, storableText, ZCursorQuery, ZLimitQuery } from './common';
 import { ZEventType } from './event';
 
@@ -39,8 +40,8 @@ export const WEBHOOK_ENDPOINTS_PER_ORGANIZATION_MAX = 32;
 /** The type of the event `POST /v1/webhook-endpoints/{id}/test` sends. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
-export const WEBHOOK_ENDPOINT_ID_PATTERN = /^we_[1-9][0-9]{0,15}$/;
-export const WEBHOOK_DELIVERY_ID_PATTERN = /^whd_[1-9][0-9]{0,15}$/;
+export const WEBHOOK_ENDPOINT_ID_PATTERN = new RegExp(`^we_${ID_NUMBER_PATTERN}$`);
+export const WEBHOOK_DELIVERY_ID_PATTERN = new RegExp(`^whd_${ID_NUMBER_PATTERN}$`);
 export const webhookEndpointIdOf = (id: bigint | number | string): string => `we_${id}`;
 export const webhookDeliveryIdOf = (id: bigint | number | string): string => `whd_${id}`;
 /** The `webhook-id` (and event id) of a test delivery: no event of the list has it. */
@@ -125,6 +126,10 @@ export const ZNewWebhookEndpoint = z
   .strict();
 export type TNewWebhookEndpoint = z.infer<typeof ZNewWebhookEndpoint>;
 
+/**
+ * The body of updateWebhookEndpoint: any of its fields; a field left out keeps its value. `{}`
+ * changes nothing and answers the endpoint as it is, as an empty `updatePet` does.
+ */
 export const ZUpdateWebhookEndpoint = z
   .object({
     url: ZWebhookUrl.optional(),
@@ -132,10 +137,7 @@ export const ZUpdateWebhookEndpoint = z
     description: ZWebhookDescription.nullable().optional(),
     status: ZWebhookEndpointStatus.optional(),
   })
-  .strict()
-  .refine((update) => Object.keys(update).length > 0, {
-    message: 'send at least one of url, events, description, status',
-  });
+  .strict();
 export type TUpdateWebhookEndpoint = z.infer<typeof ZUpdateWebhookEndpoint>;
 
 export const ZWebhookEndpoint = extendApi(

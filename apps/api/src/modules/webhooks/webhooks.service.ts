@@ -114,6 +114,10 @@ export class WebhooksService {
     id: string,
     change: TUpdateWebhookEndpoint,
   ): Promise<TWebhookEndpoint> {
+    // A change of nothing writes nothing: the endpoint as it is, its updatedAt unmoved.
+    if (Object.values(change).every((value) => value === undefined)) {
+      return this.get(caller, id);
+    }
     if (change.url !== undefined) {
       this.checkUrl(change.url);
     }

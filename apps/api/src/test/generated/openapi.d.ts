@@ -48,7 +48,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal (staff)
-         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared. Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. With `If-Match` (the `ETag` of the animal as you read it) the change is made only if nobody changed the animal since: otherwise `412 precondition_failed` and nothing changes. The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `name`, `categoryId`, `status` and the profile (`description`, `sex`, `age`, `size`, `breed`, `arrivedAt`); fields left out keep their value, a profile field sent as `null` is cleared, and `{}` changes nothing (the animal is answered as it is). Photos have their own operations. Staff keys only. While the animal is on hold for an approved adoption order it stays `pending`: another `status` is `409 pet_status_conflict` (decline, cancel or complete the order instead); applications in review do not tie its status. With `If-Match` (the `ETag` of the animal as you read it) the change is made only if nobody changed the animal since: otherwise `412 precondition_failed` and nothing changes. The body must be `application/json`, at most 16 KiB.
          *
          *     Needs a `staff` key.
          */
@@ -462,7 +462,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes any of `url`, `events`, `description` (`null` clears it) and `status`: `disabled` stops the deliveries, `enabled` starts them again with the events recorded from then on. The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address, or does not resolve, fails at delivery, each attempt saying "the address is not allowed or not reachable". The body must be `application/json`, at most 16 KiB.
+         * @description Changes any of `url`, `events`, `description` (`null` clears it) and `status`: `disabled` stops the deliveries, `enabled` starts them again with the events recorded from then on; fields left out keep their value, and `{}` changes nothing (the endpoint is answered as it is). The `url` must be `https` (unless the server allows `http`), without a user name or password; an address that is a loopback, private, link-local or otherwise non-public IP is refused (`400`), and one whose name resolves to such an address, or does not resolve, fails at delivery, each attempt saying "the address is not allowed or not reachable". The body must be `application/json`, at most 16 KiB.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1801,7 +1801,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+        /** @description Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
         InvalidRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
@@ -1818,7 +1818,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+        /** @description Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
         InvalidRequest2: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
@@ -2143,7 +2143,7 @@ export interface operations {
                 status?: "available" | "pending" | "sold";
                 /** @description Only animals of this category (see `GET /v1/categories`). An addition to the spec; omit for all categories. */
                 categoryId?: number;
-                /** @description Only the animals with these ids: one id, or up to 100 ids separated by commas (`42` or `42,7,19`). Ids that name no animal are left out, so an unknown id gives an empty list, not an error. Combines with the other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals. */
+                /** @description Only the animals with these ids: one id, or up to 100 ids separated by commas (`42` or `42,7,19`), each from 1 to 9007199254740991 (as every id). Ids that name no animal are left out, so an unknown id gives an empty list, not an error. Combines with the other filters. The replacement of the deprecated `GET /pets/{petId}`. An addition to the spec; omit for all animals. */
                 id?: string;
                 /** @description Only animals of this sex (`unknown`: those the store cannot tell; animals nobody has described are left out of every `sex` filter). An addition to the spec; omit for all. */
                 sex?: "male" | "female" | "unknown";
@@ -2185,7 +2185,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -2290,7 +2290,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -2342,7 +2342,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request (`invalid_request`): a query, path or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
+            /** @description Invalid request (`invalid_request`): a query, path, header or body value breaks the schema, or the request itself is malformed (a bad percent-encoding, a body that is not valid JSON or not UTF-8, two `Authorization` headers). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit.optional"];
@@ -2503,7 +2503,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is made only if it is still the current version, else `412 precondition_failed` and nothing changes. `*` matches any version. Without it the change is made whatever the version. */
+                /** @description The `ETag` of the resource as you read it (from a `GET` or the last `PATCH`): the change is made only if it is still the current version, else `412 precondition_failed` and nothing changes. `*` matches any version. Without it the change is made whatever the version. At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-Match"?: string;
             };
             path: {
@@ -2903,7 +2903,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3025,7 +3025,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3257,7 +3257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -3672,7 +3672,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3711,7 +3711,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3761,7 +3761,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3805,7 +3805,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -3930,7 +3930,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
@@ -4200,7 +4200,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). */
+                /** @description The `ETag` of the answer you have (or several, comma-separated): while it is still the answer, `304 Not Modified` with no body (counted by the rate limits). At most 1024 characters: an empty or a longer one is `400 invalid_request`. */
                 "If-None-Match"?: string;
             };
             path: {
