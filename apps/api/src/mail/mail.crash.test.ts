@@ -86,6 +86,8 @@ it('loses nothing, sends nothing twice, and sends again within the documented ti
   await startApi();
   first.child.kill('SIGKILL');
   await first.exited;
+  // The server's answer comes only after it has seen the killed client's connection end.
+  await held.clientGone;
   held.release();
   await expect.poll(() => smtp.abandoned(), { timeout: 5_000 }).toBe(1);
   expect(smtp.received).toEqual([]);

@@ -23,8 +23,12 @@ export type TTestSmtpServer = {
   abandoned: () => number;
   /** Refuses the next `count` messages with a temporary failure (451). */
   refuseNext: (count: number) => void;
-  /** Holds the next message's answer until release() (or until the client disconnects). */
-  holdNext: () => { arrived: Promise<void>; release: () => void };
+  /**
+   * Holds the next message's answer until release(). `clientGone` resolves once the server has seen
+   * the held message's client disconnect: a test that kills the client waits for it before
+   * releasing, so the message counts as abandoned, not as received by a client already gone.
+   */
+  holdNext: () => { arrived: Promise<void>; release: () => void; clientGone: Promise<void> };
   /** Resolves once `count` messages have been accepted (or rejects after `timeoutMs`). */
   waitFor: (count: number, timeoutMs?: number) => Promise<TReceivedMail[]>;
   close: () => Promise<void>;
@@ -39,11 +43,19 @@ export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
   const received: TReceivedMail[] = [];
   let abandoned = 0;
   let refusals = 0;
-  let hold: { arrived: () => void; released: Promise<void> } | undefined;
+  let hold: { arrived: () => void; released: Promise<void>; gone: () => void } | undefined;
+  /** Sessions whose client has disconnected, and what waits for one to. */
+  const closed = new Set<string>();
+  const onGone = new Map<string, () => void>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onClose(session) {
+      closed.add(session.id);
+      onGone.get(session.id)?.();
+      onGone.delete(session.id);
+    },
     onData(stream, session, callback) {
       const parsed = simpleParser(stream);
       void (async () => {
@@ -57,6 +69,11 @@ export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
         const held = hold;
         hold = undefined;
         if (held) {
+          if (closed.has(session.id)) {
+            held.gone();
+          } else {
+            onGone.set(session.id, held.gone);
+          }
           held.arrived();
           await held.released;
         }
@@ -93,7 +110,7 @@ export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
       server as unknown as { connections: Set<{ id: string; _socket?: { destroyed: boolean } }> }
     ).connections;
     const connection = [...connections].find((each) => each.id === sessionId);
-    return connection?._socket?.destroyed === false;
+    return !closed.has(sessionId) && connection?._socket?.destroyed === false;
   };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = (
@@ -115,8 +132,12 @@ export const startSmtpServer = async (): Promise<TTestSmtpServer> => {
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      hold = { arrived, released };
-      return { arrived: arrival, release };
+      let gone: () => void = () => undefined;
+      const clientGone = new Promise<void>((resolve) => {
+        gone = resolve;
+      });
+      hold = { arrived, released, gone };
+      return { arrived: arrival, release, clientGone };
     },
     waitFor: async (count, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
