@@ -421,6 +421,17 @@ describe('webhooks', () => {
       disabledReason: 'Disabled by its key.',
     });
     await newPet('Unheard');
+    // Enabling starts from the oldest transaction still running on the server (its snapshot's
+    // xmin), so that no event of one in flight is skipped; another test file's transactions on
+    // the same server can hold that back. Wait until every transaction begun before this event's
+    // has ended: from then on an event recorded while disabled is behind the new start.
+    await eventually(async () => {
+      const { rows } = await api.pool.query<{ settled: boolean }>(
+        `SELECT max(xact_id) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS settled
+           FROM events`,
+      );
+      expect(rows[0]?.settled).toBe(true);
+    });
     const enabled = await api.fetch(
       `/v1/webhook-endpoints/${endpoint.id}`,
       json(
