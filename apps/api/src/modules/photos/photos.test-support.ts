@@ -170,14 +170,17 @@ export const usePhotoApi = (kind: TPhotoStoreKind): TPhotoApi => {
       MEDIA_BASE_URL: `http://127.0.0.1:${port}/${BUCKET}`,
     });
   });
-  // Registered after the hook above, so it starts the API with the environment filled in.
-  const api = useTestApi({ env });
+  // After hooks run last-registered first, so this one, registered before the API's, runs once
+  // the API has closed: a photo or a dev-mailbox message still being written while the folder was
+  // removed failed the file with ENOTEMPTY.
   afterAll(async () => {
     await s3?.close();
     await Promise.all(
       [dataDir, s3Dir].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })),
     );
   });
+  // Registered after the first hook above, so it starts the API with the environment filled in.
+  const api = useTestApi({ env });
 
   const headersOf = (init: TUploadInit, type?: string) => ({
     ...(type === undefined ? {} : { 'content-type': type }),
