@@ -10,8 +10,9 @@ export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/global-setup.ts',
   outputDir: './test-results',
-  // One worker: the tests share one database and some of them add animals to it.
-  workers: 1,
+  // Two projects side by side, one worker each: each project's tests share one stack (one
+  // database, whose animals some of them add), so within a project they run one at a time.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: testEnv.isCi,
   retries: 0,
@@ -19,9 +20,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   projects: [
-    // First, on the freshly seeded store: screenshots show what a visitor would see.
-    { name: 'screenshots', testMatch: /screenshots\.spec\.ts$/ },
-    { name: 'site', testIgnore: /screenshots\.spec\.ts$/, dependencies: ['screenshots'] },
+    // The screenshot walk, on a freshly seeded store of its own (global-setup.ts): screenshots
+    // show what a visitor would see, whatever the other tests add meanwhile.
+    { name: 'screenshots', testMatch: /screenshots\.spec\.ts$/, workers: 1 },
+    { name: 'site', testIgnore: /screenshots\.spec\.ts$/, workers: 1 },
   ],
   use: {
     ...devices['Desktop Chrome'],

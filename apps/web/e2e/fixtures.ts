@@ -1,14 +1,19 @@
 import { contract } from '@pets/contract';
 import { test as base, expect } from '@playwright/test';
 import { initClient } from '@ts-rest/core';
-import { STACK_ENV, type TStack } from './harness/stack';
+import { STACK_ENV, type TStack, type TStacks } from './harness/stack';
 
-const readStack = (): TStack => {
+/** The stack of the project this worker runs (global-setup.ts starts one for each). */
+const readStack = (project: string): TStack => {
   const raw = process.env[STACK_ENV];
   if (!raw) {
     throw new Error(`${STACK_ENV} is not set: run the tests through playwright.config.ts.`);
   }
-  return JSON.parse(raw) as TStack;
+  const stacks = JSON.parse(raw) as TStacks;
+  if (project !== 'site' && project !== 'screenshots') {
+    throw new Error(`no stack for the project ${project}: see playwright.config.ts`);
+  }
+  return stacks[project];
 };
 
 /**
@@ -27,8 +32,8 @@ export type TApiClient = ReturnType<typeof apiClient>;
 export const test = base.extend<object, { stack: TStack; api: TApiClient; staffApi: TApiClient }>({
   stack: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
-    async ({}, use) => {
-      await use(readStack());
+    async ({}, use, workerInfo) => {
+      await use(readStack(workerInfo.project.name));
     },
     { scope: 'worker' },
   ],

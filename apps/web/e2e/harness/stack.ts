@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '@pets/testing';
 import { createTestDatabase, type TTestDatabase } from './database';
-import { API_MAIN, EDGE_SERVER, LOGS_DIR, NEXT_BUILD_ID, REPO_ROOT, WEB_DIR } from './paths';
+import {
+  API_MAIN,
+  CLI_MAIN,
+  EDGE_SERVER,
+  LOGS_DIR,
+  NEXT_BUILD_ID,
+  REPO_ROOT,
+  WEB_DIR,
+} from './paths';
 import { freePort, startProcess, stopProcess, type TProcess, waitForHttp } from './processes';
 import { startSmtpInbox, type TSmtpInbox } from './smtp';
 import { inheritedEnv, testEnv } from './test-env';
@@ -78,24 +86,43 @@ export type TStack = {
 /** A person who signs in at /staff/sign-in. */
 export type TAccount = { email: string; password: string; name: string };
 
-export const STACK_ENV = 'PETS_E2E_STACK';
+/** Each Playwright project's stack (playwright.config.ts), by the project's name. */
+export type TStacks = { site: TStack; screenshots: TStack };
+
+export const STACK_ENV = 'PETS_E2E_STACKS';
 
 const API_READY_TIMEOUT_MS = 90_000;
 /** The sites' SESSION_SECRET in the tests (random per run). */
 const E2E_SESSION_SECRET = randomBytes(32).toString('base64url');
 const SITE_READY_TIMEOUT_MS = 30_000;
 
+/** The CLI's command for each root script (`pnpm db:seed` runs `seed`). */
+const CLI_COMMANDS: Record<string, string> = {
+  'db:seed': 'seed',
+  keys: 'keys',
+  accounts: 'accounts',
+};
+
 /**
- * A root command of the API's CLI (`pnpm keys ...`, `pnpm db:seed`) on the test database. It
- * fails with its standard error unless it exits 0 within two minutes.
+ * A root command of the API's CLI (`pnpm keys ...`, `pnpm db:seed`) on the test database, run as
+ * the production image runs it: the built CLI, already built by the test run. `pnpm keys` itself
+ * (building what changed, then the CLI from source) is a second of CPU more each, a dozen times
+ * per stack; scripts/run-stack.test.mjs and the API's cli.test.ts run it that way. It fails with
+ * its standard error unless it exits 0 within two minutes.
  */
-const runCli = async (databaseUrl: string, args: string[]) => {
+const runCli = async (databaseUrl: string, args: string[], input?: string) => {
+  const [script = '', ...rest] = args;
+  const command = CLI_COMMANDS[script];
+  if (!command) {
+    throw new Error(`not a CLI script: ${script}`);
+  }
   const exit = await runProcess({
     name: `pnpm ${args.join(' ')}`,
-    command: 'pnpm',
-    args: ['--silent', ...args],
+    command: process.execPath,
+    args: [CLI_MAIN, command, ...rest],
     cwd: REPO_ROOT,
     env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    ...(input === undefined ? {} : { input }),
     timeoutMs: 120_000,
   });
   if (exit.code !== 0) {
@@ -150,17 +177,10 @@ const createAccount = async (
     account.name,
     '--password-stdin',
   ];
-  const exit = await runProcess({
-    name: `pnpm ${args.join(' ')}`,
-    command: 'pnpm',
-    args: ['--silent', ...args],
-    cwd: REPO_ROOT,
-    env: { ...inheritedEnv(), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-    input: `${account.password}\n`,
-    timeoutMs: 120_000,
-  });
-  if (exit.code !== 0) {
-    throw cliFailure(`accounts create --email ${account.email}`, { stderr: exit.stderr });
+  try {
+    await runCli(databaseUrl, args, `${account.password}\n`);
+  } catch (error) {
+    throw cliFailure(`accounts create --email ${account.email}`, error);
   }
   return account;
 };
@@ -241,9 +261,11 @@ export type TRunningStack = { stack: TStack; stop: () => Promise<void>; timings:
 
 /**
  * A real API on a new PostgreSQL database, keys made with the real key CLI, and the built site
- * served by `next start` three times (normal, rate-limited, API unreachable).
+ * served five times (normal, rate-limited, API unreachable, guarded, confirming). `name` tells
+ * the logs of one stack from another's (artifacts/logs/<name>-api.log); the first stack has none.
  */
-export const startStack = async (): Promise<TRunningStack> => {
+export const startStack = async (name = ''): Promise<TRunningStack> => {
+  const named = (process_: string) => (name ? `${name}-${process_}` : process_);
   if (!existsSync(API_MAIN)) {
     throw new Error(
       `The API is not built (${API_MAIN} is missing): run \`pnpm --filter @pets/api build\`, ` +
@@ -330,7 +352,7 @@ export const startStack = async (): Promise<TRunningStack> => {
       // A saved search's alert follows a new animal within a second (saved-searches.spec.ts).
       SAVED_SEARCH_POLL_INTERVAL_MS: '500',
     });
-    const api = startProcess('api', process.execPath, [API_MAIN], {
+    const api = startProcess(named('api'), process.execPath, [API_MAIN], {
       cwd: REPO_ROOT,
       // Its access lines: how many calls the site's cached pages cost (edge-attacks.spec.ts).
       env: { ...apiEnv(apiPort), LOG_LEVEL: 'info' },
@@ -341,7 +363,7 @@ export const startStack = async (): Promise<TRunningStack> => {
     await waitForHttp(api, `${apiUrl}/categories`, (status) => status < 500, API_READY_TIMEOUT_MS);
     timings.push(`API up ${seconds()}`);
     // Started once the first has migrated the database.
-    const confirmingApi = startProcess('api-confirming', process.execPath, [API_MAIN], {
+    const confirmingApi = startProcess(named('api-confirming'), process.execPath, [API_MAIN], {
       cwd: REPO_ROOT,
       env: {
         ...apiEnv(confirmingApiPort),
@@ -428,18 +450,18 @@ export const startStack = async (): Promise<TRunningStack> => {
     const deadApiUrl = `http://127.0.0.1:${deadPort}/v1`;
     const [siteUrl, limitedSiteUrl, offlineSiteUrl, guardedSiteUrl, confirmingSiteUrl] =
       await Promise.all([
-        startSite(processes, 'site', sitePort, apiUrl, webApiKey, {
+        startSite(processes, named('site'), sitePort, apiUrl, webApiKey, {
           VISITOR_LIMITS: RAISED_LIMITS,
           PUBLIC_CACHE_SECONDS: '0',
           MAIL_DIR: mailDir,
         }),
-        startSite(processes, 'site-limited', limitedPort, apiUrl, limitedApiKey),
-        startSite(processes, 'site-offline', offlinePort, deadApiUrl, webApiKey),
-        startSite(processes, 'site-guarded', guardedPort, apiUrl, webApiKey, {
+        startSite(processes, named('site-limited'), limitedPort, apiUrl, limitedApiKey),
+        startSite(processes, named('site-offline'), offlinePort, deadApiUrl, webApiKey),
+        startSite(processes, named('site-guarded'), guardedPort, apiUrl, webApiKey, {
           TRUSTED_PROXIES: TRUSTED_PROXY_ADDRESS,
           STAFF_SESSION_IDLE_SECONDS: String(GUARDED_SESSION_IDLE_SECONDS),
         }),
-        startSite(processes, 'site-confirming', confirmingPort, confirmingApiUrl, webApiKey),
+        startSite(processes, named('site-confirming'), confirmingPort, confirmingApiUrl, webApiKey),
       ]);
 
     timings.push(`sites up ${seconds()}`);
@@ -454,7 +476,7 @@ export const startStack = async (): Promise<TRunningStack> => {
         confirmingSiteUrl,
         trustedProxyAddress: TRUSTED_PROXY_ADDRESS,
         apiLogFile: api.logFile,
-        guardedSiteLogFile: join(LOGS_DIR, 'site-guarded.log'),
+        guardedSiteLogFile: join(LOGS_DIR, `${named('site-guarded')}.log`),
         webApiKey,
         limitedApiKey,
         staffApiKey,
