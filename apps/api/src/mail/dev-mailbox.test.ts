@@ -94,14 +94,17 @@ it('makes the folder again when it was deleted while the API runs', async () => 
   const petId = await createPet(api, staff, categoryId, 'Biscuit');
   await placedOrder(api, staff, petId);
 
+  // A message's .json is written last (mail-transport.ts): once both are there, nothing is left
+  // half-written.
   await expect
     .poll(
       () =>
-        (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.endsWith('.eml'))
+        (existsSync(folder) ? readdirSync(folder) : []).filter((name) => name.endsWith('.json'))
           .length,
       { timeout: 20_000 },
     )
     .toBe(2);
+  expect(readdirSync(folder).filter((name) => name.endsWith('.eml'))).toHaveLength(2);
   expect(readdirSync(folder).filter((name) => name.endsWith('.tmp'))).toEqual([]);
 }, 60_000);
 
