@@ -7,6 +7,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const say = (text) => process.stdout.write(`${text}\n`);
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = join(ROOT, '.turbo', 'runs');
 
@@ -23,7 +25,7 @@ const newest = () => {
 
 const file = process.argv[2] ?? newest();
 if (!file) {
-  console.log(`No turbo run summary in ${RUNS}: run turbo with --summarize.`);
+  say(`No turbo run summary in ${RUNS}: run turbo with --summarize.`);
   process.exit(0);
 }
 const summary = JSON.parse(readFileSync(file, 'utf8'));
@@ -38,7 +40,7 @@ const rows = summary.tasks
     const failed = exitCode ? `exit ${exitCode}` : '';
     return `${seconds(startTime - start)} ${seconds(endTime - startTime)}  ${task.taskId} ${cached}${failed}`.trimEnd();
   });
-console.log(`turbo: ${summary.execution.command}`);
-console.log('  start   took   task');
-console.log(rows.join('\n'));
-console.log(`${seconds(0)} ${seconds(summary.execution.endTime - start)}  in all`);
+say(`turbo: ${summary.execution.command}`);
+say('  start   took   task');
+say(rows.join('\n'));
+say(`${seconds(0)} ${seconds(summary.execution.endTime - start)}  in all`);
