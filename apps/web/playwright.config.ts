@@ -1,5 +1,6 @@
 import { chromiumLaunchOptions } from '@pets/testing';
 import { defineConfig, devices } from '@playwright/test';
+import { SITE_WORKERS, WORKERS } from './e2e/harness/projects';
 import { testEnv } from './e2e/harness/test-env';
 
 /**
@@ -10,9 +11,10 @@ export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/global-setup.ts',
   outputDir: './test-results',
-  // Two projects side by side, one worker each: each project's tests share one stack (one
-  // database, whose animals some of them add), so within a project they run one at a time.
-  workers: 2,
+  // The screenshot walk and the other tests side by side, each worker on a stack of its own
+  // (e2e/global-setup.ts): a worker's tests share its stack's database, whose animals some of
+  // them add, one test at a time.
+  workers: WORKERS,
   fullyParallel: false,
   forbidOnly: testEnv.isCi,
   retries: 0,
@@ -23,7 +25,7 @@ export default defineConfig({
     // The screenshot walk, on a freshly seeded store of its own (global-setup.ts): screenshots
     // show what a visitor would see, whatever the other tests add meanwhile.
     { name: 'screenshots', testMatch: /screenshots\.spec\.ts$/, workers: 1 },
-    { name: 'site', testIgnore: /screenshots\.spec\.ts$/, workers: 1 },
+    { name: 'site', testIgnore: /screenshots\.spec\.ts$/, workers: SITE_WORKERS },
   ],
   use: {
     ...devices['Desktop Chrome'],

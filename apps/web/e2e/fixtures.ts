@@ -3,17 +3,20 @@ import { test as base, expect } from '@playwright/test';
 import { initClient } from '@ts-rest/core';
 import { STACK_ENV, type TStack, type TStacks } from './harness/stack';
 
-/** The stack of the project this worker runs (global-setup.ts starts one for each). */
-const readStack = (project: string): TStack => {
+/**
+ * This worker's stack (global-setup.ts starts one per worker slot): no other worker uses it while
+ * this one runs, so a project's tests in one worker share a database one at a time.
+ */
+const readStack = (parallelIndex: number): TStack => {
   const raw = process.env[STACK_ENV];
   if (!raw) {
     throw new Error(`${STACK_ENV} is not set: run the tests through playwright.config.ts.`);
   }
-  const stacks = JSON.parse(raw) as TStacks;
-  if (project !== 'site' && project !== 'screenshots') {
-    throw new Error(`no stack for the project ${project}: see playwright.config.ts`);
+  const stack = (JSON.parse(raw) as TStacks)[parallelIndex];
+  if (!stack) {
+    throw new Error(`no stack for the worker slot ${parallelIndex}: see harness/projects.ts`);
   }
-  return stacks[project];
+  return stack;
 };
 
 /**
@@ -33,7 +36,7 @@ export const test = base.extend<object, { stack: TStack; api: TApiClient; staffA
   stack: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright's fixture signature.
     async ({}, use, workerInfo) => {
-      await use(readStack(workerInfo.project.name));
+      await use(readStack(workerInfo.parallelIndex));
     },
     { scope: 'worker' },
   ],

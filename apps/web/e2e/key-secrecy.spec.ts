@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { unsealData } from 'iron-session';
 import { expect, test } from './fixtures';
-import { LOGS_DIR, WEB_DIR } from './harness/paths';
+import { WEB_DIR } from './harness/paths';
 import { apiPages, cards, uniqueName } from './helpers';
 import { makePhoto } from './photo-helpers';
 import { SESSION_COOKIE, signIn } from './staff-helpers';
@@ -156,7 +156,7 @@ test.describe("The staff member's key and session", () => {
     expect(stored).not.toContain(stack.staffApiKey);
     expect(stored).not.toContain(credential);
     // Nor in what the site wrote to its logs (the main site's output).
-    const siteLog = readFileSync(join(LOGS_DIR, 'site.log'), 'utf8');
+    const siteLog = readFileSync(stack.siteLogFile, 'utf8');
     expect(siteLog.length).toBeGreaterThan(0);
     expect(siteLog.includes(credential ?? '\u0000'), 'the session credential in the site log').toBe(
       false,

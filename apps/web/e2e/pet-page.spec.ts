@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { newAvailablePet } from './adopt-helpers';
 import { expect, test } from './fixtures';
-import { LOGS_DIR } from './harness/paths';
+import type { TStack } from './harness/stack';
 import { apiPages, cardNames, cards, categories, uniqueName } from './helpers';
 import { addPhotoThroughApi, makePhoto } from './photo-helpers';
 
 /** The API's `deprecated_operation` warnings about calls made with `key` so far. */
-const deprecatedCallsWith = (key: string): number =>
-  readFileSync(join(LOGS_DIR, 'api.log'), 'utf8')
+const deprecatedCallsWith = (stack: TStack, key: string): number =>
+  readFileSync(stack.apiLogFile, 'utf8')
     .split('\n')
     .filter(
       (line) =>
@@ -151,14 +150,14 @@ test.describe('An animal', () => {
   }) => {
     const [[pet] = []] = await apiPages(api, stack.apiUrl, { status: 'available', limit: 1 }, 1);
     expect(pet).toBeDefined();
-    const before = deprecatedCallsWith(stack.webApiKey);
+    const before = deprecatedCallsWith(stack, stack.webApiKey);
     await page.goto(`${stack.siteUrl}/pets/${pet?.id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(pet?.name ?? '');
     expect((await page.goto(`${stack.siteUrl}/pets/987654321`))?.status()).toBe(404);
     // One call of getPet with the same key, made here: the API logs it, so the count moves by
     // exactly one once the log has it, which shows the site's page views added none.
     expect((await api.pets.getPet({ params: { petId: pet?.id ?? 0 } })).status).toBe(200);
-    await expect.poll(() => deprecatedCallsWith(stack.webApiKey)).toBe(before + 1);
+    await expect.poll(() => deprecatedCallsWith(stack, stack.webApiKey)).toBe(before + 1);
   });
 
   for (const path of ['/pets/987654321', '/pets/abc', '/pets/0', '/no-such-page']) {

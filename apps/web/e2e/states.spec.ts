@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { LOGS_DIR } from './harness/paths';
 import { expectNoTechnicalDetails, NO_RATE_LIMITS } from './helpers';
 
 test.describe('Failure states', () => {
@@ -26,7 +24,7 @@ test.describe('Failure states', () => {
     stack,
   }) => {
     test.skip(!stack.hasRateLimits, NO_RATE_LIMITS);
-    const log = join(LOGS_DIR, 'site-limited.log');
+    const log = stack.limitedSiteLogFile;
     const refusals = () =>
       (readFileSync(log, 'utf8').match(/rate limited; no API calls/g) ?? []).length;
     const secondsShown = async (path: string) => {

@@ -42,8 +42,10 @@ export type TStack = {
   confirmingSiteUrl: string;
   /** The address the guarded site trusts as a proxy (its X-Forwarded-For is believed). */
   trustedProxyAddress: string;
-  /** The API's output (one JSON access line per request) and the guarded site's. */
+  /** The API's output (one JSON access line per request), and the main, limited and guarded sites'. */
   apiLogFile: string;
+  siteLogFile: string;
+  limitedSiteLogFile: string;
   guardedSiteLogFile: string;
   /** The main site's key: the tests check it never reaches the browser. */
   webApiKey: string;
@@ -86,8 +88,8 @@ export type TStack = {
 /** A person who signs in at /staff/sign-in. */
 export type TAccount = { email: string; password: string; name: string };
 
-/** Each Playwright project's stack (playwright.config.ts), by the project's name. */
-export type TStacks = { site: TStack; screenshots: TStack };
+/** The stacks of a run, one per worker slot (harness/projects.ts), by parallel index. */
+export type TStacks = TStack[];
 
 export const STACK_ENV = 'PETS_E2E_STACKS';
 
@@ -476,6 +478,8 @@ export const startStack = async (name = ''): Promise<TRunningStack> => {
         confirmingSiteUrl,
         trustedProxyAddress: TRUSTED_PROXY_ADDRESS,
         apiLogFile: api.logFile,
+        siteLogFile: join(LOGS_DIR, `${named('site')}.log`),
+        limitedSiteLogFile: join(LOGS_DIR, `${named('site-limited')}.log`),
         guardedSiteLogFile: join(LOGS_DIR, `${named('site-guarded')}.log`),
         webApiKey,
         limitedApiKey,
