@@ -561,6 +561,13 @@ export type TSeedResult = {
   detailsAdded: number;
 };
 
+/**
+ * The seed writes a few dozen animals in one transaction, once: Prisma's default of 5 s for an
+ * interactive transaction failed `pnpm db:seed` on a machine busy with other work (6.3 s, three
+ * test stacks starting beside the API's tests). Nothing waits on it but the command itself.
+ */
+const SEED_TRANSACTION = { maxWait: 30_000, timeout: 120_000 };
+
 export const seedDatabase = (prisma: PrismaClient): Promise<TSeedResult> =>
   prisma.$transaction(async (tx) => {
     // Two seeds at once (two replicas starting) would otherwise both see an animal missing.
@@ -628,4 +635,4 @@ export const seedDatabase = (prisma: PrismaClient): Promise<TSeedResult> =>
       }
     }
     return { categoriesCreated, petsCreated, profilesAdded, detailsAdded };
-  });
+  }, SEED_TRANSACTION);
