@@ -197,4 +197,30 @@ describe('seedDatabase', () => {
     expect(results.reduce((sum, result) => sum + result.petsCreated, 0)).toBe(catalogueSize);
     expect(await fresh.pet.count()).toBe(catalogueSize);
   });
+
+  it('waits longer than five seconds for another seed, as on a busy machine, and still seeds', async () => {
+    const fresh = await freshPrisma();
+    let released = 0;
+    let locked: () => void = () => undefined;
+    const hasLock = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    // Another seed holds the seed's lock for six seconds (the key is seed.ts's SEED_LOCK_KEY).
+    const holder = fresh.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${72_707_370}::bigint)`;
+        locked();
+        await new Promise((resolve) => setTimeout(resolve, 6_000));
+        released = Date.now();
+      },
+      { timeout: 20_000 },
+    );
+    await hasLock;
+    const seeded = await seedDatabase(fresh);
+    // The seed waited for the other to finish, then did the work itself.
+    expect(released).toBeGreaterThan(0);
+    await holder;
+    expect(seeded.petsCreated).toBe(catalogueSize);
+    expect(await fresh.pet.count()).toBe(catalogueSize);
+  }, 30_000);
 });
